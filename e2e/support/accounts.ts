@@ -1,0 +1,38 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { E2E_ADMIN } from './constants.ts';
+import { uniqueEmail } from './fixtures.ts';
+
+export interface E2eUser {
+  email: string;
+  password: string;
+  name: string;
+  token: string;
+}
+
+/** Signs a new customer up through the real API (POST /api/signup) and returns the bearer token. */
+export async function signUpViaApi(request: APIRequestContext, name = 'Casey Rider'): Promise<E2eUser> {
+  const email = uniqueEmail();
+  const password = 'ride-safe-123';
+  const res = await request.post('/api/signup', { data: { name, email, password } });
+  if (!res.ok()) throw new Error(`sign-up failed: ${res.status()} ${await res.text()}`);
+  const body = (await res.json()) as { token: string };
+  return { email, password, name, token: body.token };
+}
+
+/** Signs the seeded admin in through the real API (POST /api/login). */
+export async function signInAdminViaApi(request: APIRequestContext): Promise<E2eUser> {
+  const res = await request.post('/api/login', { data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password } });
+  if (!res.ok()) throw new Error(`admin sign-in failed: ${res.status()} ${await res.text()}`);
+  const body = (await res.json()) as { token: string };
+  return { email: E2E_ADMIN.email, password: E2E_ADMIN.password, name: 'Shop Admin', token: body.token };
+}
+
+/** Makes the page start signed in with this token, exactly as the app stores it (localStorage.accessToken). */
+export async function useToken(page: Page, token: string): Promise<void> {
+  await page.addInitScript((value) => {
+    if (!sessionStorage.getItem('e2e-token-set')) {
+      localStorage.setItem('accessToken', value);
+      sessionStorage.setItem('e2e-token-set', '1');
+    }
+  }, token);
+}

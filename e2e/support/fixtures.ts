@@ -1,0 +1,43 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+
+/**
+ * Every browser test fails on a console error or an uncaught page error, as a person would notice a broken page.
+ * Tests that provoke an error on purpose (a 4xx the page handles) list its text in `allowedConsoleErrors`.
+ */
+export const test = base.extend<{ allowedConsoleErrors: RegExp[]; consoleErrors: string[] }>({
+  allowedConsoleErrors: [[], { option: true }],
+  consoleErrors: async ({ page, allowedConsoleErrors }, use) => {
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() !== 'error') return;
+      const text = message.text();
+      // The browser logs every failed HTTP status itself; the app's handling of it is what the test checks.
+      if (/Failed to load resource: the server responded with a status of (4\d\d)/.test(text)) return;
+      if (allowedConsoleErrors.some((pattern) => pattern.test(text))) return;
+      errors.push(text);
+    });
+    page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+    await use(errors);
+    expect(errors, 'console errors on the page').toEqual([]);
+  },
+  page: async ({ page, consoleErrors: _ }, use) => {
+    await use(page);
+  },
+});
+
+export { expect };
+
+/** axe must find no serious or critical violation on the page as it is now. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    bad.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
+}
+
+/** A unique email for a test's own customer, so tests never share accounts. */
+export function uniqueEmail(prefix = 'rider'): string {
+  return `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+}

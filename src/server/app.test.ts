@@ -1,0 +1,108 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { partSchema } from '../shared/schemas/parts.ts';
+import { seedDemoData } from './db/seed.ts';
+import { seedParts } from './db/seed-data.ts';
+import { describeEachDatabase } from '../../test/support/test-app.ts';
+import { z } from 'zod';
+
+const silent = { info: () => {}, warn: () => {} };
+
+describeEachDatabase('the app', (ctx) => {
+  it('reports the database as reachable', async () => {
+    const res = await ctx().app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok', database: { reachable: true, driver: ctx().driver } });
+  });
+
+  it('serves the seeded parts with the spec wire field names', async () => {
+    await seedDemoData(ctx().database.db, { ADMIN_EMAIL: 'boss@shop.com', ADMIN_PASSWORD: 'secret-pass' }, silent);
+    const res = await ctx().app.inject({ method: 'GET', url: '/api/part' });
+    expect(res.statusCode).toBe(200);
+    const parts = z.array(partSchema).parse(res.json());
+    expect(parts).toHaveLength(seedParts.length);
+    expect(Object.keys(parts[0] ?? {}).sort()).toEqual(
+      ['_id', 'availablequantity', 'createdAt', 'desription', 'email', 'img', 'minimunorder', 'name', 'price'].sort(),
+    );
+    const brake = parts.find((p) => p.name === 'Drilled Brake Disc');
+    expect(brake).toMatchObject({ price: 260, minimunorder: 2, email: 'boss@shop.com' });
+    expect(res.headers['x-total-count']).toBe(String(seedParts.length));
+  });
+
+  it('never seeds a database that already has data', async () => {
+    const again = await seedDemoData(ctx().database.db, { ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined }, silent);
+    expect(again.seeded).toBe(false);
+    const res = await ctx().app.inject({ method: 'GET', url: '/api/part' });
+    expect(res.json()).toHaveLength(seedParts.length);
+  });
+
+  it('answers an unknown or malformed part id with 404 in the error shape', async () => {
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', "1' OR '1'='1"]) {
+      const res = await ctx().app.inject({ method: 'GET', url: `/api/part/${encodeURIComponent(id)}` });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
+    }
+  });
+
+  it('answers an unknown API route with 404 JSON', async () => {
+    const res = await ctx().app.inject({ method: 'GET', url: '/api/nothing-here' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error.code).toBe('not_found');
+  });
+
+  it('rejects bad query parameters with 400 and details', async () => {
+    const res = await ctx().app.inject({ method: 'GET', url: '/api/part?limit=5000&sort=random' });
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body.error.code).toBe('invalid_data');
+    expect(body.error.details.length).toBeGreaterThan(0);
+  });
+
+  it('sends security headers on every response', async () => {
+    for (const url of ['/api/health', '/api/part/nope', '/some/page']) {
+      const res = await ctx().app.inject({ method: 'GET', url });
+      expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      // Plain http here: HSTS would be wrong.
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+    }
+  });
+});
+
+describeEachDatabase('the OpenAPI document', (ctx) => {
+  it('is a valid OpenAPI 3.1 document that lists the routes', async () => {
+    const res = await ctx().app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/part', '/api/part/{id}', '/api/health']));
+  });
+
+  it('renders an interactive reference at /api/docs', async () => {
+    const res = await ctx().app.inject({ method: 'GET', url: '/api/docs/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('swagger');
+  });
+});
+
+describe('malformed requests', () => {
+  describeEachDatabase('body handling', (ctx) => {
+    it('answers malformed JSON with 400 in the error shape', async () => {
+      const res = await ctx().app.inject({
+        method: 'POST',
+        url: '/api/part',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"name": ',
+      });
+      expect([400, 401]).toContain(res.statusCode);
+      expect(res.json().error).toBeDefined();
+    });
+  });
+});

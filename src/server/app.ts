@@ -1,0 +1,109 @@
+import crypto from 'node:crypto';
+import compress from '@fastify/compress';
+import cors from '@fastify/cors';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
+import type { AppConfig } from './config.ts';
+import type { DatabaseHandle } from './db/client.ts';
+import { registerErrorHandling } from './errors.ts';
+import { accountsRoutes } from './modules/accounts/accounts-routes.ts';
+import { catalogRoutes } from './modules/catalog/catalog-routes.ts';
+import { healthRoutes } from './modules/health/health-routes.ts';
+import { ordersRoutes } from './modules/orders/orders-routes.ts';
+import { paymentsRoutes } from './modules/payments/payments-routes.ts';
+import { reviewsRoutes } from './modules/reviews/reviews-routes.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { dbPlugin } from './plugins/db.ts';
+import { openapiPlugin } from './plugins/openapi.ts';
+import { securityHeadersPlugin } from './plugins/security-headers.ts';
+import { staticSpaPlugin } from './plugins/static-spa.ts';
+
+export interface BuildAppOptions {
+  config: AppConfig;
+  database: DatabaseHandle;
+  sessionSecret: string;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Pino settings: request ids on every line, and secrets never written. */
+export function loggerOptions(config: AppConfig): FastifyServerOptions['logger'] {
+  return {
+    level: config.LOG_LEVEL,
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'res.headers["set-cookie"]',
+        '*.password',
+        '*.passwordHash',
+        '*.token',
+        '*.clientSecret',
+      ],
+      censor: '[redacted]',
+    },
+  };
+}
+
+/**
+ * Builds the whole app without listening, so tests can `inject` into exactly what production runs.
+ * Boot order: external plugins, then the app's own (db, auth), then routes.
+ */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config),
+    genReqId: () => crypto.randomUUID(),
+    bodyLimit: 64 * 1024,
+    trustProxy: config.TRUST_PROXY ? parseTrustProxy(config.TRUST_PROXY) : false,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
+
+  const isHttps = config.PUBLIC_URL?.startsWith('https://') ?? false;
+  await app.register(securityHeadersPlugin, { https: isHttps, stripe: config.paymentProvider === 'stripe' });
+  // Closed by default: only the origins named in CORS_ORIGINS may call the API from another site.
+  if (config.CORS_ORIGINS) {
+    await app.register(cors, { origin: config.CORS_ORIGINS.split(',').map((o) => o.trim()) });
+  }
+  await app.register(compress, { global: true, threshold: 1024 });
+  await app.register(rateLimit, {
+    global: false,
+    ...(config.REDIS_URL ? { redis: new Redis(config.REDIS_URL, { connectTimeout: 500, maxRetriesPerRequest: 1 }) } : {}),
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: `Too many attempts. Please try again in ${Math.ceil(context.ttl / 1000)} seconds.`,
+    }),
+  });
+  await app.register(openapiPlugin);
+
+  await app.register(dbPlugin, { handle: options.database });
+  await app.register(authPlugin, { sessionSecret: options.sessionSecret, sessionTtlHours: config.SESSION_TTL_HOURS });
+
+  await app.register(healthRoutes);
+  await app.register(accountsRoutes);
+  await app.register(catalogRoutes);
+  await app.register(reviewsRoutes);
+  await app.register(ordersRoutes);
+  await app.register(paymentsRoutes);
+
+  await app.register(staticSpaPlugin, { root: config.STATIC_DIR });
+  return app;
+}
+
+/** `true`, a hop count, or a comma-separated list of trusted proxy addresses. */
+function parseTrustProxy(value: string): boolean | string {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  // Fastify takes a number as "trust the nth hop"; its types only name strings, so it is passed through as one.
+  return /^\d+$/.test(value) ? (Number(value) as unknown as string) : value;
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value && value.trim() !== '' ? value.trim() : undefined));
+
+const configSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default('0.0.0.0'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DATABASE_URL: optionalString,
+    DATA_DIR: z.string().default('./data'),
+    SESSION_SECRET: optionalString.refine(
+      (value) => value === undefined || value.length >= 32,
+      'SESSION_SECRET must be at least 32 characters',
+    ),
+    SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 90).default(24),
+    PUBLIC_URL: optionalString.pipe(z.url().optional()),
+    CORS_ORIGINS: optionalString,
+    TRUST_PROXY: optionalString,
+    REDIS_URL: optionalString,
+    ADMIN_EMAIL: optionalString,
+    ADMIN_PASSWORD: optionalString,
+    SEED_DEMO_DATA: z.enum(['true', 'false']).default('true'),
+    GOOGLE_CLIENT_ID: optionalString,
+    GOOGLE_CLIENT_SECRET: optionalString,
+    GOOGLE_ISSUER: z.url().default('https://accounts.google.com'),
+    PAYMENT_PROVIDER: z.enum(['test', 'stripe']).optional(),
+    STRIPE_SECRET_KEY: optionalString,
+    STRIPE_PUBLISHABLE_KEY: optionalString,
+    STRIPE_WEBHOOK_SECRET: optionalString,
+    /** Only for tests: points the Stripe SDK at a local stand-in of Stripe's API, e.g. http://127.0.0.1:12111. */
+    STRIPE_API_BASE: optionalString.pipe(z.url().optional()),
+    STATIC_DIR: z.string().default('./dist/web'),
+  })
+  .transform((env) => {
+    const stripeConfigured = Boolean(env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY && env.STRIPE_WEBHOOK_SECRET);
+    return {
+      ...env,
+      paymentProvider: env.PAYMENT_PROVIDER ?? (stripeConfigured ? 'stripe' : 'test'),
+      googleConfigured: Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET),
+    } as const;
+  })
+  .superRefine((config, ctx) => {
+    if (
+      config.paymentProvider === 'stripe' &&
+      !(config.STRIPE_SECRET_KEY && config.STRIPE_PUBLISHABLE_KEY && config.STRIPE_WEBHOOK_SECRET)
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET',
+      });
+    }
+  });
+
+export type AppConfig = z.infer<typeof configSchema>;
+
+/** Reads and checks the environment once; a bad value stops start-up with a sentence saying which. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const result = configSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.') || 'config'}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}

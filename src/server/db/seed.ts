@@ -1,0 +1,57 @@
+import crypto from 'node:crypto';
+import { count } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppConfig } from '../config.ts';
+import { hashPassword } from '../modules/accounts/password-hasher.ts';
+import type { Database } from './client.ts';
+import { parts, reviews, users } from './schema.ts';
+import { seedParts, seedReviews } from './seed-data.ts';
+
+export const DEFAULT_ADMIN_EMAIL = 'admin@redline.dev';
+
+type SeedLogger = Pick<FastifyBaseLogger, 'info' | 'warn'>;
+
+/**
+ * Fills an empty database with the demo catalogue, reviews and one admin. Idempotent: a database that already
+ * holds any user or part is left exactly as it is.
+ */
+export async function seedDemoData(
+  db: Database,
+  config: Pick<AppConfig, 'ADMIN_EMAIL' | 'ADMIN_PASSWORD'>,
+  log: SeedLogger,
+): Promise<{ seeded: boolean }> {
+  const [userCount] = await db.select({ n: count() }).from(users);
+  const [partCount] = await db.select({ n: count() }).from(parts);
+  if ((userCount?.n ?? 0) > 0 || (partCount?.n ?? 0) > 0) return { seeded: false };
+
+  const adminEmail = config.ADMIN_EMAIL ?? DEFAULT_ADMIN_EMAIL;
+  const generated = !config.ADMIN_PASSWORD;
+  const adminPassword = config.ADMIN_PASSWORD ?? crypto.randomBytes(12).toString('base64url');
+  // Hash before the transaction: a transaction must stay short (on PGlite it blocks every other query).
+  const passwordHash = await hashPassword(adminPassword);
+  const now = Date.now();
+
+  await db.transaction(async (tx) => {
+    await tx.insert(users).values({ email: adminEmail, displayName: 'Shop Admin', passwordHash, isAdmin: true });
+    await tx.insert(parts).values(
+      seedParts.map((part, index) => ({
+        ...part,
+        createdByEmail: adminEmail,
+        // Spread the creation times so "newest first" has a stable, meaningful order.
+        createdAt: new Date(now - (seedParts.length - index) * 60_000),
+      })),
+    );
+    await tx
+      .insert(reviews)
+      .values(seedReviews.map((r, index) => ({ ...r, createdAt: new Date(now - (seedReviews.length - index) * 60_000) })));
+  });
+
+  log.info(`Seeded the demo catalogue: ${seedParts.length} parts, ${seedReviews.length} reviews.`);
+  if (generated) {
+    // Printed once, on the start that creates it; it is never stored in clear anywhere.
+    log.warn(`Demo admin account: ${adminEmail} / password ${adminPassword} (shown once; set ADMIN_PASSWORD to choose it).`);
+  } else {
+    log.info(`Admin account created: ${adminEmail} (password from ADMIN_PASSWORD).`);
+  }
+  return { seeded: true };
+}

@@ -1,0 +1,75 @@
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { api, onUnauthorized } from '../../lib/api-client.ts';
+import { clearToken, readToken, storeToken } from '../../lib/auth-token.ts';
+import { queryClient } from '../../lib/query-client.ts';
+
+export interface AuthUser {
+  email: string;
+  displayName: string;
+  isAdmin: boolean;
+}
+
+export type AuthStatus = 'loading' | 'signed-in' | 'signed-out';
+
+export interface AuthState {
+  status: AuthStatus;
+  user: AuthUser | null;
+  /** Stores the token (localStorage.accessToken, spec §3) and the user after a proven sign-in. */
+  signIn(token: string, user: AuthUser): void;
+  /** Revokes the token on the server, removes it from local storage and forgets cached data. */
+  signOut(): Promise<void>;
+}
+
+const AuthContext = createContext<AuthState | null>(null);
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [user, setUser] = useState<AuthUser | null>(null);
+  const [status, setStatus] = useState<AuthStatus>(() => (readToken() ? 'loading' : 'signed-out'));
+
+  const forget = useCallback(() => {
+    clearToken();
+    setUser(null);
+    setStatus('signed-out');
+    queryClient.clear();
+  }, []);
+
+  // A stored token is only a claim: ask the server who it belongs to before showing the user as signed in.
+  useEffect(() => {
+    if (status !== 'loading') return;
+    let cancelled = false;
+    api<AuthUser>('/me')
+      .then((me) => {
+        if (cancelled) return;
+        setUser(me);
+        setStatus('signed-in');
+      })
+      .catch(() => {
+        if (!cancelled) forget();
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [status, forget]);
+
+  useEffect(() => onUnauthorized(forget), [forget]);
+
+  const signIn = useCallback((token: string, next: AuthUser) => {
+    storeToken(token);
+    setUser(next);
+    setStatus('signed-in');
+  }, []);
+
+  const signOut = useCallback(async () => {
+    if (readToken()) await api('/logout', { method: 'POST' }).catch(() => {});
+    forget();
+  }, [forget]);
+
+  const value = useMemo(() => ({ status, user, signIn, signOut }), [status, user, signIn, signOut]);
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthState {
+  const context = useContext(AuthContext);
+  if (!context) throw new Error('useAuth must be used inside <AuthProvider>');
+  return context;
+}

@@ -1,0 +1,21 @@
+import type { ReactNode } from 'react';
+import Spinner from 'react-bootstrap/Spinner';
+import { Navigate, useLocation } from 'react-router';
+import { useAuth } from './auth-context.tsx';
+
+/** Pages that need a signed-in user send visitors to /login, remembering where they were going. */
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const { status } = useAuth();
+  const location = useLocation();
+  if (status === 'loading') {
+    return (
+      <div className="d-flex justify-content-center py-5">
+        <Spinner animation="border" role="status">
+          <span className="visually-hidden">Checking your sign-in…</span>
+        </Spinner>
+      </div>
+    );
+  }
+  if (status === 'signed-out') return <Navigate to="/login" replace state={{ from: location }} />;
+  return children;
+}

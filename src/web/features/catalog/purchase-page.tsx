@@ -1,0 +1,5 @@
+import { PagePlaceholder } from '../../components/page-placeholder.tsx';
+
+export function Component() {
+  return <PagePlaceholder title="Purchase" />;
+}

@@ -1,0 +1,101 @@
+import type { z } from 'zod';
+import { clearToken, readToken } from './auth-token.ts';
+
+/** A failed API call, carrying the server's error shape. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details: unknown[] | undefined;
+  constructor(status: number, code: string, message: string, details?: unknown[]) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.details = details;
+  }
+}
+
+type UnauthorizedListener = () => void;
+const unauthorizedListeners = new Set<UnauthorizedListener>();
+
+/** Called when a signed-in request answers 401: the session ended, so the app signs out and asks to log in. */
+export function onUnauthorized(listener: UnauthorizedListener): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+export interface ApiRequest<T> {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, string | number | undefined>;
+  /** Checks the answer's shape, so a server change shows up as a clear error instead of undefined fields. */
+  schema?: z.ZodType<T>;
+  signal?: AbortSignal;
+}
+
+export interface ApiResponse<T> {
+  data: T;
+  headers: Headers;
+}
+
+/** The one way the web app calls the API: JSON in and out, bearer token attached, errors as ApiError. */
+export async function apiRequest<T>(path: string, options: ApiRequest<T> = {}): Promise<ApiResponse<T>> {
+  const url = new URL(`/api${path}`, window.location.origin);
+  for (const [key, value] of Object.entries(options.query ?? {})) {
+    if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
+  }
+  const token = readToken();
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: options.method ?? 'GET',
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+    });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiError(0, 'network_error', 'Cannot reach the shop. Check your connection and try again.');
+  }
+
+  const text = await response.text();
+  const json: unknown = text ? safeParse(text) : undefined;
+  if (!response.ok) {
+    const error = (json as { error?: { code?: string; message?: string; details?: unknown[] } } | undefined)?.error;
+    if (response.status === 401 && token) {
+      clearToken();
+      for (const listener of unauthorizedListeners) listener();
+    }
+    throw new ApiError(
+      response.status,
+      error?.code ?? 'http_error',
+      error?.message ?? `The shop answered ${response.status}. Please try again.`,
+      error?.details,
+    );
+  }
+  const data = options.schema ? options.schema.parse(json) : (json as T);
+  return { data, headers: response.headers };
+}
+
+/** Shorthand when only the body matters. */
+export async function api<T>(path: string, options: ApiRequest<T> = {}): Promise<T> {
+  return (await apiRequest(path, options)).data;
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A sentence to show a person for any thrown value. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  if (error instanceof Error && error.message) return error.message;
+  return 'Something went wrong. Please try again.';
+}

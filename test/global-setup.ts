@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { openPglite, openPostgres } from '../src/server/db/client.ts';
+import { runMigrations } from '../src/server/db/migrate.ts';
+import { adminConnectionUrl, dropDatabasesWithPrefix, withAdminClient } from './support/postgres-admin.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgliteSnapshot: string;
+    postgresTemplate: string | null;
+    runId: string;
+  }
+}
+
+/**
+ * Migrates once per run and hands every test file a ready copy: a PGlite data-dir snapshot (loading one takes
+ * well under a second, migrating each time takes several) and, when TEST_DATABASE_URL is set, a PostgreSQL
+ * template database that each file clones into a database of its own.
+ */
+export default async function setup(project: TestProject) {
+  const runId = `r${Date.now().toString(36)}${process.pid.toString(36)}`;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-test-'));
+  const snapshot = path.join(dir, 'migrated.tar');
+  const pglite = await openPglite();
+  await runMigrations(pglite);
+  const client = (pglite.db as unknown as { $client: { dumpDataDir(c: 'none'): Promise<Blob> } }).$client;
+  const blob = await client.dumpDataDir('none');
+  fs.writeFileSync(snapshot, Buffer.from(await blob.arrayBuffer()));
+  await pglite.close();
+
+  let template: string | null = null;
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) {
+    template = `redline_tpl_${runId}`;
+    await withAdminClient(url, (admin) => admin.query(`CREATE DATABASE "${template}"`));
+    const handle = openPostgres(adminConnectionUrl(url, template), 2);
+    await runMigrations(handle);
+    await handle.close();
+  }
+
+  project.provide('pgliteSnapshot', snapshot);
+  project.provide('postgresTemplate', template);
+  project.provide('runId', runId);
+
+  return async () => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    if (url) await dropDatabasesWithPrefix(url, `redline_t_${runId}`, template);
+  };
+}
