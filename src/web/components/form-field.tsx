@@ -1,0 +1,47 @@
+import type { ComponentProps } from 'react';
+import Form from 'react-bootstrap/Form';
+import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
+
+type ControlProps = Omit<ComponentProps<typeof Form.Control>, 'name' | 'isInvalid'>;
+
+export interface FormFieldProps<T extends FieldValues> extends ControlProps {
+  form: UseFormReturn<T>;
+  name: Path<T>;
+  label: string;
+  /** Text under the field that helps before anything goes wrong. */
+  hint?: string;
+  /** react-hook-form's valueAsNumber, for number inputs bound to zod numbers. */
+  asNumber?: boolean;
+}
+
+/**
+ * The one form field: react-hook-form registration, a visible label tied to the control, and the zod message
+ * under the field (announced to screen readers through aria-describedby / aria-invalid).
+ */
+export function FormField<T extends FieldValues>({ form, name, label, hint, asNumber, id, ...control }: FormFieldProps<T>) {
+  const fieldId = id ?? `field-${String(name)}`;
+  const error = form.formState.errors[name]?.message;
+  const describedBy = [hint ? `${fieldId}-hint` : null, error ? `${fieldId}-error` : null].filter(Boolean).join(' ');
+  return (
+    <Form.Group className="mb-3" controlId={fieldId}>
+      <Form.Label>{label}</Form.Label>
+      <Form.Control
+        {...control}
+        {...form.register(name, asNumber ? { valueAsNumber: true } : undefined)}
+        isInvalid={Boolean(error)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy || undefined}
+      />
+      {hint ? (
+        <Form.Text id={`${fieldId}-hint`} className="text-body-secondary">
+          {hint}
+        </Form.Text>
+      ) : null}
+      {error ? (
+        <Form.Control.Feedback type="invalid" id={`${fieldId}-error`} role="alert">
+          {String(error)}
+        </Form.Control.Feedback>
+      ) : null}
+    </Form.Group>
+  );
+}

@@ -1,0 +1,34 @@
+import type { ReactNode } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Spinner from 'react-bootstrap/Spinner';
+import { errorMessage } from '../lib/api-client.ts';
+
+/** The error state every list shares: what went wrong, and a way to try again. */
+export function LoadError({ error, onRetry, what }: { error: unknown; onRetry(): void; what: string }) {
+  return (
+    <Alert variant="danger" className="d-flex flex-wrap align-items-center justify-content-between gap-2" role="alert">
+      <span>
+        Could not load {what}. {errorMessage(error)}
+      </span>
+      <Button variant="outline-danger" size="sm" onClick={onRetry}>
+        Try again
+      </Button>
+    </Alert>
+  );
+}
+
+export function LoadingSpinner({ label }: { label: string }) {
+  return (
+    <div className="d-flex justify-content-center py-4">
+      <Spinner animation="border" role="status">
+        <span className="visually-hidden">{label}</span>
+      </Spinner>
+    </div>
+  );
+}
+
+/** The empty state: says plainly that there is nothing yet, and what to do about it. */
+export function EmptyState({ children }: { children: ReactNode }) {
+  return <div className="text-center text-body-secondary py-5 border rounded bg-white">{children}</div>;
+}
