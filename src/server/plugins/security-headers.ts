@@ -41,6 +41,7 @@ export const securityHeadersPlugin = fp(
       },
       strictTransportSecurity: options.https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+      xFrameOptions: { action: 'deny' },
       crossOriginEmbedderPolicy: false,
       crossOriginResourcePolicy: { policy: 'same-origin' },
     });

@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.ts';
+import { resolveSessionSecret } from './secrets.ts';
+
+describe('configuration', () => {
+  it('has working defaults for the embedded shop', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.DATA_DIR).toBe('./data');
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.paymentProvider).toBe('test');
+    expect(config.googleConfigured).toBe(false);
+  });
+
+  it('chooses Stripe when all three Stripe keys are set', () => {
+    const config = loadConfig({ STRIPE_SECRET_KEY: 'sk', STRIPE_PUBLISHABLE_KEY: 'pk', STRIPE_WEBHOOK_SECRET: 'wh' });
+    expect(config.paymentProvider).toBe('stripe');
+  });
+
+  it('fails fast with a sentence naming the bad variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ SESSION_SECRET: 'short' })).toThrow(/SESSION_SECRET must be at least 32 characters/);
+    expect(() => loadConfig({ PAYMENT_PROVIDER: 'stripe' })).toThrow(/STRIPE_SECRET_KEY/);
+  });
+});
+
+describe('the session secret', () => {
+  it('is taken from SESSION_SECRET when set', () => {
+    const secret = 'x'.repeat(40);
+    expect(resolveSessionSecret({ SESSION_SECRET: secret, DATA_DIR: '/nonexistent' })).toBe(secret);
+  });
+
+  it('is generated once and kept under the data directory otherwise', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-secret-'));
+    const first = resolveSessionSecret({ SESSION_SECRET: undefined, DATA_DIR: dir });
+    const second = resolveSessionSecret({ SESSION_SECRET: undefined, DATA_DIR: dir });
+    expect(first).toHaveLength(64);
+    expect(second).toBe(first);
+    expect(fs.statSync(path.join(dir, 'secret.key')).mode & 0o777).toBe(0o600);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
