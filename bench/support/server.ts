@@ -1,0 +1,94 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface BenchServerOptions {
+  port: number;
+  /** A PostgreSQL connection string; when absent the server uses PGlite under `dataDir`. */
+  databaseUrl?: string | undefined;
+  /** PGlite data directory (ignored when `databaseUrl` is given). */
+  dataDir?: string | undefined;
+  /** Extra environment, e.g. `{ ADMIN_EMAIL, ADMIN_PASSWORD, SEED_DEMO_DATA: 'false' }`. */
+  env?: Record<string, string>;
+  /** How long to wait for /api/health before giving up. */
+  startTimeoutMs?: number;
+}
+
+export interface BenchServer {
+  baseUrl: string;
+  pid: number;
+  /** SIGTERM, then wait for the process to exit (it closes the database cleanly). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the production server (`node src/server/main.ts`, NODE_ENV=production) as a child process on the given
+ * database and port, and resolves once GET /api/health answers 200. Benchmarks measure exactly what ships.
+ */
+export async function startProductionServer(options: BenchServerOptions): Promise<BenchServer> {
+  if (!options.databaseUrl && !options.dataDir) throw new Error('startProductionServer needs databaseUrl or dataDir');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(options.port),
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    // A benchmark must not be throttled by the rate limiter's notion of one client.
+    ...options.env,
+  };
+  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
+  else {
+    delete env.DATABASE_URL;
+    env.DATA_DIR = options.dataDir;
+  }
+  const child = spawn(process.execPath, ['src/server/main.ts'], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${options.port}`;
+  try {
+    await waitForHealth(child, baseUrl, options.startTimeoutMs ?? 60_000);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    baseUrl,
+    pid: child.pid ?? -1,
+    stop: () => stopChild(child),
+  };
+}
+
+async function waitForHealth(child: ChildProcess, baseUrl: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited: number | null = null;
+  child.once('exit', (code) => {
+    exited = code ?? -1;
+  });
+  while (Date.now() < deadline) {
+    if (exited !== null) throw new Error(`The server exited with code ${exited} before it became healthy`);
+    try {
+      const response = await fetch(`${baseUrl}/api/health`);
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`The server at ${baseUrl} did not become healthy within ${timeoutMs} ms`);
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
