@@ -7,23 +7,23 @@ import { test as base, expect, type Page } from '@playwright/test';
  */
 export const test = base.extend<{ allowedConsoleErrors: RegExp[]; consoleErrors: string[] }>({
   allowedConsoleErrors: [[], { option: true }],
-  consoleErrors: async ({ page, allowedConsoleErrors }, use) => {
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() !== 'error') return;
-      const text = message.text();
-      // The browser logs every failed HTTP status itself; the app's handling of it is what the test checks.
-      if (/Failed to load resource: the server responded with a status of (4\d\d)/.test(text)) return;
-      if (allowedConsoleErrors.some((pattern) => pattern.test(text))) return;
-      errors.push(text);
-    });
-    page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-    await use(errors);
-    expect(errors, 'console errors on the page').toEqual([]);
-  },
-  page: async ({ page, consoleErrors: _ }, use) => {
-    await use(page);
-  },
+  consoleErrors: [
+    async ({ page, allowedConsoleErrors }, use) => {
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() !== 'error') return;
+        const text = message.text();
+        // The browser logs every failed HTTP status itself; the app's handling of it is what the test checks.
+        if (/Failed to load resource: the server responded with a status of (4\d\d)/.test(text)) return;
+        if (allowedConsoleErrors.some((pattern) => pattern.test(text))) return;
+        errors.push(text);
+      });
+      page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+      await use(errors);
+      expect(errors, 'console errors on the page').toEqual([]);
+    },
+    { auto: true },
+  ],
 });
 
 export { expect };
