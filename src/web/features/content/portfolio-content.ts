@@ -54,7 +54,7 @@ export const portfolioContent: PortfolioContent = {
       name: 'Redline Parts online shop',
       description:
         'This shop: a catalogue of vehicle and motorcycle parts and gear with search and filters, ' +
-        'a shopping cart, card checkout, customer accounts and an order history.',
+        'ordering with stock reservation, card checkout, customer accounts and an order history.',
       technologies: ['React', 'TypeScript', 'Fastify', 'PostgreSQL', 'Stripe'],
     },
     {
