@@ -1,4 +1,119 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponseSchema } from '../../../shared/schemas/common.ts';
+import {
+  createPaymentIntentBodySchema,
+  createPaymentIntentResponseSchema,
+  paymentsConfigSchema,
+  testGatewayConfirmBodySchema,
+  testGatewayConfirmResponseSchema,
+} from '../../../shared/schemas/payments.ts';
+import { NotFoundError } from '../../errors.ts';
+import { currentUser, requireUser } from '../../plugins/auth.ts';
+import { createPaymentProvider, type PaymentsPluginOptions, resolveConfig } from './payment-settings.ts';
+import { PaymentsService } from './payments-service.ts';
 
-/** Payment intents, confirmation and webhooks: filled by the payments work. */
-export const paymentsRoutes: FastifyPluginAsyncZod = async () => {};
+const security = [{ bearerAuth: [] }];
+
+/** Payment intents, the built-in test gateway, and Stripe's webhook. */
+export const paymentsRoutes: FastifyPluginAsyncZod<PaymentsPluginOptions> = async (app, options) => {
+  const payments = new PaymentsService(app.db, createPaymentProvider(resolveConfig(app, options), app.db));
+
+  app.get(
+    '/api/payments/config',
+    {
+      schema: {
+        tags: ['payments'],
+        summary: 'Which payment provider the card form talks to',
+        response: { 200: paymentsConfigSchema },
+      },
+    },
+    async () => ({ provider: payments.provider.name, publishableKey: payments.provider.publishableKey }),
+  );
+
+  app.post(
+    '/api/create-payment-intent',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['payments'],
+        summary: "Start paying for one of the caller's orders",
+        description:
+          'The amount is the order’s total (unit price × quantity, in cents); a `price` in the body is ignored. ' +
+          'Asking again returns the same intent. A paid order answers 409.',
+        security,
+        body: createPaymentIntentBodySchema,
+        response: {
+          200: createPaymentIntentResponseSchema,
+          400: errorResponseSchema,
+          401: errorResponseSchema,
+          403: errorResponseSchema,
+          404: errorResponseSchema,
+          409: errorResponseSchema,
+          503: errorResponseSchema,
+        },
+      },
+    },
+    async (request) => payments.createIntent(currentUser(request), request.body.orderId),
+  );
+
+  app.post(
+    '/api/payments/test-gateway/confirm',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['payments'],
+        summary: 'Confirm a card payment at the built-in test gateway',
+        description:
+          'Behaves like Stripe test mode: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined, ' +
+          '4000 0000 0000 9995 has insufficient funds. Card problems answer 402 with Stripe’s message. ' +
+          'Only when the test gateway is the provider (404 otherwise).',
+        security,
+        body: testGatewayConfirmBodySchema,
+        response: {
+          200: testGatewayConfirmResponseSchema,
+          400: errorResponseSchema,
+          401: errorResponseSchema,
+          402: errorResponseSchema,
+          404: errorResponseSchema,
+          409: errorResponseSchema,
+        },
+      },
+    },
+    async (request) => {
+      if (payments.provider.name !== 'test') throw new NotFoundError();
+      return payments.confirmTestCard(currentUser(request), request.body);
+    },
+  );
+
+  // Stripe signs the exact bytes it sent, so this one route keeps the raw body; the parser lives in this
+  // child context only and every other route keeps Fastify's JSON parser.
+  await app.register(async (webhook) => {
+    webhook.removeContentTypeParser('application/json');
+    webhook.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 256 * 1024 }, (_req, body, done) =>
+      done(null, body),
+    );
+    webhook.post(
+      '/api/payments/webhook',
+      {
+        schema: {
+          tags: ['payments'],
+          summary: "Stripe's webhook (signature checked on the raw body)",
+          description:
+            'Marks the order paid on `payment_intent.succeeded`. A repeated delivery of the same event changes nothing.',
+          response: {
+            200: z.object({ received: z.literal(true), handled: z.boolean() }),
+            400: errorResponseSchema,
+            404: errorResponseSchema,
+          },
+        },
+      },
+      async (request) => {
+        const signature = request.headers['stripe-signature'];
+        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.from('');
+        const event = payments.verifyStripeSignature(raw, typeof signature === 'string' ? signature : undefined);
+        return payments.handleStripeEvent(event);
+      },
+    );
+  });
+};

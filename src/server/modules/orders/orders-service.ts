@@ -1,0 +1,89 @@
+import { belowMinimumMessage, toastMessages } from '../../../shared/messages.ts';
+import { isUuid } from '../../../shared/schemas/common.ts';
+import type { AllOrdersQuery, Order, PlaceOrderBody } from '../../../shared/schemas/orders.ts';
+import type { Database } from '../../db/client.ts';
+import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from '../../errors.ts';
+import { sameEmail } from '../../plugins/auth.ts';
+import type { SessionUser } from '../accounts/session-repository.ts';
+import { toWireOrder } from './order-mapper.ts';
+import { OrderRepository, type OrderRow } from './order-repository.ts';
+
+const orderNotFound = () => new NotFoundError('This order does not exist.');
+
+/**
+ * Order rules. Who may touch an order: its buyer, or an admin. Anybody else is told the order does not exist
+ * (404, never 403), so order ids cannot be probed.
+ */
+export class OrdersService {
+  readonly #orders: OrderRepository;
+  constructor(db: Database) {
+    this.#orders = new OrderRepository(db);
+  }
+
+  async place(user: SessionUser, body: PlaceOrderBody): Promise<Order> {
+    if (!isUuid(body.partId)) throw new NotFoundError('This part does not exist.');
+    const result = await this.#orders.place({
+      partId: body.partId,
+      userId: user.id,
+      quantity: body.quantity,
+      email: user.email,
+      userName: user.displayName,
+      address: body.address ?? '',
+      phone: body.phone ?? '',
+    });
+    if (result.ok) return toWireOrder(result.order);
+    switch (result.reason) {
+      case 'part_not_found':
+        throw new NotFoundError('This part does not exist.');
+      case 'below_minimum':
+        throw new BusinessRuleError('below_minimum_order', belowMinimumMessage(result.minimumOrder), [
+          { path: 'body.quantity', minimumOrder: result.minimumOrder },
+        ]);
+      case 'stock_out':
+        throw new BusinessRuleError('stock_out', toastMessages.stockOut, [
+          { path: 'body.quantity', availableQuantity: result.availableQuantity },
+        ]);
+    }
+  }
+
+  async listMine(user: SessionUser, email: string | undefined): Promise<Order[]> {
+    if (email && !sameEmail(email, user.email)) {
+      if (!user.isAdmin) throw new ForbiddenError('You can only see your own orders.');
+      return (await this.#orders.listByEmail(email)).map(toWireOrder);
+    }
+    return (await this.#orders.listByUser(user.id)).map(toWireOrder);
+  }
+
+  async #visibleOrder(user: SessionUser, id: string): Promise<OrderRow> {
+    const order = isUuid(id) ? await this.#orders.findById(id) : undefined;
+    if (!order || (order.userId !== user.id && !user.isAdmin)) throw orderNotFound();
+    return order;
+  }
+
+  async get(user: SessionUser, id: string): Promise<Order> {
+    return toWireOrder(await this.#visibleOrder(user, id));
+  }
+
+  async delete(user: SessionUser, id: string): Promise<void> {
+    await this.#visibleOrder(user, id);
+    const result = await this.#orders.deleteUnpaid(id);
+    if (result.ok) return;
+    if (result.reason === 'paid') throw new ConflictError('A paid order cannot be deleted.', 'order_paid');
+    throw orderNotFound();
+  }
+
+  async listAll(query: AllOrdersQuery): Promise<{ items: Order[]; total: number }> {
+    const { rows, total } = await this.#orders.listAll(query);
+    return { items: rows.map(toWireOrder), total };
+  }
+
+  /** Admin: paid → shipped. Shipping a shipped order again is a no-op; an unpaid one cannot be shipped. */
+  async ship(id: string): Promise<Order> {
+    const updated = isUuid(id) ? await this.#orders.markShipped(id) : undefined;
+    if (updated) return toWireOrder(updated);
+    const current = isUuid(id) ? await this.#orders.findById(id) : undefined;
+    if (!current) throw orderNotFound();
+    if (current.status === 'shipped') return toWireOrder(current);
+    throw new ConflictError('Only a paid order can be shipped.', 'order_not_paid');
+  }
+}

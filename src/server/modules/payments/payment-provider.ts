@@ -1,0 +1,39 @@
+import type { PaymentProviderName } from '../../db/schema.ts';
+
+export interface CreateIntentInput {
+  orderId: string;
+  amountCents: number;
+  currency: 'usd';
+  /** One per order and amount, so a retried or concurrent request cannot create a second charge. */
+  idempotencyKey: string;
+  receiptEmail?: string;
+}
+
+export interface ProviderIntent {
+  id: string;
+  clientSecret: string;
+  status: string;
+}
+
+/** What the provider itself says about a payment: the only thing trusted before an order is marked paid. */
+export interface VerifiedPayment {
+  id: string;
+  status: string;
+  amountCents: number;
+  currency: string;
+  /** The order the payment was created for (Stripe: metadata.orderId), or null when it was not made by us. */
+  orderId: string | null;
+}
+
+/**
+ * The one seam between the shop and a card processor. Two implementations: Stripe (the official SDK) and the
+ * built-in test gateway that behaves like Stripe's test mode, so the shop works offline.
+ */
+export interface PaymentProvider {
+  readonly name: PaymentProviderName;
+  /** The key the browser needs (Stripe's publishable key); null for the test gateway. */
+  readonly publishableKey: string | null;
+  createIntent(input: CreateIntentInput): Promise<ProviderIntent>;
+  /** The payment as the provider knows it; undefined when the provider has no such payment. */
+  retrievePayment(id: string): Promise<VerifiedPayment | undefined>;
+}

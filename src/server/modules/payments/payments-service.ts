@@ -1,0 +1,205 @@
+import type Stripe from 'stripe';
+import { centsToDollars } from '../../../shared/money.ts';
+import { isUuid } from '../../../shared/schemas/common.ts';
+import type { CreatePaymentIntentResponse, TestGatewayConfirmBody } from '../../../shared/schemas/payments.ts';
+import type { Database } from '../../db/client.ts';
+import {
+  AppError,
+  BusinessRuleError,
+  ConflictError,
+  ForbiddenError,
+  InvalidError,
+  NotFoundError,
+} from '../../errors.ts';
+import type { SessionUser } from '../accounts/session-repository.ts';
+import { OrderRepository, type OrderRow } from '../orders/order-repository.ts';
+import { chargeOutcome, checkCardDetails } from './card-rules.ts';
+import type { PaymentProvider } from './payment-provider.ts';
+import { PaymentRepository } from './payment-repository.ts';
+import { StripeProvider } from './stripe-provider.ts';
+import { stripeStyleId } from './test-gateway-provider.ts';
+
+/** A card problem, answered with 402 as Stripe answers card errors. */
+export class CardError extends AppError {
+  constructor(code: string, message: string, details?: unknown[]) {
+    super(402, code, message, details);
+  }
+}
+
+const notYourOrder = () => new NotFoundError('This order does not exist.');
+
+/**
+ * Payments as a recipe: load the order, check who asks, talk to the provider OUTSIDE any transaction,
+ * then change the order in one short transaction that is conditional on it still being unpaid.
+ */
+export class PaymentsService {
+  readonly provider: PaymentProvider;
+  readonly #db: Database;
+  readonly #orders: OrderRepository;
+  readonly #payments: PaymentRepository;
+
+  constructor(db: Database, provider: PaymentProvider, payments = new PaymentRepository(db)) {
+    this.#db = db;
+    this.provider = provider;
+    this.#orders = new OrderRepository(db);
+    this.#payments = payments;
+  }
+
+  /** The buyer's own order; anyone else's is "not found", so order ids cannot be probed. */
+  async #ownOrder(user: SessionUser, orderId: string): Promise<OrderRow> {
+    const order = isUuid(orderId) ? await this.#orders.findById(orderId) : undefined;
+    if (!order) throw notYourOrder();
+    if (order.userId !== user.id) {
+      if (user.isAdmin) throw new ForbiddenError('Only the buyer can pay for an order.');
+      throw notYourOrder();
+    }
+    return order;
+  }
+
+  async createIntent(user: SessionUser, orderId: string): Promise<CreatePaymentIntentResponse> {
+    const order = await this.#ownOrder(user, orderId);
+    if (order.paid) throw new ConflictError('This order is already paid.', 'already_paid');
+    const answer = (clientSecret: string, amountCents: number) => ({
+      clientSecret,
+      provider: this.provider.name,
+      publishableKey: this.provider.publishableKey,
+      amount: centsToDollars(amountCents),
+      currency: 'usd',
+    });
+
+    const existing = await this.#payments.findForOrder(order.id, this.provider.name);
+    if (existing) return answer(existing.clientSecret, existing.amountCents);
+
+    // The amount comes from the order alone (unit price copied at ordering x quantity), never from the client.
+    const intent = await this.provider.createIntent({
+      orderId: order.id,
+      amountCents: order.totalCents,
+      currency: 'usd',
+      idempotencyKey: `order-${order.id}-${order.totalCents}`,
+      receiptEmail: order.email,
+    });
+    const stored = await this.#payments.insertOrGet({
+      id: intent.id,
+      orderId: order.id,
+      provider: this.provider.name,
+      amountCents: order.totalCents,
+      currency: 'usd',
+      clientSecret: intent.clientSecret,
+      status: intent.status,
+    });
+    return answer(stored.clientSecret, stored.amountCents);
+  }
+
+  /**
+   * `PATCH /api/myorder/:id`: the client's transaction id is only a claim. The provider must say the payment
+   * succeeded, for this order, for its whole amount, in dollars; then the order becomes paid, exactly once.
+   */
+  async confirmOrderPaid(user: SessionUser, orderId: string, transactionId: string): Promise<OrderRow> {
+    const order = await this.#ownOrder(user, orderId);
+    if (order.paid) {
+      if (order.transactionId === transactionId) return order;
+      throw new ConflictError('This order is already paid.', 'already_paid');
+    }
+    const payment = await this.provider.retrievePayment(transactionId);
+    if (!payment || payment.orderId !== order.id) {
+      throw new BusinessRuleError('payment_not_found', 'No payment with this transaction id was made for this order.');
+    }
+    if (payment.amountCents !== order.totalCents || payment.currency.toLowerCase() !== 'usd') {
+      throw new BusinessRuleError('payment_amount_mismatch', 'The payment does not match the amount of this order.');
+    }
+    if (payment.status !== 'succeeded') {
+      throw new BusinessRuleError('payment_not_succeeded', 'This payment has not succeeded.');
+    }
+    return this.#markPaid(order.id, payment.id);
+  }
+
+  async #markPaid(orderId: string, transactionId: string): Promise<OrderRow> {
+    const updated = await this.#db.transaction(async (tx) => {
+      const row = await this.#orders.markPaid(tx, orderId, transactionId);
+      if (row) await this.#payments.setStatus(tx, transactionId, 'succeeded');
+      return row;
+    });
+    if (updated) return updated;
+    // Someone else (the webhook, a second tab) got there first: fine if it was this very payment.
+    const current = await this.#orders.findById(orderId);
+    if (!current) throw notYourOrder();
+    if (current.transactionId === transactionId) return current;
+    throw new ConflictError('This order is already paid.', 'already_paid');
+  }
+
+  /** The built-in gateway's card confirmation, as Stripe.js's confirmCardPayment does it against Stripe. */
+  async confirmTestCard(user: SessionUser, body: TestGatewayConfirmBody) {
+    const intent = await this.#payments.findByClientSecret(body.clientSecret, 'test');
+    if (!intent) throw new InvalidError('No such payment intent: the client secret is not valid.');
+    const order = await this.#orders.findById(intent.orderId);
+    if (!order || order.userId !== user.id)
+      throw new InvalidError('No such payment intent: the client secret is not valid.');
+    if (intent.status === 'succeeded' || order.paid) {
+      throw new ConflictError('This payment has already succeeded.', 'payment_intent_unexpected_state');
+    }
+    const check = checkCardDetails(body.card);
+    if (!check.ok) throw new CardError(check.code, check.message);
+
+    const result = chargeOutcome(body.card.number);
+    const chargeId = stripeStyleId('ch');
+    if (result.outcome === 'declined') {
+      await this.#db.transaction(async (tx) => {
+        await this.#payments.recordAttempt(tx, {
+          id: chargeId,
+          intentId: intent.id,
+          outcome: 'declined',
+          declineCode: result.declineCode,
+          cardLast4: check.last4,
+        });
+        await this.#payments.setStatus(tx, intent.id, 'requires_payment_method');
+      });
+      throw new CardError(result.code, result.message, [{ declineCode: result.declineCode, chargeId }]);
+    }
+    const won = await this.#db.transaction(async (tx) => {
+      const first = await this.#payments.succeedOnce(tx, intent.id);
+      if (first) {
+        await this.#payments.recordAttempt(tx, {
+          id: chargeId,
+          intentId: intent.id,
+          outcome: 'succeeded',
+          cardLast4: check.last4,
+        });
+      }
+      return first;
+    });
+    if (!won) throw new ConflictError('This payment has already succeeded.', 'payment_intent_unexpected_state');
+    return { status: 'succeeded' as const, transactionId: intent.id, chargeId };
+  }
+
+  /**
+   * Stripe's webhook, after its signature was verified on the raw body. The event id is claimed in the same
+   * transaction that marks the order paid, so a repeated delivery finds it claimed and changes nothing.
+   */
+  async handleStripeEvent(event: Stripe.Event): Promise<{ received: true; handled: boolean }> {
+    if (event.type !== 'payment_intent.succeeded') {
+      return { received: true, handled: false };
+    }
+    const intent = event.data.object;
+    const orderId = intent.metadata?.orderId;
+    const order = orderId && isUuid(orderId) ? await this.#orders.findById(orderId) : undefined;
+    const matches = order && intent.amount === order.totalCents && intent.currency.toLowerCase() === 'usd';
+    const handled = await this.#db.transaction(async (tx) => {
+      const first = await this.#payments.claimWebhookEvent(tx, 'stripe', event.id);
+      if (!first || !order || !matches) return false;
+      const row = await this.#orders.markPaid(tx, order.id, intent.id);
+      if (row) await this.#payments.setStatus(tx, intent.id, 'succeeded');
+      return Boolean(row);
+    });
+    return { received: true, handled };
+  }
+
+  verifyStripeSignature(rawBody: Buffer, signature: string | undefined): Stripe.Event {
+    if (!(this.provider instanceof StripeProvider)) throw new NotFoundError();
+    if (!signature) throw new InvalidError('The Stripe-Signature header is missing.');
+    try {
+      return this.provider.client.webhooks.constructEvent(rawBody, signature, this.provider.webhookSecret);
+    } catch {
+      throw new InvalidError('The webhook signature is not valid.');
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import Stripe from 'stripe';
+import { AppError } from '../../errors.ts';
+import type { CreateIntentInput, PaymentProvider, ProviderIntent, VerifiedPayment } from './payment-provider.ts';
+
+export interface StripeSettings {
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+  /** Tests point the SDK at a local stand-in of Stripe's API. */
+  apiBase?: string | undefined;
+}
+
+export class PaymentProviderUnavailableError extends AppError {
+  constructor() {
+    super(503, 'payment_provider_unavailable', 'The payment service cannot be reached right now. Please try again.');
+  }
+}
+
+export function createStripeClient(settings: StripeSettings): Stripe {
+  const base = settings.apiBase ? new URL(settings.apiBase) : undefined;
+  return new Stripe(settings.secretKey, {
+    maxNetworkRetries: 2,
+    timeout: 15_000,
+    telemetry: false,
+    ...(base
+      ? {
+          host: base.hostname,
+          port: base.port || (base.protocol === 'https:' ? 443 : 80),
+          protocol: base.protocol === 'https:' ? 'https' : 'http',
+        }
+      : {}),
+  });
+}
+
+/** Stripe through its official SDK. Never called inside a database transaction. */
+export class StripeProvider implements PaymentProvider {
+  readonly name = 'stripe' as const;
+  readonly publishableKey: string;
+  readonly webhookSecret: string;
+  readonly client: Stripe;
+
+  constructor(settings: StripeSettings) {
+    this.publishableKey = settings.publishableKey;
+    this.webhookSecret = settings.webhookSecret;
+    this.client = createStripeClient(settings);
+  }
+
+  async createIntent(input: CreateIntentInput): Promise<ProviderIntent> {
+    try {
+      const intent = await this.client.paymentIntents.create(
+        {
+          amount: input.amountCents,
+          currency: input.currency,
+          automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+          metadata: { orderId: input.orderId },
+          ...(input.receiptEmail ? { receipt_email: input.receiptEmail } : {}),
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      if (!intent.client_secret) throw new Error('Stripe returned a payment intent without a client secret');
+      return { id: intent.id, clientSecret: intent.client_secret, status: intent.status };
+    } catch (error) {
+      throw toAppError(error);
+    }
+  }
+
+  async retrievePayment(id: string): Promise<VerifiedPayment | undefined> {
+    // Only payment intent ids are looked up: anything else is not a payment this shop made.
+    if (!/^pi_[A-Za-z0-9]{6,}$/.test(id)) return undefined;
+    try {
+      const intent = await this.client.paymentIntents.retrieve(id);
+      return {
+        id: intent.id,
+        status: intent.status,
+        amountCents: intent.amount,
+        currency: intent.currency,
+        orderId: intent.metadata?.orderId ?? null,
+      };
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing')
+        return undefined;
+      throw toAppError(error);
+    }
+  }
+}
+
+function toAppError(error: unknown): Error {
+  if (error instanceof AppError) return error;
+  if (error instanceof Stripe.errors.StripeConnectionError || error instanceof Stripe.errors.StripeAPIError) {
+    return new PaymentProviderUnavailableError();
+  }
+  return error instanceof Error ? error : new Error(String(error));
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+export const orderStatusValues = ['unpaid', 'paid', 'shipped'] as const;
+export type OrderStatusValue = (typeof orderStatusValues)[number];
+
+/**
+ * An order as it travels on the wire: the spec's fields (`_id`, `name` = the part's name, `price` = unit price in
+ * dollars, `userName`, `displayName`, `paid`, `transactionId`) plus what a real shop needs (total, status, address).
+ */
+export const orderSchema = z.object({
+  _id: z.string(),
+  partId: z.string().nullable().describe('Null when the part has since been deleted'),
+  name: z.string().describe("The part's name when the order was placed"),
+  price: z.number().describe('Unit price in dollars when the order was placed'),
+  quantity: z.number().int().describe('PCS'),
+  total: z.number().describe('Dollars: price x quantity'),
+  email: z.string(),
+  userName: z.string(),
+  displayName: z.string(),
+  address: z.string(),
+  phone: z.string(),
+  paid: z.boolean(),
+  status: z.enum(orderStatusValues),
+  transactionId: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type Order = z.infer<typeof orderSchema>;
+
+export const orderQuantitySchema = z
+  .number({ error: 'Quantity Must Be A Whole Number' })
+  .int('Quantity Must Be A Whole Number')
+  .min(1, 'Quantity Must Be At Least 1')
+  .max(1_000_000, 'Quantity Must Be At Most 1,000,000');
+
+/**
+ * The body of `POST /api/myorder`. The spec's client also sends `price`, `name`, `userName` and `email`: they are
+ * accepted so old clients keep working, and ignored — price and name come from the part, identity from the token.
+ */
+export const placeOrderBodySchema = z.strictObject({
+  partId: z.string().min(1, 'Choose A Part').max(64),
+  quantity: orderQuantitySchema,
+  address: z.string().trim().max(300, 'Address Must Be 300 Characters Or Fewer').optional(),
+  phone: z
+    .string()
+    .trim()
+    .max(30, 'Phone Number Must Be 30 Characters Or Fewer')
+    .regex(/^[0-9+()\-.\s]*$/, 'Provide A Valid Phone Number')
+    .optional(),
+  price: z.unknown().optional().describe('Ignored: the price comes from the part'),
+  name: z.unknown().optional().describe('Ignored: the name comes from the part'),
+  userName: z.unknown().optional().describe('Ignored: the name comes from the signed-in account'),
+  email: z.unknown().optional().describe('Ignored: the email comes from the signed-in account'),
+});
+export type PlaceOrderBody = z.infer<typeof placeOrderBodySchema>;
+
+export const myOrdersQuerySchema = z.strictObject({
+  email: z.string().trim().max(254).optional().describe("Defaults to the caller's email; another email needs admin"),
+});
+
+export const allOrdersQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+  offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
+});
+export type AllOrdersQuery = z.infer<typeof allOrdersQuerySchema>;
+
+/** The body of `PATCH /api/myorder/:id`; the spec's client also sends the order as `order`, which is ignored. */
+export const payOrderBodySchema = z.strictObject({
+  transactionId: z.string().trim().min(1, 'Transaction Id Is Required').max(255),
+  order: z.unknown().optional().describe('Ignored: the order is the one in the path'),
+});
+export type PayOrderBody = z.infer<typeof payOrderBodySchema>;
+
+export const deleteOrderResponseSchema = z.object({ deletedCount: z.number().int() });

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+export const paymentProviderValues = ['test', 'stripe'] as const;
+export type PaymentProviderValue = (typeof paymentProviderValues)[number];
+
+/** `POST /api/create-payment-intent`. The spec sent `price`; it is accepted and ignored: the order sets the amount. */
+export const createPaymentIntentBodySchema = z.strictObject({
+  orderId: z.string().min(1).max(64),
+  price: z.unknown().optional().describe('Ignored: the amount is computed from the order'),
+});
+
+export const createPaymentIntentResponseSchema = z.object({
+  clientSecret: z.string(),
+  provider: z.enum(paymentProviderValues),
+  publishableKey: z.string().nullable(),
+  amount: z.number().describe('Dollars the card will be charged'),
+  currency: z.string(),
+});
+export type CreatePaymentIntentResponse = z.infer<typeof createPaymentIntentResponseSchema>;
+
+export const paymentsConfigSchema = z.object({
+  provider: z.enum(paymentProviderValues),
+  publishableKey: z.string().nullable(),
+});
+export type PaymentsConfig = z.infer<typeof paymentsConfigSchema>;
+
+/** Card digits may be typed with spaces or dashes, as people copy them. */
+export const cardNumberSchema = z
+  .string()
+  .transform((value) => value.replace(/[\s-]/g, ''))
+  .pipe(z.string().regex(/^\d{12,19}$/, 'Your card number is incomplete.'));
+
+export const testGatewayConfirmBodySchema = z.strictObject({
+  clientSecret: z.string().min(1).max(255),
+  card: z.strictObject({
+    number: z.string().max(40),
+    expMonth: z.number().int(),
+    expYear: z.number().int(),
+    cvc: z.string().max(8),
+  }),
+  billingDetails: z
+    .strictObject({
+      name: z.string().trim().max(200).optional(),
+      email: z.string().trim().max(254).optional(),
+    })
+    .optional(),
+});
+export type TestGatewayConfirmBody = z.infer<typeof testGatewayConfirmBodySchema>;
+
+export const testGatewayConfirmResponseSchema = z.object({
+  status: z.literal('succeeded'),
+  transactionId: z.string().describe('The payment intent id (pi_…), as Stripe reports it'),
+  chargeId: z.string(),
+});
+export type TestGatewayConfirmResponse = z.infer<typeof testGatewayConfirmResponseSchema>;
+
+/** Stripe's documented test cards, as the built-in test gateway answers them. */
+export const testCards = [
+  { number: '4242 4242 4242 4242', outcome: 'Succeeds' },
+  { number: '4000 0000 0000 0002', outcome: 'Declined: Your card was declined.' },
+  { number: '4000 0000 0000 9995', outcome: 'Declined: Your card has insufficient funds.' },
+] as const;
+
+/** Splits "MM/YY" (or "MM / YYYY") into numbers; undefined when it is not a date. */
+export function parseExpiry(value: string): { month: number; year: number } | undefined {
+  const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(value);
+  if (!match) return undefined;
+  const month = Number(match[1]);
+  const rawYear = Number(match[2]);
+  return { month, year: rawYear < 100 ? 2000 + rawYear : rawYear };
+}
