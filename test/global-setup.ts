@@ -19,7 +19,9 @@ declare module 'vitest' {
  * well under a second, migrating each time takes several) and, when TEST_DATABASE_URL is set, a PostgreSQL
  * template database that each file clones into a database of its own.
  */
-export default async function setup(project: TestProject) {
+let cleanup: (() => Promise<void>) | undefined;
+
+export async function setup(project: TestProject) {
   const runId = `r${Date.now().toString(36)}${process.pid.toString(36)}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-test-'));
   const snapshot = path.join(dir, 'migrated.tar');
@@ -44,8 +46,12 @@ export default async function setup(project: TestProject) {
   project.provide('postgresTemplate', template);
   project.provide('runId', runId);
 
-  return async () => {
+  cleanup = async () => {
     fs.rmSync(dir, { recursive: true, force: true });
     if (url) await dropDatabasesWithPrefix(url, `redline_t_${runId}`, template);
   };
+}
+
+export async function teardown() {
+  await cleanup?.();
 }

@@ -7,7 +7,13 @@ import path from 'node:path';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-e2e-'));
 const child = spawn(process.execPath, ['src/server/main.ts'], {
   stdio: 'inherit',
-  env: { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', NODE_ENV: 'production' },
+  env: {
+    ...process.env,
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    NODE_ENV: 'production',
+  },
 });
 const stop = () => child.kill('SIGTERM');
 process.on('SIGTERM', stop);

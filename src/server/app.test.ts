@@ -1,10 +1,10 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { describeEachDatabase } from '../../test/support/test-app.ts';
 import { partSchema } from '../shared/schemas/parts.ts';
 import { seedDemoData } from './db/seed.ts';
 import { seedParts } from './db/seed-data.ts';
-import { describeEachDatabase } from '../../test/support/test-app.ts';
-import { z } from 'zod';
 
 const silent = { info: () => {}, warn: () => {} };
 

@@ -77,7 +77,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(compress, { global: true, threshold: 1024 });
   await app.register(rateLimit, {
     global: false,
-    ...(config.REDIS_URL ? { redis: new Redis(config.REDIS_URL, { connectTimeout: 500, maxRetriesPerRequest: 1 }) } : {}),
+    ...(config.REDIS_URL
+      ? { redis: new Redis(config.REDIS_URL, { connectTimeout: 500, maxRetriesPerRequest: 1 }) }
+      : {}),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       error: 'Too Many Requests',

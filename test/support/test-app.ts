@@ -34,7 +34,12 @@ export async function createTestApp(
 ): Promise<TestContext> {
   const database = await createTestDatabase(driver);
   const config = testConfig(overrides);
-  const app = await buildApp({ config, database, sessionSecret: config.SESSION_SECRET ?? TEST_SESSION_SECRET, logger: false });
+  const app = await buildApp({
+    config,
+    database,
+    sessionSecret: config.SESSION_SECRET ?? TEST_SESSION_SECRET,
+    logger: false,
+  });
   await app.ready();
   return { driver, app, database, config };
 }

@@ -20,7 +20,8 @@ export const seedParts: SeedPart[] = [
   },
   {
     name: 'Sport Seat',
-    description: 'Gel-core rider seat with anti-slip cover and double stitching. Bolt-on replacement, no cutting needed.',
+    description:
+      'Gel-core rider seat with anti-slip cover and double stitching. Bolt-on replacement, no cutting needed.',
     img: '/images/parts/sport-seat.svg',
     priceCents: 21000,
     availableQuantity: 120,
@@ -84,7 +85,8 @@ export const seedParts: SeedPart[] = [
   },
   {
     name: 'Oil Filter',
-    description: 'Spin-on oil filter with anti-drain-back valve and 17 mm nut for easy changes. Sold in workshop packs.',
+    description:
+      'Spin-on oil filter with anti-drain-back valve and 17 mm nut for easy changes. Sold in workshop packs.',
     img: '/images/parts/oil-filter.svg',
     priceCents: 1200,
     availableQuantity: 2000,
@@ -151,7 +153,8 @@ export const seedReviews = [
     name: 'Daniel Brooks',
     rating: 4,
     img: '/images/avatars/avatar-2.svg',
-    review: 'Good prices on chains and sprockets, and the stock numbers on the site were right. Delivery took a day longer than hoped.',
+    review:
+      'Good prices on chains and sprockets, and the stock numbers on the site were right. Delivery took a day longer than hoped.',
   },
   {
     name: 'Priya Raman',
@@ -163,7 +166,8 @@ export const seedReviews = [
     name: 'Tomás Alvarez',
     rating: 5,
     img: '/images/avatars/avatar-4.svg',
-    review: 'I run a small rental fleet and buy filters and plugs in bulk here. Minimum orders are sensible and clearly shown.',
+    review:
+      'I run a small rental fleet and buy filters and plugs in bulk here. Minimum orders are sensible and clearly shown.',
   },
   {
     name: 'Hannah Weiss',

@@ -43,13 +43,17 @@ export async function seedDemoData(
     );
     await tx
       .insert(reviews)
-      .values(seedReviews.map((r, index) => ({ ...r, createdAt: new Date(now - (seedReviews.length - index) * 60_000) })));
+      .values(
+        seedReviews.map((r, index) => ({ ...r, createdAt: new Date(now - (seedReviews.length - index) * 60_000) })),
+      );
   });
 
   log.info(`Seeded the demo catalogue: ${seedParts.length} parts, ${seedReviews.length} reviews.`);
   if (generated) {
     // Printed once, on the start that creates it; it is never stored in clear anywhere.
-    log.warn(`Demo admin account: ${adminEmail} / password ${adminPassword} (shown once; set ADMIN_PASSWORD to choose it).`);
+    log.warn(
+      `Demo admin account: ${adminEmail} / password ${adminPassword} (shown once; set ADMIN_PASSWORD to choose it).`,
+    );
   } else {
     log.info(`Admin account created: ${adminEmail} (password from ADMIN_PASSWORD).`);
   }

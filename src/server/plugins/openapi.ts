@@ -32,7 +32,7 @@ export const openapiPlugin = fp(
           .replace("style-src 'self' https:", "style-src 'self' 'unsafe-inline'")
           .replace("frame-ancestors 'self'", "frame-ancestors 'none'")
           .replace("font-src 'self' https: data:", "font-src 'self' data:")
-          .replace(" validator.swagger.io", '')
+          .replace(' validator.swagger.io', '')
           .replace(/\s*upgrade-insecure-requests;/, ''),
     });
     app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());

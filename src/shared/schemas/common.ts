@@ -37,7 +37,8 @@ export const imageRefSchema = z
   .trim()
   .max(2048, 'Use A Link Of At Most 2048 Characters')
   .refine(
-    (value) => /^\/images\/[a-z0-9/_.-]+\.(svg|png|jpe?g|webp|avif)$/i.test(value) || httpUrlSchema.safeParse(value).success,
+    (value) =>
+      /^\/images\/[a-z0-9/_.-]+\.(svg|png|jpe?g|webp|avif)$/i.test(value) || httpUrlSchema.safeParse(value).success,
     'Provide A Valid Image Link (http or https)',
   );
 

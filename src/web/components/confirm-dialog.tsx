@@ -14,7 +14,15 @@ export interface ConfirmDialogProps {
 }
 
 /** A real, focus-trapping confirmation dialog (not window.confirm), keyboard friendly: Esc cancels. */
-export function ConfirmDialog({ show, title, body, confirmLabel = 'Delete', busy, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  show,
+  title,
+  body,
+  confirmLabel = 'Delete',
+  busy,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
   return (
     <Modal show={show} onHide={onCancel} centered aria-labelledby="confirm-dialog-title">
       <Modal.Header closeButton>

@@ -18,7 +18,15 @@ export interface FormFieldProps<T extends FieldValues> extends ControlProps {
  * The one form field: react-hook-form registration, a visible label tied to the control, and the zod message
  * under the field (announced to screen readers through aria-describedby / aria-invalid).
  */
-export function FormField<T extends FieldValues>({ form, name, label, hint, asNumber, id, ...control }: FormFieldProps<T>) {
+export function FormField<T extends FieldValues>({
+  form,
+  name,
+  label,
+  hint,
+  asNumber,
+  id,
+  ...control
+}: FormFieldProps<T>) {
   const fieldId = id ?? `field-${String(name)}`;
   const error = form.formState.errors[name]?.message;
   const describedBy = [hint ? `${fieldId}-hint` : null, error ? `${fieldId}-error` : null].filter(Boolean).join(' ');

@@ -6,7 +6,8 @@ export const queryClient = new QueryClient({
     queries: {
       staleTime: 30_000,
       // A 4xx will not get better by asking again; a network blip might.
-      retry: (failureCount, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failureCount < 2,
+      retry: (failureCount, error) =>
+        !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failureCount < 2,
       refetchOnWindowFocus: false,
     },
   },

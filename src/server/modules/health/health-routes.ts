@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { healthResponseSchema } from '../../../shared/schemas/common.ts';
-import { errorResponseSchema } from '../../../shared/schemas/common.ts';
+import { errorResponseSchema, healthResponseSchema } from '../../../shared/schemas/common.ts';
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
