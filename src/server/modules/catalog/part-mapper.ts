@@ -1,8 +1,6 @@
-import type { Part } from '../../../shared/schemas/parts.ts';
-import { centsToDollars } from '../../../shared/money.ts';
-import type { parts } from '../../db/schema.ts';
-
-type PartRow = typeof parts.$inferSelect;
+import { centsToDollars, dollarsToCents } from '../../../shared/money.ts';
+import type { Part, PartInput, PartPatch } from '../../../shared/schemas/parts.ts';
+import type { PartChanges, PartRow } from './part-repository.ts';
 
 /** The one boundary where clear names become the spec's wire spellings. */
 export function toWirePart(row: PartRow): Part {
@@ -17,4 +15,28 @@ export function toWirePart(row: PartRow): Part {
     email: row.createdByEmail,
     createdAt: row.createdAt.toISOString(),
   };
+}
+
+/** Wire fields of a new part → columns; dollars become integer cents here and nowhere else. */
+export function fromPartInput(input: PartInput): Required<PartChanges> {
+  return {
+    name: input.name,
+    description: input.desription ?? '',
+    img: input.img,
+    priceCents: dollarsToCents(input.price),
+    availableQuantity: input.availablequantity,
+    minimumOrder: input.minimunorder,
+  };
+}
+
+/** Only the fields present in the patch become column changes: an omitted field keeps its value. */
+export function fromPartPatch(patch: PartPatch): PartChanges {
+  const changes: PartChanges = {};
+  if (patch.name !== undefined) changes.name = patch.name;
+  if (patch.desription !== undefined) changes.description = patch.desription;
+  if (patch.img !== undefined) changes.img = patch.img;
+  if (patch.price !== undefined) changes.priceCents = dollarsToCents(patch.price);
+  if (patch.availablequantity !== undefined) changes.availableQuantity = patch.availablequantity;
+  if (patch.minimunorder !== undefined) changes.minimumOrder = patch.minimunorder;
+  return changes;
 }
