@@ -17,7 +17,11 @@ const configSchema = z
       (value) => value === undefined || value.length >= 32,
       'SESSION_SECRET must be at least 32 characters',
     ),
-    SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 90).default(24),
+    SESSION_TTL_HOURS: z.coerce
+      .number()
+      .positive()
+      .max(24 * 90)
+      .default(24),
     PUBLIC_URL: optionalString.pipe(z.url().optional()),
     CORS_ORIGINS: optionalString,
     TRUST_PROXY: optionalString,
@@ -28,6 +32,15 @@ const configSchema = z
     GOOGLE_CLIENT_ID: optionalString,
     GOOGLE_CLIENT_SECRET: optionalString,
     GOOGLE_ISSUER: z.url().default('https://accounts.google.com'),
+    /** Abuse limits on sign-in and sign-up (per IP and per account), counted over one window. */
+    RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+    RATE_LIMIT_LOGIN_PER_IP: z.coerce.number().int().positive().default(100),
+    /** Failed sign-ins per account; a success does not count, so nobody can lock a user out by signing in. */
+    RATE_LIMIT_LOGIN_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
+    RATE_LIMIT_SIGNUP_PER_IP: z.coerce.number().int().positive().default(300),
+    RATE_LIMIT_SIGNUP_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
+    /** Prefix of the counters in the shared store (Redis), so several shops or test runs can share one. */
+    RATE_LIMIT_NAMESPACE: z.string().default('redline:'),
     PAYMENT_PROVIDER: z.enum(['test', 'stripe']).optional(),
     STRIPE_SECRET_KEY: optionalString,
     STRIPE_PUBLISHABLE_KEY: optionalString,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { validationMessages as m } from '../messages.ts';
+import { httpUrlSchema } from './common.ts';
 
 /**
  * Spec §5: a loose email pattern (letters or digits, @, a domain, a dot and a 2–3 letter ending).
@@ -27,7 +28,11 @@ export const loginBodySchema = z.strictObject({
 export type LoginBody = z.infer<typeof loginBodySchema>;
 
 export const signupBodySchema = z.strictObject({
-  name: z.string({ error: m.nameRequired }).trim().min(1, m.nameRequired).max(80, 'Name Must Be 80 Characters Or Fewer'),
+  name: z
+    .string({ error: m.nameRequired })
+    .trim()
+    .min(1, m.nameRequired)
+    .max(80, 'Name Must Be 80 Characters Or Fewer'),
   email: emailSchema,
   password: passwordSchema,
 });
@@ -48,3 +53,92 @@ export const authResponseSchema = z.object({
   user: meSchema,
 });
 export type AuthResponse = z.infer<typeof authResponseSchema>;
+
+/** PUT /api/user/{email}: a fresh token for the caller's own, already signed-in account. */
+export const tokenResponseSchema = z.object({ token: z.string(), expiresAt: z.string() });
+export type TokenResponse = z.infer<typeof tokenResponseSchema>;
+
+/** The spec sends `{email}` with PUT /user/{email}; the path already names it, so the body is optional. */
+export const tokenRequestBodySchema = z.strictObject({ email: z.string().max(254).optional() }).nullish();
+
+/**
+ * An email in a path. Looser than the sign-up pattern: a Google account may use a longer top-level domain
+ * (`.info`, `.shop`), and such a user must still be able to ask about themselves.
+ */
+export const emailParamsSchema = z.strictObject({
+  email: z.string().trim().min(3, m.emailInvalid).max(254, m.emailInvalid),
+});
+
+export const adminCheckSchema = z.object({ admin: z.boolean() });
+export type AdminCheck = z.infer<typeof adminCheckSchema>;
+
+/** One row of the users admin table (spec §3 User: _id, email, admin flag). */
+export const userListItemSchema = z.object({
+  _id: z.string(),
+  email: z.string(),
+  displayName: z.string(),
+  admin: z.boolean(),
+});
+export type UserListItem = z.infer<typeof userListItemSchema>;
+
+export const makeAdminResponseSchema = z.object({ modifiedCount: z.number().int().min(0) });
+export type MakeAdminResponse = z.infer<typeof makeAdminResponseSchema>;
+
+/** Which sign-in providers this server has configured, so the web can say so instead of failing. */
+export const providersSchema = z.object({ google: z.boolean() });
+export type Providers = z.infer<typeof providersSchema>;
+
+const optionalHttpUrl = z.union([z.literal(''), httpUrlSchema]);
+
+/**
+ * Spec §3 Profile with the spec's wire names. Spec §5 sets no validation; we only bound the lengths and accept
+ * http(s) links alone, so a profile can never carry a `javascript:` link into someone's page.
+ */
+export const profileBodySchema = z.strictObject({
+  education: z.string().trim().max(2000, 'Use At Most 2000 Characters').default(''),
+  phonenumber: z
+    .string()
+    .trim()
+    .max(30, 'Use At Most 30 Characters')
+    .regex(/^[0-9+()\-.\s]*$/, 'Use Digits, Spaces And + ( ) - Only')
+    .default(''),
+  img: optionalHttpUrl.default(''),
+  link: optionalHttpUrl.default(''),
+});
+export type ProfileBody = z.input<typeof profileBodySchema>;
+
+export const profileSchema = z.object({
+  education: z.string(),
+  phonenumber: z.string(),
+  img: z.string(),
+  link: z.string(),
+  /** Null until the user saves a profile for the first time. */
+  updatedAt: z.string().nullable(),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+/**
+ * Where to go after signing in: only a path on this site (never `//evil.com`, `/\evil.com` or a full URL), so a
+ * crafted sign-in link cannot bounce a user to another site. Anything else becomes `/`.
+ */
+export function safeReturnTo(value: unknown): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 512) return '/';
+  if (!value.startsWith('/') || value.startsWith('//') || value.includes('\\') || hasControlCharacter(value))
+    return '/';
+  try {
+    const base = 'http://return-to.invalid';
+    const url = new URL(value, base);
+    if (url.origin !== base || url.pathname.startsWith('/api/') || url.pathname.startsWith('/auth/')) return '/';
+    return `${url.pathname}${url.search}${url.hash}`;
+  } catch {
+    return '/';
+  }
+}
+
+function hasControlCharacter(value: string): boolean {
+  for (const char of value) {
+    const code = char.charCodeAt(0);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}

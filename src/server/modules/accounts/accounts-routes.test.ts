@@ -1,0 +1,408 @@
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { databaseChecksum } from '../../../../test/support/table-checksum.ts';
+import { createUser, describeEachDatabase, type TestContext } from '../../../../test/support/test-app.ts';
+import { validationMessages as m } from '../../../shared/messages.ts';
+import { sessions, users } from '../../db/schema.ts';
+import { BAD_CREDENTIALS_MESSAGE, DUPLICATE_EMAIL_MESSAGE } from './accounts-service.ts';
+
+let counter = 0;
+const freshEmail = (prefix = 'acct') => `${prefix}${++counter}-${Math.random().toString(36).slice(2, 7)}@example.com`;
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+async function signUp(
+  app: FastifyInstance,
+  overrides: Partial<{ name: string; email: string; password: string }> = {},
+) {
+  const payload = { name: 'Casey Rider', email: freshEmail(), password: 'ride-safe-123', ...overrides };
+  const res = await app.inject({ method: 'POST', url: '/api/signup', payload });
+  return { res, payload };
+}
+
+async function expectUnchanged(context: TestContext, action: () => Promise<void>) {
+  const before = await databaseChecksum(context.database.db);
+  await action();
+  expect(await databaseChecksum(context.database.db)).toEqual(before);
+}
+
+describeEachDatabase('accounts: sign-up', (ctx) => {
+  it('creates a customer, signs them in and names them from the form', async () => {
+    const { res, payload } = await signUp(ctx().app, { name: '  Casey Rider ' });
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body).toEqual({
+      token: expect.any(String),
+      expiresAt: expect.any(String),
+      user: { email: payload.email, displayName: 'Casey Rider', isAdmin: false },
+    });
+    // Default lifetime: 24 hours.
+    const hours = (Date.parse(body.expiresAt) - Date.now()) / 3_600_000;
+    expect(hours).toBeGreaterThan(23.9);
+    expect(hours).toBeLessThanOrEqual(24);
+    const me = await ctx().app.inject({ method: 'GET', url: '/api/me', headers: bearer(body.token) });
+    expect(me.json()).toEqual(body.user);
+    // Stored: a scrypt hash and the token's HMAC, never either in clear.
+    const [row] = await ctx().database.db.select().from(users).where(eq(users.email, payload.email));
+    expect(row?.passwordHash).toMatch(/^scrypt\$/);
+    expect(row?.passwordHash).not.toContain(payload.password);
+    const stored = await ctx()
+      .database.db.select()
+      .from(sessions)
+      .where(eq(sessions.userId, row?.id ?? ''));
+    expect(stored.map((s) => s.tokenHash)).not.toContain(body.token);
+  });
+
+  it('refuses a taken email with 409, whatever its case, and changes nothing', async () => {
+    const { payload } = await signUp(ctx().app);
+    for (const email of [payload.email, payload.email.toUpperCase(), ` ${payload.email} `]) {
+      await expectUnchanged(ctx(), async () => {
+        const { res } = await signUp(ctx().app, { email });
+        expect(res.statusCode).toBe(409);
+        expect(res.json()).toEqual({ error: { code: 'email_taken', message: DUPLICATE_EMAIL_MESSAGE } });
+      });
+    }
+  });
+
+  it('answers concurrent sign-ups of one email with one 201 and 409s, never a 500', async () => {
+    const email = freshEmail('race');
+    const results = await Promise.all(
+      [email, email.toUpperCase(), email, email.toUpperCase()].map((e) => signUp(ctx().app, { email: e })),
+    );
+    const statuses = results.map((r) => r.res.statusCode).sort();
+    expect(statuses).toEqual([201, 409, 409, 409]);
+    const rows = await ctx().database.db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
+    expect(rows).toHaveLength(1);
+  });
+
+  it('validates as spec §5 says, with its exact messages, and changes nothing', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ name: 'A', email: '', password: 'secret-1' }, m.emailRequired],
+      [{ name: 'A', password: 'secret-1' }, m.emailRequired],
+      [{ name: 'A', email: 'not-an-email', password: 'secret-1' }, m.emailInvalid],
+      [{ name: 'A', email: 'a@b.comxx', password: 'secret-1' }, m.emailInvalid],
+      [{ name: 'A', email: freshEmail(), password: '' }, m.passwordRequired],
+      [{ name: 'A', email: freshEmail(), password: '12345' }, m.passwordTooShort],
+      [{ name: 'A', email: freshEmail(), password: 'x'.repeat(129) }, m.passwordTooLong],
+      [{ name: '   ', email: freshEmail(), password: 'secret-1' }, m.nameRequired],
+      [{ email: freshEmail(), password: 'secret-1' }, m.nameRequired],
+    ];
+    for (const [payload, message] of cases) {
+      await expectUnchanged(ctx(), async () => {
+        const res = await ctx().app.inject({ method: 'POST', url: '/api/signup', payload });
+        expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+        expect(res.json().error.code).toBe('invalid_data');
+        expect(res.json().error.message).toContain(message);
+      });
+    }
+    const extra = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/signup',
+      payload: { name: 'A', email: freshEmail(), password: 'secret-1', admin: true },
+    });
+    expect(extra.statusCode).toBe(400);
+  });
+});
+
+describeEachDatabase('accounts: sign-in and sign-out', (ctx) => {
+  it('signs in with the right password, whatever the email case', async () => {
+    const { payload } = await signUp(ctx().app);
+    const res = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: payload.email.toUpperCase(), password: payload.password },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().user).toEqual({ email: payload.email, displayName: 'Casey Rider', isAdmin: false });
+    expect(
+      (await ctx().app.inject({ method: 'GET', url: '/api/me', headers: bearer(res.json().token) })).statusCode,
+    ).toBe(200);
+  });
+
+  it('answers a wrong password, an unknown email and a Google-only account with the same 401', async () => {
+    const { payload } = await signUp(ctx().app);
+    const googleOnly = await createUser(ctx());
+    const attempts = [
+      { email: payload.email, password: 'wrong-password' },
+      { email: freshEmail('ghost'), password: payload.password },
+      { email: googleOnly.email, password: 'whatever-1' },
+    ];
+    for (const attempt of attempts) {
+      await expectUnchanged(ctx(), async () => {
+        const res = await ctx().app.inject({ method: 'POST', url: '/api/login', payload: attempt });
+        expect(res.statusCode).toBe(401);
+        expect(res.json()).toEqual({ error: { code: 'bad_credentials', message: BAD_CREDENTIALS_MESSAGE } });
+      });
+    }
+  });
+
+  it('spends the same scrypt work on an unknown email as on a wrong password', async () => {
+    const { payload } = await signUp(ctx().app);
+    const time = async (email: string) => {
+      const started = performance.now();
+      await ctx().app.inject({ method: 'POST', url: '/api/login', payload: { email, password: 'wrong-password' } });
+      return performance.now() - started;
+    };
+    await time(freshEmail('warm'));
+    let known = 0;
+    let unknown = 0;
+    for (let i = 0; i < 3; i++) {
+      known += await time(payload.email);
+      unknown += await time(freshEmail('ghost'));
+    }
+    // Without the dummy hash an unknown email would answer in about a hundredth of the time.
+    expect(unknown / known).toBeGreaterThan(0.5);
+    expect(unknown / known).toBeLessThan(2);
+  });
+
+  it('revokes the token on log out; logging out again or anonymously is still 204', async () => {
+    const { res } = await signUp(ctx().app);
+    const token = res.json().token;
+    const other = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: res.json().user.email, password: 'ride-safe-123' },
+    });
+    const out = await ctx().app.inject({ method: 'POST', url: '/api/logout', headers: bearer(token) });
+    expect(out.statusCode).toBe(204);
+    expect(out.body).toBe('');
+    const after = await ctx().app.inject({ method: 'GET', url: '/api/me', headers: bearer(token) });
+    expect(after.statusCode).toBe(401);
+    expect(after.json().error.code).toBe('invalid_token');
+    // Only that device signed out.
+    expect(
+      (await ctx().app.inject({ method: 'GET', url: '/api/me', headers: bearer(other.json().token) })).statusCode,
+    ).toBe(200);
+    expect((await ctx().app.inject({ method: 'POST', url: '/api/logout', headers: bearer(token) })).statusCode).toBe(
+      204,
+    );
+    expect((await ctx().app.inject({ method: 'POST', url: '/api/logout' })).statusCode).toBe(204);
+  });
+});
+
+describeEachDatabase('accounts: tokens', (ctx) => {
+  it('GET /api/me refuses anonymous, tampered, expired and revoked tokens with 401', async () => {
+    const anonymous = await ctx().app.inject({ method: 'GET', url: '/api/me' });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json().error.code).toBe('not_signed_in');
+
+    const user = await createUser(ctx());
+    const last = user.token.at(-1) === 'A' ? 'B' : 'A';
+    for (const token of [`${user.token.slice(0, -1)}${last}`, `${user.token}x`, 'short', 'x'.repeat(500)]) {
+      const res = await ctx().app.inject({ method: 'GET', url: '/api/me', headers: bearer(token) });
+      expect(res.statusCode).toBe(401);
+      expect(res.json().error.code).toBe('invalid_token');
+    }
+
+    const expired = await createUser(ctx());
+    await ctx()
+      .database.db.update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.userId, expired.id));
+    expect((await ctx().app.inject({ method: 'GET', url: '/api/me', headers: expired.headers })).statusCode).toBe(401);
+
+    const revoked = await createUser(ctx());
+    await ctx().app.sessions.revoke(revoked.token);
+    expect((await ctx().app.inject({ method: 'GET', url: '/api/me', headers: revoked.headers })).statusCode).toBe(401);
+  });
+
+  it('PUT /api/user/{email} gives a fresh token only for your own email and a valid session', async () => {
+    const customer = await createUser(ctx());
+    const other = await createUser(ctx());
+    const admin = await createUser(ctx(), { admin: true });
+    const url = (email: string) => `/api/user/${encodeURIComponent(email)}`;
+
+    await expectUnchanged(ctx(), async () => {
+      const anonymous = await ctx().app.inject({
+        method: 'PUT',
+        url: url(customer.email),
+        payload: { email: customer.email },
+      });
+      expect(anonymous.statusCode).toBe(401);
+      for (const caller of [other, admin]) {
+        const res = await ctx().app.inject({ method: 'PUT', url: url(customer.email), headers: caller.headers });
+        expect(res.statusCode).toBe(403);
+        expect(res.json().error.code).toBe('forbidden');
+      }
+    });
+
+    const own = await ctx().app.inject({
+      method: 'PUT',
+      url: url(customer.email.toUpperCase()),
+      headers: customer.headers,
+      payload: { email: customer.email },
+    });
+    expect(own.statusCode).toBe(200);
+    expect(own.json()).toEqual({ token: expect.any(String), expiresAt: expect.any(String) });
+    expect(own.json().token).not.toBe(customer.token);
+    const me = await ctx().app.inject({ method: 'GET', url: '/api/me', headers: bearer(own.json().token) });
+    expect(me.json().email).toBe(customer.email);
+
+    // An expired session cannot mint a new one.
+    await ctx()
+      .database.db.update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.userId, other.id));
+    const stale = await ctx().app.inject({ method: 'PUT', url: url(other.email), headers: other.headers });
+    expect(stale.statusCode).toBe(401);
+  });
+});
+
+describeEachDatabase('accounts: roles', (ctx) => {
+  it('GET /api/admin/{email}: yourself, or anyone when you are an admin', async () => {
+    const customer = await createUser(ctx());
+    const other = await createUser(ctx());
+    const admin = await createUser(ctx(), { admin: true });
+    const ask = (email: string, headers?: { authorization: string }) =>
+      ctx().app.inject({ method: 'GET', url: `/api/admin/${encodeURIComponent(email)}`, headers });
+
+    expect((await ask(customer.email)).statusCode).toBe(401);
+    expect((await ask(customer.email, customer.headers)).json()).toEqual({ admin: false });
+    expect((await ask(customer.email.toUpperCase(), customer.headers)).json()).toEqual({ admin: false });
+    expect((await ask(other.email, customer.headers)).statusCode).toBe(403);
+    expect((await ask(admin.email, customer.headers)).statusCode).toBe(403);
+    expect((await ask(admin.email, admin.headers)).json()).toEqual({ admin: true });
+    expect((await ask(customer.email, admin.headers)).json()).toEqual({ admin: false });
+    expect((await ask('nobody@example.com', admin.headers)).statusCode).toBe(404);
+  });
+
+  it('GET /api/user lists every user for an admin only, without secrets', async () => {
+    const customer = await createUser(ctx());
+    const admin = await createUser(ctx(), { admin: true });
+    expect((await ctx().app.inject({ method: 'GET', url: '/api/user' })).statusCode).toBe(401);
+    expect((await ctx().app.inject({ method: 'GET', url: '/api/user', headers: customer.headers })).statusCode).toBe(
+      403,
+    );
+    const res = await ctx().app.inject({ method: 'GET', url: '/api/user', headers: admin.headers });
+    expect(res.statusCode).toBe(200);
+    const list = res.json() as Record<string, unknown>[];
+    expect(list).toEqual(
+      expect.arrayContaining([
+        { _id: customer.id, email: customer.email, displayName: customer.displayName, admin: false },
+        { _id: admin.id, email: admin.email, displayName: admin.displayName, admin: true },
+      ]),
+    );
+    for (const row of list) expect(Object.keys(row).sort()).toEqual(['_id', 'admin', 'displayName', 'email']);
+  });
+
+  it('PUT /api/user/admin/{email}: admins only; the new role counts from the next request', async () => {
+    const customer = await createUser(ctx());
+    const other = await createUser(ctx());
+    const admin = await createUser(ctx(), { admin: true });
+    const promote = (email: string, headers?: { authorization: string }) =>
+      ctx().app.inject({ method: 'PUT', url: `/api/user/admin/${encodeURIComponent(email)}`, headers });
+
+    await expectUnchanged(ctx(), async () => {
+      expect((await promote(customer.email)).statusCode).toBe(401);
+      expect((await promote(customer.email, customer.headers)).statusCode).toBe(403);
+      expect((await promote(customer.email, other.headers)).statusCode).toBe(403);
+      const unknown = await promote('nobody@example.com', admin.headers);
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json().error.code).toBe('not_found');
+    });
+
+    // Same token as before: the role is read per request.
+    expect((await ctx().app.inject({ method: 'GET', url: '/api/user', headers: customer.headers })).statusCode).toBe(
+      403,
+    );
+    const made = await promote(customer.email.toUpperCase(), admin.headers);
+    expect(made.json()).toEqual({ modifiedCount: 1 });
+    expect((await ctx().app.inject({ method: 'GET', url: '/api/user', headers: customer.headers })).statusCode).toBe(
+      200,
+    );
+    expect((await ctx().app.inject({ method: 'GET', url: '/api/me', headers: customer.headers })).json().isAdmin).toBe(
+      true,
+    );
+    expect((await promote(customer.email, admin.headers)).json()).toEqual({ modifiedCount: 0 });
+    // The new admin can now promote others.
+    expect((await promote(other.email, customer.headers)).json()).toEqual({ modifiedCount: 1 });
+  });
+});
+
+describeEachDatabase('accounts: profile', (ctx) => {
+  const profile = {
+    education: 'BSc Mechanical Engineering',
+    phonenumber: '+1 555 0100',
+    img: 'https://images.example.com/me.png',
+    link: 'https://www.linkedin.com/in/casey',
+  };
+
+  it('is empty until saved, then saved per user and replaced on the next save', async () => {
+    const customer = await createUser(ctx());
+    const other = await createUser(ctx());
+    const get = (headers: { authorization: string }) =>
+      ctx().app.inject({ method: 'GET', url: '/api/profile', headers });
+    expect((await get(customer.headers)).json()).toEqual({
+      education: '',
+      phonenumber: '',
+      img: '',
+      link: '',
+      updatedAt: null,
+    });
+
+    const saved = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/profile',
+      headers: customer.headers,
+      payload: profile,
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toEqual({ ...profile, updatedAt: expect.any(String) });
+    expect((await get(customer.headers)).json()).toEqual({ ...profile, updatedAt: expect.any(String) });
+    expect((await get(other.headers)).json().updatedAt).toBeNull();
+
+    const again = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/profile',
+      headers: customer.headers,
+      payload: { ...profile, education: 'MSc', img: '' },
+    });
+    expect(again.json()).toMatchObject({ education: 'MSc', img: '', link: profile.link });
+  });
+
+  it('refuses anonymous callers, non-http links and unknown fields, changing nothing', async () => {
+    const customer = await createUser(ctx());
+    await expectUnchanged(ctx(), async () => {
+      expect((await ctx().app.inject({ method: 'GET', url: '/api/profile' })).statusCode).toBe(401);
+      expect((await ctx().app.inject({ method: 'POST', url: '/api/profile', payload: profile })).statusCode).toBe(401);
+      const bad = [
+        { ...profile, link: 'javascript:alert(1)' },
+        { ...profile, img: 'data:image/png;base64,AAAA' },
+        { ...profile, img: 'ftp://example.com/x.png' },
+        { ...profile, phonenumber: '<script>' },
+        { ...profile, email: 'someone@else.com' },
+        { ...profile, education: 'x'.repeat(2001) },
+      ];
+      for (const payload of bad) {
+        const res = await ctx().app.inject({ method: 'POST', url: '/api/profile', headers: customer.headers, payload });
+        expect(res.statusCode, JSON.stringify(payload).slice(0, 80)).toBe(400);
+        expect(res.json().error.code).toBe('invalid_data');
+      }
+    });
+  });
+});
+
+describe('the OpenAPI document', () => {
+  describeEachDatabase('accounts routes', (ctx) => {
+    it('lists every accounts route, the protected ones with bearer auth', async () => {
+      const doc = (await ctx().app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+      for (const path of [
+        '/api/signup',
+        '/api/login',
+        '/api/logout',
+        '/api/me',
+        '/api/user/{email}',
+        '/api/admin/{email}',
+        '/api/user',
+        '/api/user/admin/{email}',
+        '/api/profile',
+        '/api/auth/providers',
+        '/api/auth/google',
+        '/api/auth/google/callback',
+      ]) {
+        expect(doc.paths[path], path).toBeDefined();
+      }
+      expect(doc.paths['/api/user'].get.security).toEqual([{ bearerAuth: [] }]);
+    });
+  });
+});

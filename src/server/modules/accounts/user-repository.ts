@@ -1,0 +1,78 @@
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { profiles, users } from '../../db/schema.ts';
+
+export type UserRow = typeof users.$inferSelect;
+export type ProfileRow = typeof profiles.$inferSelect;
+
+const byEmail = (email: string) => sql`lower(${users.email}) = lower(${email.trim()})`;
+
+/** Data access for users and their profiles. Emails are matched without regard to case, as the unique index is. */
+export class UserRepository {
+  readonly #db: Database;
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  async findByEmail(email: string): Promise<UserRow | undefined> {
+    const [row] = await this.#db.select().from(users).where(byEmail(email)).limit(1);
+    return row;
+  }
+
+  async findByGoogleSubject(subject: string): Promise<UserRow | undefined> {
+    const [row] = await this.#db.select().from(users).where(eq(users.googleSubject, subject)).limit(1);
+    return row;
+  }
+
+  async list(): Promise<Pick<UserRow, 'id' | 'email' | 'displayName' | 'isAdmin'>[]> {
+    return this.#db
+      .select({ id: users.id, email: users.email, displayName: users.displayName, isAdmin: users.isAdmin })
+      .from(users)
+      .orderBy(asc(users.createdAt), asc(users.id));
+  }
+
+  /** Makes the user an admin; answers how many rows changed (0 when they already were one). */
+  async makeAdmin(email: string): Promise<number> {
+    const rows = await this.#db
+      .update(users)
+      .set({ isAdmin: true, updatedAt: new Date() })
+      .where(and(byEmail(email), eq(users.isAdmin, false)))
+      .returning({ id: users.id });
+    return rows.length;
+  }
+
+  /** Links a Google account to a user that has none yet; false when another one got there first. */
+  async linkGoogle(userId: string, subject: string): Promise<boolean> {
+    const rows = await this.#db
+      .update(users)
+      .set({ googleSubject: subject, updatedAt: new Date() })
+      .where(and(eq(users.id, userId), isNull(users.googleSubject)))
+      .returning({ id: users.id });
+    return rows.length > 0;
+  }
+
+  async findProfile(userId: string): Promise<ProfileRow | undefined> {
+    const [row] = await this.#db.select().from(profiles).where(eq(profiles.userId, userId)).limit(1);
+    return row;
+  }
+
+  async upsertProfile(profile: Omit<ProfileRow, 'updatedAt'>): Promise<ProfileRow> {
+    const values = { ...profile, updatedAt: new Date() };
+    const [row] = await this.#db
+      .insert(profiles)
+      .values(values)
+      .onConflictDoUpdate({ target: profiles.userId, set: values })
+      .returning();
+    if (!row) throw new Error('profile not saved');
+    return row;
+  }
+}
+
+/** Postgres reports a broken unique index as SQLSTATE 23505; drivers wrap it, so look through the causes. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
+    if ((current as { code?: unknown }).code === '23505') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
