@@ -1,5 +1,289 @@
-import { PagePlaceholder } from '../../components/page-placeholder.tsx';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Col from 'react-bootstrap/Col';
+import Container from 'react-bootstrap/Container';
+import Modal from 'react-bootstrap/Modal';
+import Row from 'react-bootstrap/Row';
+import { Link } from 'react-router';
+import { formatUsd } from '../../../shared/money.ts';
+import { EmptyState, LoadError } from '../../components/query-state.tsx';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+import { shopInfo } from '../content/shop-info.ts';
+import { ReviewCard, ReviewCardSkeleton } from '../reviews/review-card.tsx';
+import { reviewsQueryOptions } from '../reviews/reviews-api.ts';
+import { featuredImages, featuredProducts, safetyGearSearch, trustFigures } from './featured-content.ts';
+import { PartCard, PartCardSkeleton } from './part-card.tsx';
+import { latestPartsQueryOptions } from './parts-api.ts';
+import './catalog.css';
 
 export function Component() {
-  return <PagePlaceholder title="Redline Parts" />;
+  usePageTitle();
+  return (
+    <>
+      <HeroBanner />
+      <LatestParts />
+      <SafetyGearPromo />
+      <FeaturedImages />
+      <FeaturedProducts />
+      <TrustSummary />
+      <ClientReviews />
+      <CallToAction />
+    </>
+  );
+}
+
+function HeroBanner() {
+  return (
+    <section className="home-hero text-white" aria-labelledby="hero-title">
+      <img src="/images/home/hero-banner.svg" alt="" className="home-hero-art" width={1200} height={500} />
+      <Container className="home-hero-content py-5">
+        <p className="text-uppercase fw-semibold small mb-2 home-hero-kicker">Redline Parts for workshops and riders</p>
+        <h1 id="hero-title" className="display-5 fw-bold mb-3">
+          Build Your Store, Sell Your Goods and Earn Money
+        </h1>
+        <p className="lead mb-4 home-hero-lead">
+          Stock your shop with genuine vehicle and motorcycle parts at wholesale prices, and grow your business with
+          every order.
+        </p>
+        <Link to="/allparts" className="btn btn-brand btn-lg">
+          Explore More
+        </Link>
+      </Container>
+    </section>
+  );
+}
+
+function LatestParts() {
+  const parts = useQuery(latestPartsQueryOptions);
+  return (
+    <section className="py-5" aria-labelledby="parts-title">
+      <Container>
+        <div className="d-flex flex-wrap align-items-end justify-content-between gap-2 mb-4">
+          <h2 id="parts-title" className="mb-0">
+            Parts
+          </h2>
+          <Link to="/allparts" className="btn btn-outline-dark">
+            See All
+          </Link>
+        </div>
+        {parts.isError ? (
+          <LoadError error={parts.error} onRetry={() => void parts.refetch()} what="the latest parts" />
+        ) : parts.isPending ? (
+          <Row xs={1} sm={2} lg={3} className="g-4" aria-busy="true" aria-label="Loading the latest parts">
+            {[1, 2, 3].map((n) => (
+              <Col key={n}>
+                <PartCardSkeleton />
+              </Col>
+            ))}
+          </Row>
+        ) : parts.data.items.length === 0 ? (
+          <EmptyState>No parts in the catalogue yet. Please check back soon.</EmptyState>
+        ) : (
+          <Row xs={1} sm={2} lg={3} className="g-4">
+            {parts.data.items.map((part) => (
+              <Col key={part._id}>
+                <PartCard part={part} headingLevel={3}>
+                  <Link to={`/part/${part._id}`} className="btn btn-brand" aria-label={`Purchase ${part.name}`}>
+                    Purchase
+                  </Link>
+                </PartCard>
+              </Col>
+            ))}
+          </Row>
+        )}
+      </Container>
+    </section>
+  );
+}
+
+function SafetyGearPromo() {
+  return (
+    <section className="home-promo py-5" aria-labelledby="promo-title">
+      <Container>
+        <Row className="align-items-center g-4">
+          <Col md={6}>
+            <img
+              src="/images/home/dirt-bike-gear.svg"
+              alt="Dirt bike rider gear: a motocross helmet with goggles and a chest protector"
+              width={800}
+              height={600}
+              loading="lazy"
+              className="img-fluid rounded-3"
+            />
+          </Col>
+          <Col md={6}>
+            <p className="text-uppercase fw-semibold small text-brand mb-2">Ride safe off-road</p>
+            <h2 id="promo-title">Dirt Bike Safety Gear</h2>
+            <p className="mb-4">
+              Helmets, goggles, chest protectors, gloves and boots built for motocross and trail riding. Protect every
+              ride with certified gear your customers trust.
+            </p>
+            <Link to={safetyGearSearch} className="btn btn-brand btn-lg">
+              I NEED IT
+            </Link>
+          </Col>
+        </Row>
+      </Container>
+    </section>
+  );
+}
+
+function FeaturedImages() {
+  return (
+    <section className="py-5" aria-labelledby="featured-images-title">
+      <Container>
+        <h2 id="featured-images-title" className="visually-hidden">
+          From our workshop
+        </h2>
+        <Row xs={1} md={3} className="g-3">
+          {featuredImages.map((image) => (
+            <Col key={image.src}>
+              <img
+                src={image.src}
+                alt={image.alt}
+                width={600}
+                height={400}
+                loading="lazy"
+                className="img-fluid rounded-3 home-featured-image"
+              />
+            </Col>
+          ))}
+        </Row>
+      </Container>
+    </section>
+  );
+}
+
+function FeaturedProducts() {
+  return (
+    <section className="py-5 bg-white" aria-labelledby="featured-title">
+      <Container>
+        <h2 id="featured-title" className="mb-4 text-center">
+          Featured Products
+        </h2>
+        <Row xs={1} sm={2} lg={4} className="g-4">
+          {featuredProducts.map((product) => (
+            <Col key={product.name}>
+              <article className="card h-100 text-center featured-product">
+                <img
+                  src={product.img}
+                  alt={product.name}
+                  width={400}
+                  height={400}
+                  loading="lazy"
+                  className="card-img-top"
+                />
+                <div className="card-body">
+                  <h3 className="h5 card-title">{product.name}</h3>
+                  <p className="fs-5 fw-bold mb-0 part-card-price">{formatUsd(product.price)}</p>
+                </div>
+              </article>
+            </Col>
+          ))}
+        </Row>
+      </Container>
+    </section>
+  );
+}
+
+function TrustSummary() {
+  return (
+    <section className="home-trust py-5 text-white" aria-labelledby="trust-title">
+      <Container>
+        <h2 id="trust-title" className="text-center mb-2">
+          Millions Of Riders Trust Us
+        </h2>
+        <p className="text-center mb-4 home-trust-lead">Workshops and stores around the world buy their parts here.</p>
+        <Row xs={2} md={4} className="g-4 text-center">
+          {trustFigures.map((item) => (
+            <Col key={item.label}>
+              <p className="display-6 fw-bold mb-0 home-trust-figure">{item.figure}</p>
+              <p className="mb-0 text-uppercase small fw-semibold">{item.label}</p>
+            </Col>
+          ))}
+        </Row>
+      </Container>
+    </section>
+  );
+}
+
+function ClientReviews() {
+  const reviews = useQuery(reviewsQueryOptions(6));
+  return (
+    <section className="py-5" aria-labelledby="reviews-title">
+      <Container>
+        <h2 id="reviews-title" className="text-center mb-4">
+          Our Client Says
+        </h2>
+        {reviews.isError ? (
+          <LoadError error={reviews.error} onRetry={() => void reviews.refetch()} what="the reviews" />
+        ) : reviews.isPending ? (
+          <Row xs={1} md={3} className="g-4" aria-busy="true" aria-label="Loading the reviews">
+            {[1, 2, 3].map((n) => (
+              <Col key={n}>
+                <ReviewCardSkeleton />
+              </Col>
+            ))}
+          </Row>
+        ) : reviews.data.length === 0 ? (
+          <EmptyState>No reviews yet. Bought from us? Tell others how it went from your dashboard.</EmptyState>
+        ) : (
+          <Row xs={1} md={2} lg={3} className="g-4">
+            {reviews.data.map((review) => (
+              <Col key={review._id}>
+                <ReviewCard review={review} />
+              </Col>
+            ))}
+          </Row>
+        )}
+      </Container>
+    </section>
+  );
+}
+
+function CallToAction() {
+  const [showContact, setShowContact] = useState(false);
+  const quoteLink = `mailto:${shopInfo.contactEmail}?subject=${encodeURIComponent('Request for quote')}`;
+  return (
+    <section className="home-cta py-5" aria-labelledby="cta-title">
+      <Container className="text-center">
+        <h2 id="cta-title">Have Any Questions Or Need A Bulk Order?</h2>
+        <p className="mb-4">Tell us what you need: our team answers every request within one business day.</p>
+        <div className="d-flex flex-wrap justify-content-center gap-3">
+          <a href={quoteLink} className="btn btn-brand btn-lg">
+            Request For Quote
+          </a>
+          <Button variant="outline-dark" size="lg" onClick={() => setShowContact(true)}>
+            Contact Us
+          </Button>
+        </div>
+      </Container>
+      <Modal show={showContact} onHide={() => setShowContact(false)} centered aria-labelledby="contact-title">
+        <Modal.Header closeButton>
+          <Modal.Title id="contact-title" as="h2" className="h5">
+            Contact Us
+          </Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          <p>We are happy to help with orders, quotes and fitting questions.</p>
+          <dl className="mb-0">
+            <dt>Email</dt>
+            <dd>
+              <a href={`mailto:${shopInfo.contactEmail}`}>{shopInfo.contactEmail}</a>
+            </dd>
+            <dt>Phone</dt>
+            <dd className="mb-0">
+              <a href={`tel:${shopInfo.contactPhone.replaceAll(' ', '')}`}>{shopInfo.contactPhone}</a>
+            </dd>
+          </dl>
+        </Modal.Body>
+        <Modal.Footer>
+          <Button variant="outline-secondary" onClick={() => setShowContact(false)}>
+            Close
+          </Button>
+        </Modal.Footer>
+      </Modal>
+    </section>
+  );
 }

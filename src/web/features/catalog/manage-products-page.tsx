@@ -1,5 +1,141 @@
-import { PagePlaceholder } from '../../components/page-placeholder.tsx';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Col from 'react-bootstrap/Col';
+import Modal from 'react-bootstrap/Modal';
+import Row from 'react-bootstrap/Row';
+import { toast } from 'react-toastify/unstyled';
+import { confirmMessages } from '../../../shared/messages.ts';
+import type { Part } from '../../../shared/schemas/parts.ts';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { EmptyState, LoadError } from '../../components/query-state.tsx';
+import { errorMessage } from '../../lib/api-client.ts';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+import { useAuth } from '../accounts/auth-context.tsx';
+import { PAGE_SIZE, SearchBar, useCatalogSearch } from './catalog-search.tsx';
+import { PartCard, PartCardSkeleton } from './part-card.tsx';
+import { deletePart, partKeys, partsQueryOptions, updatePart } from './parts-api.ts';
+import { PartsPagination } from './parts-pagination.tsx';
+import { ProductForm } from './product-form.tsx';
+import './catalog.css';
+
+export const productMessages = {
+  updated: 'Product Updated Successfully',
+  deleted: 'Product Deleted Successfully',
+} as const;
 
 export function Component() {
-  return <PagePlaceholder title="Manage Products" />;
+  usePageTitle('Manage Products');
+  const { user } = useAuth();
+  const queryClient = useQueryClient();
+  const { q, sort, page, update } = useCatalogSearch();
+  const parts = useQuery(
+    partsQueryOptions({ q: q || undefined, sort, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
+  );
+  const [toDelete, setToDelete] = useState<Part | null>(null);
+  const [toEdit, setToEdit] = useState<Part | null>(null);
+  const total = parts.data?.total ?? 0;
+  const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
+
+  const remove = useMutation({
+    mutationFn: (part: Part) => deletePart(part._id),
+    onSuccess: async () => {
+      toast.success(productMessages.deleted);
+      setToDelete(null);
+      await queryClient.invalidateQueries({ queryKey: partKeys.all });
+    },
+    onError: (error) => {
+      toast.error(errorMessage(error));
+      setToDelete(null);
+      void queryClient.invalidateQueries({ queryKey: partKeys.all });
+    },
+  });
+
+  return (
+    <section aria-labelledby="manage-products-title">
+      <h1 id="manage-products-title" className="h3 mb-3">
+        Manage Products
+      </h1>
+      <SearchBar q={q} sort={sort} onSearch={(text) => update({ q: text })} onSort={(next) => update({ sort: next })} />
+      <p className="text-body-secondary small" aria-live="polite">
+        {parts.isSuccess ? `${total} ${total === 1 ? 'product' : 'products'}${q ? ` matching “${q}”` : ''}` : '\u00a0'}
+      </p>
+      {parts.isError ? (
+        <LoadError error={parts.error} onRetry={() => void parts.refetch()} what="the products" />
+      ) : parts.isPending ? (
+        <Row xs={1} md={2} xl={3} className="g-4" aria-busy="true" aria-label="Loading products">
+          {[1, 2, 3].map((n) => (
+            <Col key={n}>
+              <PartCardSkeleton />
+            </Col>
+          ))}
+        </Row>
+      ) : parts.data.items.length === 0 ? (
+        <EmptyState>{q ? `No products match “${q}”.` : 'No products yet. Add one from Add A Product.'}</EmptyState>
+      ) : (
+        <>
+          <Row xs={1} md={2} xl={3} className={`g-4 ${parts.isPlaceholderData ? 'opacity-50' : ''}`}>
+            {parts.data.items.map((part) => (
+              <Col key={part._id}>
+                <PartCard part={part}>
+                  <Button variant="outline-dark" onClick={() => setToEdit(part)} aria-label={`Edit ${part.name}`}>
+                    Edit
+                  </Button>
+                  <Button variant="danger" onClick={() => setToDelete(part)} aria-label={`Delete ${part.name}`}>
+                    Delete
+                  </Button>
+                </PartCard>
+              </Col>
+            ))}
+          </Row>
+          <PartsPagination
+            page={page}
+            pageCount={pageCount}
+            onPage={(next) => update({ page: next })}
+            label="Product pages"
+          />
+        </>
+      )}
+
+      <ConfirmDialog
+        show={toDelete !== null}
+        title={confirmMessages.deleteProduct}
+        body={
+          toDelete
+            ? `“${toDelete.name}” will be removed from the catalogue. Orders already placed keep their copy.`
+            : undefined
+        }
+        busy={remove.isPending}
+        onConfirm={() => toDelete && remove.mutate(toDelete)}
+        onCancel={() => setToDelete(null)}
+      />
+
+      <Modal show={toEdit !== null} onHide={() => setToEdit(null)} size="lg" aria-labelledby="edit-product-title">
+        <Modal.Header closeButton>
+          <Modal.Title id="edit-product-title" as="h2" className="h5">
+            Edit Product
+          </Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          {toEdit ? (
+            <ProductForm
+              key={toEdit._id}
+              adminEmail={toEdit.email ?? user?.email ?? ''}
+              part={toEdit}
+              submitLabel="Save Changes"
+              onCancel={() => setToEdit(null)}
+              onSubmit={async (values) => {
+                const { email: _ignored, ...patch } = values;
+                await updatePart(toEdit._id, patch);
+                toast.success(productMessages.updated);
+                setToEdit(null);
+                await queryClient.invalidateQueries({ queryKey: partKeys.all });
+                return 'keep';
+              }}
+            />
+          ) : null}
+        </Modal.Body>
+      </Modal>
+    </section>
+  );
 }

@@ -1,5 +1,89 @@
-import { PagePlaceholder } from '../../components/page-placeholder.tsx';
+import { useQuery } from '@tanstack/react-query';
+import Button from 'react-bootstrap/Button';
+import Col from 'react-bootstrap/Col';
+import Container from 'react-bootstrap/Container';
+import Row from 'react-bootstrap/Row';
+import { Link } from 'react-router';
+import { EmptyState, LoadError } from '../../components/query-state.tsx';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+import { PAGE_SIZE, SearchBar, useCatalogSearch } from './catalog-search.tsx';
+import { PartCard, PartCardSkeleton } from './part-card.tsx';
+import { partsQueryOptions } from './parts-api.ts';
+import { PartsPagination } from './parts-pagination.tsx';
+import './catalog.css';
 
 export function Component() {
-  return <PagePlaceholder title="Parts" />;
+  usePageTitle('Parts');
+  const { q, sort, page, update } = useCatalogSearch();
+  const parts = useQuery(
+    partsQueryOptions({ q: q || undefined, sort, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
+  );
+  const total = parts.data?.total ?? 0;
+  const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
+
+  const goToPage = (next: number) => {
+    update({ page: next });
+    window.scrollTo({ top: 0 });
+  };
+
+  return (
+    <Container className="py-4">
+      <h1 className="mb-3">Parts</h1>
+      <SearchBar q={q} sort={sort} onSearch={(text) => update({ q: text })} onSort={(next) => update({ sort: next })} />
+      <p className="text-body-secondary small" aria-live="polite">
+        {parts.isSuccess ? resultSummary(total, q, page, pageCount) : '\u00a0'}
+      </p>
+      {parts.isError ? (
+        <LoadError error={parts.error} onRetry={() => void parts.refetch()} what="the parts" />
+      ) : parts.isPending ? (
+        <Row xs={1} sm={2} lg={3} xl={4} className="g-4" aria-busy="true" aria-label="Loading parts">
+          {[1, 2, 3, 4, 5, 6, 7, 8].map((n) => (
+            <Col key={n}>
+              <PartCardSkeleton />
+            </Col>
+          ))}
+        </Row>
+      ) : parts.data.items.length === 0 ? (
+        <EmptyState>
+          {q ? (
+            <>
+              <p className="mb-3">No parts match “{q}”.</p>
+              <Button variant="outline-dark" onClick={() => update({ q: '' })}>
+                Show all parts
+              </Button>
+            </>
+          ) : page > 1 ? (
+            <>
+              <p className="mb-3">There are no parts on this page.</p>
+              <Button variant="outline-dark" onClick={() => goToPage(1)}>
+                Go to the first page
+              </Button>
+            </>
+          ) : (
+            <p className="mb-0">No parts in the catalogue yet. Please check back soon.</p>
+          )}
+        </EmptyState>
+      ) : (
+        <>
+          <Row xs={1} sm={2} lg={3} xl={4} className={`g-4 ${parts.isPlaceholderData ? 'opacity-50' : ''}`}>
+            {parts.data.items.map((part) => (
+              <Col key={part._id}>
+                <PartCard part={part}>
+                  <Link to={`/part/${part._id}`} className="btn btn-brand" aria-label={`Purchase ${part.name}`}>
+                    Purchase
+                  </Link>
+                </PartCard>
+              </Col>
+            ))}
+          </Row>
+          <PartsPagination page={page} pageCount={pageCount} onPage={goToPage} />
+        </>
+      )}
+    </Container>
+  );
+}
+
+function resultSummary(total: number, q: string, page: number, pageCount: number): string {
+  const what = `${total} ${total === 1 ? 'part' : 'parts'}${q ? ` matching “${q}”` : ''}`;
+  return pageCount > 1 ? `${what}, page ${page} of ${pageCount}` : what;
 }

@@ -1,5 +1,86 @@
-import { PagePlaceholder } from '../../components/page-placeholder.tsx';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import Spinner from 'react-bootstrap/Spinner';
+import { useForm } from 'react-hook-form';
+import { toast } from 'react-toastify/unstyled';
+import type { z } from 'zod';
+import { type ReviewInput, reviewInputSchema } from '../../../shared/schemas/reviews.ts';
+import { FormField } from '../../components/form-field.tsx';
+import { errorMessage } from '../../lib/api-client.ts';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+import { applyServerFieldErrors } from '../catalog/product-form.tsx';
+import { addReview, reviewKeys } from './reviews-api.ts';
+
+type ReviewFormValues = z.input<typeof reviewInputSchema>;
+
+export const reviewAddedMessage = 'Thank You For Your Review';
+
+const empty: ReviewFormValues = { name: '', number: undefined as unknown as number, img: '', review: '' };
 
 export function Component() {
-  return <PagePlaceholder title="Add Review" />;
+  usePageTitle('Add Review');
+  const queryClient = useQueryClient();
+  const form = useForm<ReviewFormValues, unknown, ReviewInput>({
+    resolver: zodResolver(reviewInputSchema),
+    defaultValues: empty,
+    mode: 'onTouched',
+  });
+
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      await addReview(values);
+    } catch (error) {
+      applyServerFieldErrors(form, error);
+      toast.error(errorMessage(error));
+      return;
+    }
+    toast.success(reviewAddedMessage);
+    form.reset(empty);
+    // The home page's 'Our Client Says' shows it next time it is opened.
+    await queryClient.invalidateQueries({ queryKey: reviewKeys.all });
+  });
+
+  return (
+    <section aria-labelledby="add-review-title">
+      <h1 id="add-review-title" className="h3 mb-3">
+        Please Say Something
+      </h1>
+      <Card className="p-3 p-md-4">
+        <Form noValidate onSubmit={submit} aria-labelledby="add-review-title">
+          <FormField form={form} name="name" label="Name" autoComplete="name" maxLength={60} />
+          <FormField
+            form={form}
+            name="number"
+            label="Rating (1 to 5)"
+            type="number"
+            inputMode="numeric"
+            min="1"
+            max="5"
+            step="1"
+            hint="1 is poor, 5 is excellent."
+            asNumber
+          />
+          <FormField
+            form={form}
+            name="img"
+            label="Image Link"
+            type="text"
+            inputMode="url"
+            placeholder="https://…"
+            hint="A link to your photo (http or https)."
+          />
+          <FormField form={form} name="review" label="Review" as="textarea" rows={4} maxLength={500} />
+          <Button type="submit" className="btn-brand" disabled={form.formState.isSubmitting}>
+            {form.formState.isSubmitting ? (
+              <Spinner animation="border" size="sm" className="me-2" aria-hidden="true" />
+            ) : null}
+            Add Review
+          </Button>
+        </Form>
+      </Card>
+    </section>
+  );
 }
