@@ -1,5 +1,195 @@
-import { PagePlaceholder } from '../../components/page-placeholder.tsx';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Col from 'react-bootstrap/Col';
+import Container from 'react-bootstrap/Container';
+import Form from 'react-bootstrap/Form';
+import Row from 'react-bootstrap/Row';
+import Spinner from 'react-bootstrap/Spinner';
+import { useForm } from 'react-hook-form';
+import { Link, useParams } from 'react-router';
+import { toast } from 'react-toastify/unstyled';
+import { z } from 'zod';
+import { belowMinimumMessage, toastMessages } from '../../../shared/messages.ts';
+import { formatUsd } from '../../../shared/money.ts';
+import type { Order } from '../../../shared/schemas/orders.ts';
+import { placeOrderBodySchema } from '../../../shared/schemas/orders.ts';
+import type { Part } from '../../../shared/schemas/parts.ts';
+import { FormField } from '../../components/form-field.tsx';
+import { LoadError } from '../../components/query-state.tsx';
+import { ApiError, errorMessage } from '../../lib/api-client.ts';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+import { useAuth } from '../accounts/auth-context.tsx';
+import { orderKeys, placeOrder } from '../orders/orders-api.ts';
+import { PartCard, PartCardSkeleton } from './part-card.tsx';
+import { partKeys, partQueryOptions } from './parts-api.ts';
+
+/** The form's own rules: address and phone as the server checks them; the quantity only as a whole number here. */
+const purchaseFormSchema = z.object({
+  address: z.string().trim().max(300, 'Address Must Be 300 Characters Or Fewer'),
+  phone: placeOrderBodySchema.shape.phone.unwrap(),
+  quantity: z.number({ error: 'Enter A Whole Number Of PCS' }).int('Enter A Whole Number Of PCS'),
+});
+type PurchaseForm = z.infer<typeof purchaseFormSchema>;
 
 export function Component() {
-  return <PagePlaceholder title="Purchase" />;
+  const { partId = '' } = useParams();
+  const part = useQuery(partQueryOptions(partId));
+  usePageTitle(part.data ? `Purchase ${part.data.name}` : 'Purchase');
+
+  if (part.isPending) {
+    return (
+      <Container className="py-4">
+        <h1 className="visually-hidden">Loading the part…</h1>
+        <Row className="g-4">
+          <Col md={5} lg={4}>
+            <PartCardSkeleton />
+          </Col>
+        </Row>
+      </Container>
+    );
+  }
+  if (part.isError) {
+    if (part.error instanceof ApiError && part.error.status === 404) {
+      return (
+        <Container className="py-5 text-center">
+          <h1 className="h3">This part does not exist</h1>
+          <p className="text-body-secondary">It may have been removed from the catalogue.</p>
+          <Link to="/allparts" className="btn btn-brand">
+            See All Parts
+          </Link>
+        </Container>
+      );
+    }
+    return (
+      <Container className="py-4">
+        <h1 className="h3">Purchase</h1>
+        <LoadError error={part.error} onRetry={() => void part.refetch()} what="this part" />
+      </Container>
+    );
+  }
+  return <PurchaseScreen part={part.data} />;
+}
+
+function PurchaseScreen({ part }: { part: Part }) {
+  const { user } = useAuth();
+  const queryClient = useQueryClient();
+  const [placed, setPlaced] = useState<Order | null>(null);
+  const form = useForm<PurchaseForm>({
+    resolver: zodResolver(purchaseFormSchema),
+    defaultValues: { address: '', phone: '', quantity: part.minimunorder },
+  });
+  const typed = form.watch('quantity');
+  const quantity = Number.isFinite(typed) && typed > 0 ? typed : 0;
+
+  const order = useMutation({
+    mutationFn: placeOrder,
+    onSuccess: async (created) => {
+      setPlaced(created);
+      toast.success(toastMessages.orderPlaced);
+      form.reset({ address: '', phone: '', quantity: part.minimunorder });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: partKeys.all }),
+        queryClient.invalidateQueries({ queryKey: orderKeys.all }),
+      ]);
+    },
+    onError: (error) => toast.error(errorMessage(error)),
+  });
+
+  const onSubmit = form.handleSubmit((values) => {
+    // The same rules as the server, so a person hears about them without a round trip.
+    if (values.quantity < part.minimunorder) {
+      toast.error(belowMinimumMessage(part.minimunorder));
+      return;
+    }
+    if (values.quantity > part.availablequantity) {
+      toast.error(toastMessages.stockOut);
+      return;
+    }
+    setPlaced(null);
+    order.mutate({ partId: part._id, quantity: values.quantity, address: values.address, phone: values.phone });
+  });
+
+  return (
+    <Container className="py-4">
+      <h1 className="h3 mb-4">Purchase {part.name}</h1>
+      <Row className="g-4">
+        <Col md={5} lg={4}>
+          <PartCard part={part} />
+          <p className="fs-5 mt-3" aria-live="polite">
+            Total Price: <strong className="text-brand">{formatUsd(part.price * quantity)}</strong>
+          </p>
+        </Col>
+        <Col md={7} lg={8}>
+          <div className="bg-white border rounded p-3 p-md-4">
+            <h2 className="h5 mb-3">Your Order</h2>
+            {placed ? (
+              <Alert variant="success" role="status">
+                <Alert.Heading as="p" className="h6 mb-1">
+                  {toastMessages.orderPlaced}
+                </Alert.Heading>
+                {placed.quantity} PCS of {placed.name}, {formatUsd(placed.total)}.{' '}
+                <Link to="/dashboard/myorder" className="alert-link">
+                  Go to My Order to pay
+                </Link>
+              </Alert>
+            ) : null}
+            <Form noValidate onSubmit={onSubmit}>
+              <Row>
+                <Col sm={6}>
+                  <Form.Group className="mb-3" controlId="purchase-name">
+                    <Form.Label>Name</Form.Label>
+                    <Form.Control value={user?.displayName ?? ''} disabled readOnly autoComplete="name" />
+                  </Form.Group>
+                </Col>
+                <Col sm={6}>
+                  <Form.Group className="mb-3" controlId="purchase-email">
+                    <Form.Label>Email</Form.Label>
+                    <Form.Control type="email" value={user?.email ?? ''} disabled readOnly autoComplete="email" />
+                  </Form.Group>
+                </Col>
+              </Row>
+              <FormField
+                form={form}
+                name="address"
+                label="Address"
+                autoComplete="street-address"
+                placeholder="Address"
+              />
+              <FormField
+                form={form}
+                name="phone"
+                label="Phone Number"
+                type="tel"
+                autoComplete="tel"
+                inputMode="tel"
+                placeholder="Phone Number"
+              />
+              <FormField
+                form={form}
+                name="quantity"
+                label="Order Quantity (PCS)"
+                type="number"
+                inputMode="numeric"
+                min={part.minimunorder}
+                max={part.availablequantity}
+                step={1}
+                asNumber
+                placeholder="Add Quantity"
+                hint={`Minimum order ${part.minimunorder} PCS, ${part.availablequantity} PCS available.`}
+              />
+              <Button type="submit" className="btn-brand" disabled={order.isPending}>
+                {order.isPending ? (
+                  <Spinner animation="border" size="sm" role="status" aria-label="Placing the order" className="me-2" />
+                ) : null}
+                Place Order
+              </Button>
+            </Form>
+          </div>
+        </Col>
+      </Row>
+    </Container>
+  );
 }

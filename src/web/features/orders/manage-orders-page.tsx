@@ -1,5 +1,145 @@
-import { PagePlaceholder } from '../../components/page-placeholder.tsx';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Table from 'react-bootstrap/Table';
+import { toast } from 'react-toastify/unstyled';
+import { confirmMessages } from '../../../shared/messages.ts';
+import { formatUsd } from '../../../shared/money.ts';
+import type { Order } from '../../../shared/schemas/orders.ts';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { EmptyState, LoadError, LoadingSpinner } from '../../components/query-state.tsx';
+import { errorMessage } from '../../lib/api-client.ts';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+import { OrderStatusText } from './order-status.tsx';
+import { allOrdersQueryOptions, orderKeys, shipOrder } from './orders-api.ts';
+import { useDeleteOrder } from './use-delete-order.ts';
+import './orders.css';
+
+const PAGE_SIZE = 25;
 
 export function Component() {
-  return <PagePlaceholder title="Manage Orders" />;
+  usePageTitle('Manage Orders');
+  const [offset, setOffset] = useState(0);
+  const orders = useQuery(allOrdersQueryOptions({ limit: PAGE_SIZE, offset }));
+  const remove = useDeleteOrder();
+  const queryClient = useQueryClient();
+  const ship = useMutation({
+    mutationFn: (order: Order) => shipOrder(order._id),
+    onSuccess: async (order) => {
+      toast.success(`${order.name} for ${order.userName || order.email} is shipped.`);
+      await queryClient.invalidateQueries({ queryKey: orderKeys.all });
+    },
+    onError: (error) => toast.error(errorMessage(error)),
+  });
+  const total = orders.data?.total ?? 0;
+
+  return (
+    <section aria-labelledby="manage-orders-title">
+      <h2 id="manage-orders-title" className="h3 mb-3">
+        Manage Orders
+      </h2>
+      {orders.isPending ? <LoadingSpinner label="Loading orders…" /> : null}
+      {orders.isError ? (
+        <LoadError error={orders.error} onRetry={() => void orders.refetch()} what="the orders" />
+      ) : null}
+      {orders.data?.items.length === 0 ? (
+        <EmptyState>
+          <p className="mb-0">No orders yet.</p>
+        </EmptyState>
+      ) : null}
+      {orders.data && orders.data.items.length > 0 ? (
+        <>
+          <Table responsive striped hover className="orders-table bg-white align-middle">
+            <thead>
+              <tr>
+                <th scope="col">User Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Product Name</th>
+                <th scope="col">Order Quantity</th>
+                <th scope="col">Price</th>
+                <th scope="col">Action</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {orders.data.items.map((order) => (
+                <tr key={order._id}>
+                  <td>{order.userName || '—'}</td>
+                  <td className="text-break">{order.email}</td>
+                  <td>{order.name}</td>
+                  <td className="text-nowrap-sm">{order.quantity} PCS</td>
+                  <td className="text-nowrap-sm">
+                    <strong>{formatUsd(order.total)}</strong>
+                    <div className="small text-body-secondary">{formatUsd(order.price)} per unit</div>
+                  </td>
+                  <td>
+                    <Button
+                      variant="outline-danger"
+                      size="sm"
+                      disabled={order.paid}
+                      onClick={() => remove.ask(order)}
+                      aria-label={`Delete order of ${order.name} by ${order.email}`}
+                    >
+                      Delete
+                    </Button>
+                  </td>
+                  <td>
+                    <div className="d-flex flex-wrap align-items-center gap-2">
+                      <OrderStatusText order={order} view="admin" />
+                      {order.status === 'paid' ? (
+                        <Button
+                          size="sm"
+                          variant="outline-primary"
+                          disabled={ship.isPending && ship.variables?._id === order._id}
+                          onClick={() => ship.mutate(order)}
+                          aria-label={`Mark ${order.name} for ${order.email} shipped`}
+                        >
+                          Ship
+                        </Button>
+                      ) : null}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+          {total > PAGE_SIZE ? (
+            <nav aria-label="Order pages" className="d-flex align-items-center gap-2">
+              <Button
+                variant="outline-secondary"
+                size="sm"
+                disabled={offset === 0}
+                onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
+              >
+                Previous
+              </Button>
+              <span className="small">
+                {offset + 1}–{Math.min(offset + PAGE_SIZE, total)} of {total}
+              </span>
+              <Button
+                variant="outline-secondary"
+                size="sm"
+                disabled={offset + PAGE_SIZE >= total}
+                onClick={() => setOffset(offset + PAGE_SIZE)}
+              >
+                Next
+              </Button>
+            </nav>
+          ) : null}
+        </>
+      ) : null}
+      <ConfirmDialog
+        show={remove.pending !== null}
+        title={confirmMessages.deleteOrder}
+        body={
+          remove.pending
+            ? `Delete ${remove.pending.email}'s order of ${remove.pending.quantity} PCS of ${remove.pending.name}? The parts go back into stock.`
+            : undefined
+        }
+        busy={remove.busy}
+        onConfirm={remove.confirm}
+        onCancel={remove.cancel}
+      />
+    </section>
+  );
 }

@@ -1,5 +1,107 @@
-import { PagePlaceholder } from '../../components/page-placeholder.tsx';
+import { useQuery } from '@tanstack/react-query';
+import Button from 'react-bootstrap/Button';
+import Table from 'react-bootstrap/Table';
+import { Link } from 'react-router';
+import { confirmMessages } from '../../../shared/messages.ts';
+import { formatUsd } from '../../../shared/money.ts';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { EmptyState, LoadError, LoadingSpinner } from '../../components/query-state.tsx';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+import { OrderStatusText } from './order-status.tsx';
+import { myOrdersQueryOptions } from './orders-api.ts';
+import { useDeleteOrder } from './use-delete-order.ts';
+import './orders.css';
 
 export function Component() {
-  return <PagePlaceholder title="My Order" />;
+  usePageTitle('My Order');
+  const orders = useQuery(myOrdersQueryOptions);
+  const remove = useDeleteOrder();
+
+  return (
+    <section aria-labelledby="my-orders-title">
+      <h2 id="my-orders-title" className="h3 mb-3">
+        My Order
+      </h2>
+      {orders.isPending ? <LoadingSpinner label="Loading your orders…" /> : null}
+      {orders.isError ? (
+        <LoadError error={orders.error} onRetry={() => void orders.refetch()} what="your orders" />
+      ) : null}
+      {orders.data?.length === 0 ? (
+        <EmptyState>
+          <p className="mb-2">You have not ordered anything yet.</p>
+          <Link to="/allparts" className="btn btn-brand">
+            Browse Parts
+          </Link>
+        </EmptyState>
+      ) : null}
+      {orders.data && orders.data.length > 0 ? (
+        <Table responsive striped hover className="orders-table bg-white align-middle">
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">Name</th>
+              <th scope="col">Price</th>
+              <th scope="col">Order Quantity</th>
+              <th scope="col">Action</th>
+              <th scope="col">Payment Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {orders.data.map((order, index) => (
+              <tr key={order._id}>
+                <th scope="row">{index + 1}</th>
+                <td>{order.name}</td>
+                <td className="text-nowrap-sm">
+                  <strong>{formatUsd(order.total)}</strong>
+                  <div className="small text-body-secondary">{formatUsd(order.price)} per unit</div>
+                </td>
+                <td className="text-nowrap-sm">{order.quantity} PCS</td>
+                <td>
+                  <Button
+                    variant="outline-danger"
+                    size="sm"
+                    disabled={order.paid}
+                    onClick={() => remove.ask(order)}
+                    aria-label={`Delete order of ${order.name}`}
+                  >
+                    Delete
+                  </Button>
+                </td>
+                <td>
+                  {order.paid ? (
+                    <>
+                      <OrderStatusText order={order} view="customer" />
+                      <div className="order-transaction text-body-secondary">
+                        Transaction Id: <span>{order.transactionId}</span>
+                      </div>
+                    </>
+                  ) : (
+                    <Link
+                      to={`/dashboard/payment/${order._id}`}
+                      className="btn btn-brand btn-sm"
+                      aria-label={`Pay for ${order.name}`}
+                    >
+                      Pay
+                    </Link>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      ) : null}
+      <ConfirmDialog
+        show={remove.pending !== null}
+        title={confirmMessages.deleteOrder}
+        body={
+          remove.pending
+            ? `Delete your order of ${remove.pending.quantity} PCS of ${remove.pending.name}? The parts go back into stock.`
+            : undefined
+        }
+        busy={remove.busy}
+        onConfirm={remove.confirm}
+        onCancel={remove.cancel}
+      />
+    </section>
+  );
 }

@@ -1,5 +1,134 @@
-import { PagePlaceholder } from '../../components/page-placeholder.tsx';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import { Link, useParams } from 'react-router';
+import { toastMessages } from '../../../shared/messages.ts';
+import { formatUsd } from '../../../shared/money.ts';
+import type { Order } from '../../../shared/schemas/orders.ts';
+import { LoadError, LoadingSpinner } from '../../components/query-state.tsx';
+import { ApiError } from '../../lib/api-client.ts';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+import { useAuth } from '../accounts/auth-context.tsx';
+import { markOrderPaid, orderKeys, orderQueryOptions } from '../orders/orders-api.ts';
+import { paymentIntentQueryOptions, paymentsConfigQueryOptions } from './payments-api.ts';
+import { TestCardForm } from './test-card-form.tsx';
+import './payments.css';
+
+// Stripe's libraries are only downloaded when Stripe is the provider.
+const StripeCardForm = lazy(() => import('./stripe-card-form.tsx').then((m) => ({ default: m.StripeCardForm })));
 
 export function Component() {
-  return <PagePlaceholder title="Payment" />;
+  usePageTitle('Payment');
+  const { id = '' } = useParams();
+  const order = useQuery(orderQueryOptions(id));
+
+  return (
+    <section aria-labelledby="payment-title" className="payment-panel">
+      {order.isPending ? (
+        <>
+          <h2 id="payment-title" className="h3">
+            Payment
+          </h2>
+          <LoadingSpinner label="Loading your order…" />
+        </>
+      ) : order.isError ? (
+        <>
+          <h2 id="payment-title" className="h3">
+            Payment
+          </h2>
+          {order.error instanceof ApiError && order.error.status === 404 ? (
+            <Alert variant="warning">
+              This order does not exist. <Link to="/dashboard/myorder">Back to My Order</Link>
+            </Alert>
+          ) : (
+            <LoadError error={order.error} onRetry={() => void order.refetch()} what="your order" />
+          )}
+        </>
+      ) : (
+        <PaymentPanel order={order.data} />
+      )}
+    </section>
+  );
+}
+
+function PaymentPanel({ order }: { order: Order }) {
+  const { user } = useAuth();
+  const queryClient = useQueryClient();
+  const [paidWith, setPaidWith] = useState<string | null>(null);
+  const unpaid = !order.paid && paidWith === null;
+  const config = useQuery({ ...paymentsConfigQueryOptions, enabled: unpaid });
+  const intent = useQuery({ ...paymentIntentQueryOptions(order._id), enabled: unpaid });
+  const name = user?.displayName || order.userName || 'there';
+
+  const onSucceeded = async (transactionId: string) => {
+    // The server checks with the provider before it records the order as paid.
+    const updated = await markOrderPaid(order._id, transactionId);
+    setPaidWith(updated.transactionId ?? transactionId);
+    queryClient.setQueryData(orderKeys.detail(order._id), updated);
+    await queryClient.invalidateQueries({ queryKey: orderKeys.all });
+  };
+
+  return (
+    <div className="bg-white border rounded p-3 p-md-4">
+      <p className="mb-1">Hello, {name}</p>
+      <h2 id="payment-title" className="h4">
+        Please Pay for {order.name}
+      </h2>
+      <p className="fs-5">
+        Please Pay: <strong>{formatUsd(order.total)}</strong>
+        <span className="small text-body-secondary d-block">
+          {order.quantity} PCS × {formatUsd(order.price)}
+        </span>
+      </p>
+      {paidWith ? (
+        <Alert variant="success" role="status">
+          <p className="fw-semibold mb-1">{toastMessages.paymentCompleted}</p>
+          <p className="mb-1">
+            Your Transaction Id: <span className="payment-transaction-id">{paidWith}</span>
+          </p>
+          <Link to="/dashboard/myorder" className="alert-link">
+            Back to My Order
+          </Link>
+        </Alert>
+      ) : order.paid ? (
+        <Alert variant="success" role="status">
+          <p className="fw-semibold mb-1">
+            This order is already paid{order.status === 'shipped' ? ' and shipped' : ''}.
+          </p>
+          <p className="mb-1">
+            Your Transaction Id: <span className="payment-transaction-id">{order.transactionId}</span>
+          </p>
+          <Link to="/dashboard/myorder" className="alert-link">
+            Back to My Order
+          </Link>
+        </Alert>
+      ) : config.isError || intent.isError ? (
+        <LoadError
+          error={config.error ?? intent.error}
+          onRetry={() => {
+            void config.refetch();
+            void intent.refetch();
+          }}
+          what="the payment form"
+        />
+      ) : config.isPending ? (
+        <LoadingSpinner label="Preparing the payment…" />
+      ) : config.data.provider === 'stripe' && config.data.publishableKey ? (
+        <Suspense fallback={<LoadingSpinner label="Loading the card form…" />}>
+          <StripeCardForm
+            publishableKey={config.data.publishableKey}
+            clientSecret={intent.data?.clientSecret}
+            billing={{ name, email: user?.email ?? order.email }}
+            onSucceeded={onSucceeded}
+          />
+        </Suspense>
+      ) : (
+        <TestCardForm
+          clientSecret={intent.data?.clientSecret}
+          billing={{ name, email: user?.email ?? order.email }}
+          onSucceeded={onSucceeded}
+        />
+      )}
+    </div>
+  );
 }
