@@ -144,15 +144,18 @@ describeEachDatabase('accounts: sign-in and sign-out', (ctx) => {
       return performance.now() - started;
     };
     await time(freshEmail('warm'));
-    let known = 0;
-    let unknown = 0;
-    for (let i = 0; i < 3; i++) {
-      known += await time(payload.email);
-      unknown += await time(freshEmail('ghost'));
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      known.push(await time(payload.email));
+      unknown.push(await time(freshEmail('ghost')));
     }
-    // Without the dummy hash an unknown email would answer in about a hundredth of the time.
-    expect(unknown / known).toBeGreaterThan(0.5);
-    expect(unknown / known).toBeLessThan(2);
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[2] ?? 0;
+    // Without the dummy hash an unknown email answers in about a fiftieth of the time; the bounds leave room
+    // for a busy machine.
+    const ratio = median(unknown) / median(known);
+    expect(ratio).toBeGreaterThan(0.25);
+    expect(ratio).toBeLessThan(4);
   });
 
   it('revokes the token on log out; logging out again or anonymously is still 204', async () => {
