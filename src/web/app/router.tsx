@@ -1,5 +1,6 @@
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { RequireAuth } from '../features/accounts/require-auth.tsx';
+import { SessionEndedRedirect } from '../features/accounts/session-ended-redirect.tsx';
 import { RootLayout } from './root-layout.tsx';
 import { RouteError } from './route-error.tsx';
 
@@ -10,7 +11,7 @@ import { RouteError } from './route-error.tsx';
 export const routes: RouteObject[] = [
   {
     path: '/',
-    element: <RootLayout />,
+    element: <AppShell />,
     errorElement: <RouteError />,
     children: [
       { index: true, lazy: () => import('../features/catalog/home-page.tsx') },
@@ -29,10 +30,21 @@ export const routes: RouteObject[] = [
       { path: 'blog', lazy: () => import('../features/content/blog-page.tsx') },
       { path: 'login', lazy: () => import('../features/accounts/login-page.tsx') },
       { path: 'register', lazy: () => import('../features/accounts/register-page.tsx') },
+      { path: 'auth/callback', lazy: () => import('../features/accounts/auth-callback-page.tsx') },
       { path: '*', lazy: () => import('../features/content/not-found-page.tsx') },
     ],
   },
 ];
+
+/** The layout, plus the watcher that sends the user to /login when a session ends under them (a 401). */
+function AppShell() {
+  return (
+    <>
+      <SessionEndedRedirect />
+      <RootLayout />
+    </>
+  );
+}
 
 function RequireAuthOutlet() {
   return (

@@ -1,4 +1,4 @@
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { api, onUnauthorized } from '../../lib/api-client.ts';
 import { clearToken, readToken, storeToken } from '../../lib/auth-token.ts';
 import { queryClient } from '../../lib/query-client.ts';
@@ -18,6 +18,11 @@ export interface AuthState {
   signIn(token: string, user: AuthUser): void;
   /** Revokes the token on the server, removes it from local storage and forgets cached data. */
   signOut(): Promise<void>;
+  /**
+   * Counts sessions that ended under a signed-in user (an API call answered 401): a component inside the router
+   * watches it and sends the user to /login with the page they were on.
+   */
+  sessionEnded: number;
 }
 
 const AuthContext = createContext<AuthState | null>(null);
@@ -25,6 +30,9 @@ const AuthContext = createContext<AuthState | null>(null);
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<AuthUser | null>(null);
   const [status, setStatus] = useState<AuthStatus>(() => (readToken() ? 'loading' : 'signed-out'));
+  const [sessionEnded, setSessionEnded] = useState(0);
+  const statusRef = useRef(status);
+  statusRef.current = status;
 
   const forget = useCallback(() => {
     clearToken();
@@ -51,7 +59,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     };
   }, [status, forget]);
 
-  useEffect(() => onUnauthorized(forget), [forget]);
+  // A stale token found at start-up just signs out quietly; a session that ends while in use sends to /login.
+  useEffect(
+    () =>
+      onUnauthorized(() => {
+        const wasSignedIn = statusRef.current === 'signed-in';
+        forget();
+        if (wasSignedIn) setSessionEnded((n) => n + 1);
+      }),
+    [forget],
+  );
 
   const signIn = useCallback((token: string, next: AuthUser) => {
     storeToken(token);
@@ -64,7 +81,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     forget();
   }, [forget]);
 
-  const value = useMemo(() => ({ status, user, signIn, signOut }), [status, user, signIn, signOut]);
+  const value = useMemo(
+    () => ({ status, user, signIn, signOut, sessionEnded }),
+    [status, user, signIn, signOut, sessionEnded],
+  );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 

@@ -1,5 +1,74 @@
-import { PagePlaceholder } from '../../components/page-placeholder.tsx';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Spinner from 'react-bootstrap/Spinner';
+import { useForm } from 'react-hook-form';
+import { Link, Navigate, useLocation } from 'react-router';
+import { type LoginBody, loginBodySchema } from '../../../shared/schemas/accounts.ts';
+import { FormField } from '../../components/form-field.tsx';
+import { errorMessage } from '../../lib/api-client.ts';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+import { logIn } from './accounts-api.ts';
+import { AuthCard } from './auth-card.tsx';
+import { useAuth } from './auth-context.tsx';
+import { GoogleButton } from './google-button.tsx';
+import { type LoginLocationState, returnPath } from './session-ended-redirect.tsx';
 
+/** Spec §2 Login: back to the page that asked for sign-in (location.state.from), or the home page. */
 export function Component() {
-  return <PagePlaceholder title="Please Login" />;
+  usePageTitle('Login');
+  const location = useLocation();
+  const { status, signIn } = useAuth();
+  const from = returnPath(location.state);
+  const sessionEnded = Boolean((location.state as LoginLocationState | null)?.sessionEnded);
+  const form = useForm<LoginBody>({
+    resolver: zodResolver(loginBodySchema),
+    defaultValues: { email: '', password: '' },
+  });
+  const login = useMutation({ mutationFn: logIn, onSuccess: (result) => signIn(result.token, result.user) });
+
+  if (status === 'signed-in') return <Navigate to={from} replace />;
+
+  return (
+    <AuthCard title="Please Login">
+      {sessionEnded && !login.isError ? (
+        <Alert variant="info" className="py-2">
+          Your session has ended. Please log in again.
+        </Alert>
+      ) : null}
+      <Form noValidate onSubmit={form.handleSubmit((values) => login.mutate(values))}>
+        <FormField form={form} name="email" label="Email" type="email" autoComplete="email" />
+        <FormField form={form} name="password" label="Password" type="password" autoComplete="current-password" />
+        {login.isError ? (
+          <p className="text-danger small" role="alert">
+            {errorMessage(login.error)}
+          </p>
+        ) : null}
+        <Button type="submit" className="btn-brand w-100" disabled={login.isPending}>
+          {login.isPending ? (
+            <>
+              <Spinner animation="border" size="sm" role="status" className="me-2">
+                <span className="visually-hidden">Signing in…</span>
+              </Spinner>
+              Login
+            </>
+          ) : (
+            'Login'
+          )}
+        </Button>
+      </Form>
+      <p className="mt-3 mb-0 text-center">
+        New to Redline Parts?{' '}
+        <Link to="/register" state={location.state}>
+          Creat New Account
+        </Link>
+      </p>
+      <div className="auth-divider my-3" aria-hidden="true">
+        <span>or</span>
+      </div>
+      <GoogleButton returnTo={from} />
+    </AuthCard>
+  );
 }

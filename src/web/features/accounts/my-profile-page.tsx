@@ -1,5 +1,141 @@
-import { PagePlaceholder } from '../../components/page-placeholder.tsx';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
+import Row from 'react-bootstrap/Row';
+import Spinner from 'react-bootstrap/Spinner';
+import { useForm } from 'react-hook-form';
+import { toast } from 'react-toastify/unstyled';
+import type { z } from 'zod';
+import { toastMessages } from '../../../shared/messages.ts';
+import { type Profile, profileBodySchema } from '../../../shared/schemas/accounts.ts';
+import { FormField } from '../../components/form-field.tsx';
+import { LoadError, LoadingSpinner } from '../../components/query-state.tsx';
+import { errorMessage } from '../../lib/api-client.ts';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+import { accountKeys, profileQuery, saveProfile } from './accounts-api.ts';
+import { useAuth } from './auth-context.tsx';
 
+type ProfileForm = z.input<typeof profileBodySchema>;
+type ProfileValues = z.output<typeof profileBodySchema>;
+const empty: ProfileValues = { education: '', phonenumber: '', img: '', link: '' };
+
+function SavedProfile({ profile, name }: { profile: Profile; name: string }) {
+  if (!profile.updatedAt) {
+    return <p className="text-body-secondary mb-0">No details yet. Fill in the form to complete your profile.</p>;
+  }
+  return (
+    <dl className="row mb-0">
+      {profile.img ? (
+        <dd className="col-12 mb-3">
+          <img src={profile.img} alt={name} className="profile-photo" />
+        </dd>
+      ) : null}
+      <dt className="col-sm-4">Education</dt>
+      <dd className="col-sm-8 text-break" style={{ whiteSpace: 'pre-line' }}>
+        {profile.education || '—'}
+      </dd>
+      <dt className="col-sm-4">Phone</dt>
+      <dd className="col-sm-8">{profile.phonenumber || '—'}</dd>
+      <dt className="col-sm-4">LinkedIn</dt>
+      <dd className="col-sm-8 text-break mb-0">
+        {profile.link ? (
+          <a href={profile.link} target="_blank" rel="noopener noreferrer">
+            {profile.link}
+          </a>
+        ) : (
+          '—'
+        )}
+      </dd>
+    </dl>
+  );
+}
+
+/** Spec §2 My Profile: name and email, the saved details, and the form that saves them ('Add Item'). */
 export function Component() {
-  return <PagePlaceholder title="My Profile" />;
+  usePageTitle('My Profile');
+  const { user } = useAuth();
+  const queryClient = useQueryClient();
+  const profile = useQuery(profileQuery);
+  const form = useForm<ProfileForm, unknown, ProfileValues>({
+    resolver: zodResolver(profileBodySchema),
+    defaultValues: empty,
+  });
+  const { reset } = form;
+
+  // Prefill with what was saved, once it has loaded.
+  useEffect(() => {
+    if (profile.data) {
+      const { education, phonenumber, img, link } = profile.data;
+      reset({ education, phonenumber, img, link });
+    }
+  }, [profile.data, reset]);
+
+  const save = useMutation({
+    mutationFn: saveProfile,
+    onSuccess: (saved) => {
+      queryClient.setQueryData(accountKeys.profile, saved);
+      toast.success(toastMessages.profileSaved);
+    },
+    onError: (error) => toast.error(errorMessage(error)),
+  });
+
+  const name = user?.displayName || user?.email || '';
+  return (
+    <section aria-labelledby="profile-title">
+      <h1 id="profile-title" className="h2 mb-3">
+        My Profile
+      </h1>
+      <Row className="g-4">
+        <Col lg={5}>
+          <Card className="shadow-sm">
+            <Card.Body>
+              <h2 className="h5 mb-1">{user?.displayName || 'No name yet'}</h2>
+              <p className="text-body-secondary text-break">{user?.email}</p>
+              {profile.isError ? (
+                <LoadError error={profile.error} onRetry={() => void profile.refetch()} what="your profile" />
+              ) : profile.isPending ? (
+                <LoadingSpinner label="Loading your profile…" />
+              ) : (
+                <SavedProfile profile={profile.data} name={name} />
+              )}
+            </Card.Body>
+          </Card>
+        </Col>
+        <Col lg={7}>
+          <Card className="shadow-sm">
+            <Card.Body>
+              <h2 className="h5 mb-3">Update your details</h2>
+              <Form noValidate onSubmit={form.handleSubmit((values) => save.mutate(values))}>
+                <FormField form={form} name="education" label="Education" as="textarea" rows={3} />
+                <FormField form={form} name="phonenumber" label="Phone Number" type="tel" autoComplete="tel" />
+                <FormField
+                  form={form}
+                  name="img"
+                  label="Photo URL"
+                  type="url"
+                  placeholder="https://…"
+                  hint="A link to your photo (http or https)."
+                />
+                <FormField
+                  form={form}
+                  name="link"
+                  label="LinkedIn Profile URL"
+                  type="url"
+                  placeholder="https://www.linkedin.com/in/…"
+                />
+                <Button type="submit" className="btn-brand" disabled={save.isPending || profile.isPending}>
+                  {save.isPending ? <Spinner animation="border" size="sm" className="me-2" aria-hidden="true" /> : null}
+                  Add Item
+                </Button>
+              </Form>
+            </Card.Body>
+          </Card>
+        </Col>
+      </Row>
+    </section>
+  );
 }
