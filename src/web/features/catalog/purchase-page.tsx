@@ -45,7 +45,9 @@ export function Component() {
         <h1 className="visually-hidden">Loading the part…</h1>
         <Row className="g-4">
           <Col md={5} lg={4}>
-            <PartCardSkeleton />
+            <div>
+              <PartCardSkeleton />
+            </div>
           </Col>
         </Row>
       </Container>
@@ -117,7 +119,10 @@ function PurchaseScreen({ part }: { part: Part }) {
       <h1 className="h3 mb-4">Purchase {part.name}</h1>
       <Row className="g-4">
         <Col md={5} lg={4}>
-          <PartCard part={part} />
+          {/* The card fills its parent's height in a grid; here it sits on top of the total, at its own height. */}
+          <div>
+            <PartCard part={part} />
+          </div>
           <p className="fs-5 mt-3" aria-live="polite">
             Total Price: <strong className="text-brand">{formatUsd(part.price * quantity)}</strong>
           </p>

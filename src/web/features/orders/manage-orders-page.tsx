@@ -64,15 +64,21 @@ export function Component() {
             <tbody>
               {orders.data.items.map((order) => (
                 <tr key={order._id}>
-                  <td>{order.userName || '—'}</td>
-                  <td className="text-break">{order.email}</td>
-                  <td>{order.name}</td>
-                  <td className="text-nowrap-sm">{order.quantity} PCS</td>
-                  <td className="text-nowrap-sm">
-                    <strong>{formatUsd(order.total)}</strong>
-                    <div className="small text-body-secondary">{formatUsd(order.price)} per unit</div>
+                  <td data-label="User Name">{order.userName || '—'}</td>
+                  <td data-label="Email" className="text-break">
+                    {order.email}
                   </td>
-                  <td>
+                  <td data-label="Product Name">{order.name}</td>
+                  <td data-label="Order Quantity" className="text-nowrap-sm">
+                    {order.quantity} PCS
+                  </td>
+                  <td data-label="Price" className="text-nowrap-sm">
+                    <div>
+                      <strong>{formatUsd(order.total)}</strong>
+                      <div className="small text-body-secondary">{formatUsd(order.price)} per unit</div>
+                    </div>
+                  </td>
+                  <td data-label="Action">
                     <Button
                       variant="outline-danger"
                       size="sm"
@@ -83,7 +89,7 @@ export function Component() {
                       Delete
                     </Button>
                   </td>
-                  <td>
+                  <td data-label="Status">
                     <div className="d-flex flex-wrap align-items-center gap-2">
                       <OrderStatusText order={order} view="admin" />
                       {order.status === 'paid' ? (
@@ -92,9 +98,8 @@ export function Component() {
                           variant="outline-primary"
                           disabled={ship.isPending && ship.variables?._id === order._id}
                           onClick={() => ship.mutate(order)}
-                          aria-label={`Mark ${order.name} for ${order.email} shipped`}
                         >
-                          Ship
+                          Ship<span className="visually-hidden"> {`${order.name} for ${order.email}`}</span>
                         </Button>
                       ) : null}
                     </div>

@@ -49,14 +49,20 @@ export function Component() {
           <tbody>
             {orders.data.map((order, index) => (
               <tr key={order._id}>
-                <th scope="row">{index + 1}</th>
-                <td>{order.name}</td>
-                <td className="text-nowrap-sm">
-                  <strong>{formatUsd(order.total)}</strong>
-                  <div className="small text-body-secondary">{formatUsd(order.price)} per unit</div>
+                <th scope="row" data-label="#">
+                  {index + 1}
+                </th>
+                <td data-label="Name">{order.name}</td>
+                <td data-label="Price" className="text-nowrap-sm">
+                  <div>
+                    <strong>{formatUsd(order.total)}</strong>
+                    <div className="small text-body-secondary">{formatUsd(order.price)} per unit</div>
+                  </div>
                 </td>
-                <td className="text-nowrap-sm">{order.quantity} PCS</td>
-                <td>
+                <td data-label="Order Quantity" className="text-nowrap-sm">
+                  {order.quantity} PCS
+                </td>
+                <td data-label="Action">
                   <Button
                     variant="outline-danger"
                     size="sm"
@@ -67,14 +73,14 @@ export function Component() {
                     Delete
                   </Button>
                 </td>
-                <td>
+                <td data-label="Payment Status">
                   {order.paid ? (
-                    <>
+                    <div>
                       <OrderStatusText order={order} view="customer" />
                       <div className="order-transaction text-body-secondary">
                         Transaction Id: <span>{order.transactionId}</span>
                       </div>
-                    </>
+                    </div>
                   ) : (
                     <Link
                       to={`/dashboard/payment/${order._id}`}

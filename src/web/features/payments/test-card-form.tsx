@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
@@ -57,7 +56,8 @@ export function TestCardForm({ clientSecret, billing, onSucceeded }: CardFormPro
 
   return (
     <Form noValidate onSubmit={submit} aria-describedby="payment-test-mode">
-      <Alert variant="info" id="payment-test-mode" className="payment-test-cards small">
+      {/* A note, not role="alert": it is there from the start and must not be announced as an error. */}
+      <div id="payment-test-mode" className="alert alert-info payment-test-cards small">
         <strong>Test mode:</strong> no real card is charged and real card numbers are refused. Use a test card with any
         future expiry date and any 3-digit CVC:
         <ul className="mb-0 mt-1">
@@ -67,7 +67,7 @@ export function TestCardForm({ clientSecret, billing, onSucceeded }: CardFormPro
             </li>
           ))}
         </ul>
-      </Alert>
+      </div>
       <Form.Group className="mb-3" controlId="card-number">
         <Form.Label>Card number</Form.Label>
         <Form.Control

@@ -1,0 +1,184 @@
+import type { APIRequestContext } from '@playwright/test';
+import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
+import { expect, expectAccessible, test } from './support/fixtures.ts';
+
+const nextYear = String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0');
+
+async function adminHeaders(request: APIRequestContext) {
+  const admin = await signInAdminViaApi(request);
+  return { authorization: `Bearer ${admin.token}` };
+}
+
+/** A part of this test's own and one order for it, through the real API. */
+async function orderOfOwnPart(request: APIRequestContext, token: string, price = 24.5, quantity = 2) {
+  const part = await request.post('/api/part', {
+    headers: await adminHeaders(request),
+    data: {
+      name: `Exhaust ${Math.random().toString(36).slice(2, 8)}`,
+      desription: 'Slip-on exhaust for browser tests.',
+      img: '/images/parts/brake-disc.svg',
+      price,
+      availablequantity: 30,
+      minimunorder: 1,
+    },
+  });
+  if (!part.ok()) throw new Error(`adding a part failed: ${part.status()} ${await part.text()}`);
+  const { _id: partId, name } = (await part.json()) as { _id: string; name: string };
+  const order = await request.post('/api/myorder', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { partId, quantity },
+  });
+  if (!order.ok()) throw new Error(`ordering failed: ${order.status()} ${await order.text()}`);
+  const { _id: orderId } = (await order.json()) as { _id: string };
+  return { orderId, name };
+}
+
+/** Pays an order through the API as the page would: intent, test gateway, then the server-checked PATCH. */
+async function payViaApi(request: APIRequestContext, token: string, orderId: string) {
+  const headers = { authorization: `Bearer ${token}` };
+  const intent = await (await request.post('/api/create-payment-intent', { headers, data: { orderId } })).json();
+  const confirmed = await request.post('/api/payments/test-gateway/confirm', {
+    headers,
+    data: {
+      clientSecret: intent.clientSecret,
+      card: { number: '4242424242424242', expMonth: 12, expYear: 2000 + Number(nextYear), cvc: '123' },
+    },
+  });
+  const { transactionId } = (await confirmed.json()) as { transactionId: string };
+  const paid = await request.patch(`/api/myorder/${orderId}`, { headers, data: { transactionId } });
+  if (!paid.ok()) throw new Error(`paying failed: ${paid.status()} ${await paid.text()}`);
+  return transactionId;
+}
+
+test('a customer pays with 4242 4242 4242 4242 and My Order shows it paid', async ({ page, request }) => {
+  const customer = await signUpViaApi(request, 'Paula Payer');
+  const { orderId, name } = await orderOfOwnPart(request, customer.token, 24.5, 2);
+  await useToken(page, customer.token);
+  await page.goto('/dashboard/myorder');
+  await page.getByRole('link', { name: `Pay for ${name}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/payment/${orderId}$`));
+
+  await expect(page.getByText('Hello, Paula Payer')).toBeVisible();
+  await expect(page.getByRole('heading', { name: `Please Pay for ${name}` })).toBeVisible();
+  await expect(page.getByText('Please Pay: $49.00')).toBeVisible();
+  await expect(page.getByText('Test mode:')).toBeVisible();
+  await expect(page.getByText('4242 4242 4242 4242', { exact: true })).toBeVisible();
+  const pay = page.getByRole('button', { name: 'Pay', exact: true });
+  await expect(pay).toBeEnabled();
+  await expectAccessible(page);
+
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry (MM / YY)').fill(`12${nextYear}`);
+  await page.getByLabel('CVC').fill('123');
+  await pay.click();
+  await expect(page.getByText('Your Payment Is Completed!')).toBeVisible();
+  const idText = await page.getByText(/Your Transaction Id:/).textContent();
+  const transactionId = /pi_[A-Za-z0-9]+/.exec(idText ?? '')?.[0];
+  expect(transactionId).toBeTruthy();
+  await expectAccessible(page);
+
+  await page.getByRole('link', { name: 'Back to My Order' }).click();
+  const row = page.getByRole('row').filter({ hasText: name });
+  await expect(row.getByText('Paid', { exact: true })).toBeVisible();
+  await expect(row).toContainText(transactionId ?? 'missing');
+  await expect(row.getByRole('button', { name: `Delete order of ${name}` })).toBeDisabled();
+  await expect(row.getByRole('link', { name: /Pay for/ })).toHaveCount(0);
+
+  // Coming back to the payment page offers no second payment.
+  await page.goto(`/dashboard/payment/${orderId}`);
+  await expect(page.getByText('This order is already paid.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Pay', exact: true })).toHaveCount(0);
+});
+
+test('a declined card shows the provider’s message in red and leaves the order unpaid', async ({ page, request }) => {
+  const customer = await signUpViaApi(request);
+  const { orderId } = await orderOfOwnPart(request, customer.token);
+  await useToken(page, customer.token);
+  await page.goto(`/dashboard/payment/${orderId}`);
+
+  await page.getByLabel('Card number').fill('4000 0000 0000 0002');
+  await page.getByLabel('Expiry (MM / YY)').fill(`11${nextYear}`);
+  await page.getByLabel('CVC').fill('321');
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+  const message = page.getByRole('alert').filter({ hasText: 'Your card was declined.' });
+  await expect(message).toBeVisible();
+  await expect(message).toHaveClass(/text-danger/);
+  await expect(page.getByText('Your Payment Is Completed!')).toHaveCount(0);
+  await expectAccessible(page);
+
+  const order = await request.get(`/api/myorder/${orderId}`, {
+    headers: { authorization: `Bearer ${customer.token}` },
+  });
+  expect(await order.json()).toMatchObject({ paid: false, status: 'unpaid', transactionId: null });
+
+  // Insufficient funds, then a good card, on the same page.
+  await page.getByLabel('Card number').fill('4000 0000 0000 9995');
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Your card has insufficient funds.' })).toBeVisible();
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+  await expect(page.getByText('Your Payment Is Completed!')).toBeVisible();
+});
+
+test('an admin sees a paid order as pending to shipped and ships it; the customer sees Shipped', async ({
+  page,
+  request,
+}) => {
+  const customer = await signUpViaApi(request, 'Shane Shipper');
+  const { orderId, name } = await orderOfOwnPart(request, customer.token, 80, 1);
+  const unpaid = await orderOfOwnPart(request, customer.token, 15, 3);
+  await payViaApi(request, customer.token, orderId);
+  const admin = await signInAdminViaApi(request);
+  await useToken(page, admin.token);
+  await page.goto('/dashboard/manageorder');
+
+  const row = page.getByRole('row').filter({ hasText: name });
+  await expect(row).toContainText('Shane Shipper');
+  await expect(row).toContainText(customer.email);
+  await expect(row.getByText('pending to shipped')).toBeVisible();
+  await expect(row.getByRole('button', { name: /^Delete order/ })).toBeDisabled();
+  const unpaidRow = page.getByRole('row').filter({ hasText: unpaid.name });
+  await expect(unpaidRow.getByText('Unpaid', { exact: true })).toBeVisible();
+  await expect(unpaidRow.getByRole('button', { name: /^Delete order/ })).toBeEnabled();
+  await expectAccessible(page);
+
+  await row.getByRole('button', { name: /^Ship / }).click();
+  await expect(row.getByText('Shipped', { exact: true })).toBeVisible();
+  await expect(row.getByRole('button', { name: /^Ship / })).toHaveCount(0);
+
+  // The admin deletes the unpaid order after confirming.
+  await unpaidRow.getByRole('button', { name: /^Delete order/ }).click();
+  await page.getByRole('dialog', { name: 'Confirm Delete' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(unpaidRow).toHaveCount(0);
+
+  const mine = await request.get('/api/myorder', { headers: { authorization: `Bearer ${customer.token}` } });
+  expect(((await mine.json()) as { status: string }[]).map((o) => o.status)).toEqual(['shipped']);
+});
+
+test.describe('on a 375 px phone', () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+
+  test('the payment page fits the screen', async ({ page, request }) => {
+    const customer = await signUpViaApi(request);
+    const { orderId } = await orderOfOwnPart(request, customer.token);
+    await useToken(page, customer.token);
+    await page.goto(`/dashboard/payment/${orderId}`);
+    await expect(page.getByLabel('Card number')).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.screenshot({ path: '/tmp/payments-375.png', fullPage: true });
+  });
+
+  test('Manage Orders shows each order as a card with its Ship and Delete buttons', async ({ page, request }) => {
+    const customer = await signUpViaApi(request, 'Pocket Buyer');
+    const { orderId, name } = await orderOfOwnPart(request, customer.token, 30, 1);
+    await payViaApi(request, customer.token, orderId);
+    const admin = await signInAdminViaApi(request);
+    await useToken(page, admin.token);
+    await page.goto('/dashboard/manageorder');
+    const row = page.getByRole('row').filter({ hasText: name });
+    await expect(row.getByRole('button', { name: /^Ship / })).toBeInViewport();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.screenshot({ path: '/tmp/payments-manage-375.png', fullPage: false });
+    await expectAccessible(page);
+  });
+});
