@@ -35,9 +35,9 @@ export function Component() {
 
   return (
     <section aria-labelledby="manage-orders-title">
-      <h2 id="manage-orders-title" className="h3 mb-3">
+      <h1 id="manage-orders-title" className="h3 mb-3">
         Manage Orders
-      </h2>
+      </h1>
       {orders.isPending ? <LoadingSpinner label="Loading orders…" /> : null}
       {orders.isError ? (
         <LoadError error={orders.error} onRetry={() => void orders.refetch()} what="the orders" />

@@ -19,9 +19,9 @@ export function Component() {
 
   return (
     <section aria-labelledby="my-orders-title">
-      <h2 id="my-orders-title" className="h3 mb-3">
+      <h1 id="my-orders-title" className="h3 mb-3">
         My Order
-      </h2>
+      </h1>
       {orders.isPending ? <LoadingSpinner label="Loading your orders…" /> : null}
       {orders.isError ? (
         <LoadError error={orders.error} onRetry={() => void orders.refetch()} what="your orders" />

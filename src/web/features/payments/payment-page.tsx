@@ -26,16 +26,16 @@ export function Component() {
     <section aria-labelledby="payment-title" className="payment-panel">
       {order.isPending ? (
         <>
-          <h2 id="payment-title" className="h3">
+          <h1 id="payment-title" className="h3">
             Payment
-          </h2>
+          </h1>
           <LoadingSpinner label="Loading your order…" />
         </>
       ) : order.isError ? (
         <>
-          <h2 id="payment-title" className="h3">
+          <h1 id="payment-title" className="h3">
             Payment
-          </h2>
+          </h1>
           {order.error instanceof ApiError && order.error.status === 404 ? (
             <Alert variant="warning">
               This order does not exist. <Link to="/dashboard/myorder">Back to My Order</Link>
@@ -71,9 +71,9 @@ function PaymentPanel({ order }: { order: Order }) {
   return (
     <div className="bg-white border rounded p-3 p-md-4">
       <p className="mb-1">Hello, {name}</p>
-      <h2 id="payment-title" className="h4">
+      <h1 id="payment-title" className="h3">
         Please Pay for {order.name}
-      </h2>
+      </h1>
       <p className="fs-5">
         Please Pay: <strong>{formatUsd(order.total)}</strong>
         <span className="small text-body-secondary d-block">
