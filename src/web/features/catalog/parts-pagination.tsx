@@ -1,5 +1,3 @@
-import Pagination from 'react-bootstrap/Pagination';
-
 export interface PartsPaginationProps {
   page: number;
   pageCount: number;
@@ -21,35 +19,47 @@ export function pageWindow(page: number, pageCount: number, radius = 1): (number
   return result;
 }
 
-/** An accessible page control: a labelled nav, the current page marked with aria-current. */
+/**
+ * An accessible page control: a labelled nav of real buttons, the current page marked with aria-current
+ * (Bootstrap's pagination look, our own markup so every state is announced properly).
+ */
 export function PartsPagination({ page, pageCount, onPage, label = 'Parts pages' }: PartsPaginationProps) {
   if (pageCount <= 1) return null;
   return (
     <nav aria-label={label} className="d-flex justify-content-center mt-4">
-      <Pagination className="flex-wrap mb-0">
-        <Pagination.Prev disabled={page <= 1} onClick={() => onPage(page - 1)} aria-label="Previous page">
-          ‹ Previous
-        </Pagination.Prev>
+      <ul className="pagination flex-wrap mb-0">
+        <li className={`page-item ${page <= 1 ? 'disabled' : ''}`}>
+          <button type="button" className="page-link" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+            <span aria-hidden="true">‹ </span>Previous<span className="visually-hidden"> page</span>
+          </button>
+        </li>
         {pageWindow(page, pageCount).map((item, index) =>
           item === 'gap' ? (
             // biome-ignore lint/suspicious/noArrayIndexKey: gaps have no identity of their own.
-            <Pagination.Ellipsis key={`gap-${index}`} disabled aria-hidden="true" />
+            <li key={`gap-${index}`} className="page-item disabled" aria-hidden="true">
+              <span className="page-link">…</span>
+            </li>
           ) : (
-            <Pagination.Item
-              key={item}
-              active={item === page}
-              onClick={() => onPage(item)}
-              aria-label={`Page ${item}`}
-              aria-current={item === page ? 'page' : undefined}
-            >
-              {item}
-            </Pagination.Item>
+            <li key={item} className={`page-item ${item === page ? 'active' : ''}`}>
+              <button
+                type="button"
+                className="page-link"
+                aria-current={item === page ? 'page' : undefined}
+                aria-label={`Page ${item}`}
+                onClick={() => item !== page && onPage(item)}
+              >
+                {item}
+              </button>
+            </li>
           ),
         )}
-        <Pagination.Next disabled={page >= pageCount} onClick={() => onPage(page + 1)} aria-label="Next page">
-          Next ›
-        </Pagination.Next>
-      </Pagination>
+        <li className={`page-item ${page >= pageCount ? 'disabled' : ''}`}>
+          <button type="button" className="page-link" disabled={page >= pageCount} onClick={() => onPage(page + 1)}>
+            Next<span className="visually-hidden"> page</span>
+            <span aria-hidden="true"> ›</span>
+          </button>
+        </li>
+      </ul>
     </nav>
   );
 }

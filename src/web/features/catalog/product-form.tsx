@@ -24,14 +24,17 @@ export interface ProductFormProps {
   onCancel?: () => void;
 }
 
+/** What an empty number input holds; typed as number because the schema's input type says so. */
+export const blankNumber = '' as unknown as number;
+
 function initialValues(part: Part | undefined): PartFormValues {
   return {
     name: part?.name ?? '',
     desription: part?.desription ?? '',
-    // Empty number inputs start blank, not at 0: react-hook-form turns '' into NaN, which the schema reports.
-    price: part?.price as number,
-    availablequantity: part?.availablequantity as number,
-    minimunorder: part?.minimunorder as number,
+    // Empty number inputs start (and reset to) blank, not 0: react-hook-form reads '' as NaN, which the schema reports.
+    price: part?.price ?? blankNumber,
+    availablequantity: part?.availablequantity ?? blankNumber,
+    minimunorder: part?.minimunorder ?? blankNumber,
     img: part?.img ?? '',
   };
 }

@@ -11,14 +11,14 @@ import { type ReviewInput, reviewInputSchema } from '../../../shared/schemas/rev
 import { FormField } from '../../components/form-field.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { applyServerFieldErrors } from '../catalog/product-form.tsx';
+import { applyServerFieldErrors, blankNumber } from '../catalog/product-form.tsx';
 import { addReview, reviewKeys } from './reviews-api.ts';
 
 type ReviewFormValues = z.input<typeof reviewInputSchema>;
 
 export const reviewAddedMessage = 'Thank You For Your Review';
 
-const empty: ReviewFormValues = { name: '', number: undefined as unknown as number, img: '', review: '' };
+const empty: ReviewFormValues = { name: '', number: blankNumber, img: '', review: '' };
 
 export function Component() {
   usePageTitle('Add Review');

@@ -1,0 +1,188 @@
+import type { APIRequestContext } from '@playwright/test';
+import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
+import { expect, expectAccessible, test } from './support/fixtures.ts';
+
+/** A short tag unique to one test, so its parts can be found among everyone else's. */
+const newTag = () => `q${Math.random().toString(36).slice(2, 7)}`;
+
+async function addParts(request: APIRequestContext, token: string, tag: string, count: number) {
+  for (let n = 1; n <= count; n++) {
+    const res = await request.post('/api/part', {
+      headers: { authorization: `Bearer ${token}` },
+      data: {
+        name: `${tag} Part ${String(n).padStart(2, '0')}`,
+        desription: `Test part number ${n} of ${tag}`,
+        price: n,
+        availablequantity: 100 + n,
+        minimunorder: 1 + (n % 3),
+        img: '/images/parts/spark-plug.svg',
+      },
+    });
+    expect(res.status(), await res.text()).toBe(201);
+  }
+}
+
+test.describe('parts list (/allparts)', () => {
+  test('searches, sorts and pages through the catalogue via the URL', async ({ page, request }) => {
+    const admin = await signInAdminViaApi(request);
+    const tag = newTag();
+    await addParts(request, admin.token, tag, 30);
+    const customer = await signUpViaApi(request);
+    await useToken(page, customer.token);
+
+    await page.goto('/allparts');
+    await expect(page.getByRole('heading', { name: 'Parts', level: 1 })).toBeVisible();
+    await expect(page).toHaveTitle('Parts | Redline Parts');
+    await page.getByRole('searchbox', { name: 'Search parts' }).fill(tag);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(page).toHaveURL(new RegExp(`/allparts\\?q=${tag}$`));
+    await expect(page.getByText(`30 parts matching “${tag}”, page 1 of 2`)).toBeVisible();
+    const purchase = page.getByRole('link', { name: /^Purchase / });
+    await expect(purchase).toHaveCount(24);
+
+    // Default order is the catalogue's (oldest first): part 01 leads page 1.
+    const first = page.locator('.part-card').first();
+    await expect(first.getByRole('heading')).toHaveText(`${tag} Part 01`);
+    await expect(first).toContainText('Price $1.00 (Per Unit)');
+    await expect(first).toContainText('Available Quantity: 101 PCS');
+    await expect(first).toContainText('Minimum Order: 2 PCS');
+    await expect(first).toContainText(`Test part number 1 of ${tag}`);
+
+    const pages = page.getByRole('navigation', { name: 'Parts pages' });
+    await expect(pages.getByRole('button', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page');
+    await pages.getByRole('button', { name: 'Next page' }).click();
+    await expect(page).toHaveURL(new RegExp(`q=${tag}&page=2$`));
+    await expect(purchase).toHaveCount(6);
+    await expect(page.getByText(`30 parts matching “${tag}”, page 2 of 2`)).toBeVisible();
+    await expect(page.locator('.part-card').first().getByRole('heading')).toHaveText(`${tag} Part 25`);
+
+    // A new order starts again at page 1.
+    await page.getByRole('combobox', { name: 'Sort by' }).selectOption({ label: 'Price: high to low' });
+    await expect(page).toHaveURL(new RegExp(`q=${tag}&sort=price_desc$`));
+    await expect(page.locator('.part-card').first().getByRole('heading')).toHaveText(`${tag} Part 30`);
+    await expect(page.locator('.part-card').first()).toContainText('$30.00');
+
+    // The URL is the state: going back returns to the previous page.
+    await page.goBack();
+    await expect(page.getByText(`page 2 of 2`)).toBeVisible();
+
+    await page.goto(`/allparts?q=${tag}&sort=name&page=2`);
+    await expect(page.getByRole('combobox', { name: 'Sort by' })).toHaveValue('name');
+    await expect(page.locator('.part-card').first().getByRole('heading')).toHaveText(`${tag} Part 25`);
+
+    await page
+      .locator('.part-card')
+      .first()
+      .getByRole('link', { name: /^Purchase / })
+      .click();
+    await expect(page).toHaveURL(/\/part\/[0-9a-f-]{36}$/);
+    await expect(page.getByText(`${tag} Part 25`).first()).toBeVisible();
+  });
+
+  test('says plainly when nothing matches, and searches wildcards literally', async ({ page, request }) => {
+    const customer = await signUpViaApi(request);
+    await useToken(page, customer.token);
+    await page.goto('/allparts?q=%25%25nothing%25');
+    await expect(page.getByText('No parts match “%%nothing%”.')).toBeVisible();
+    await page.getByRole('button', { name: 'Show all parts' }).click();
+    await expect(page).toHaveURL(/\/allparts$/);
+    await expect(page.getByRole('link', { name: /^Purchase / }).first()).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test('asks a visitor to sign in first', async ({ page }) => {
+    await page.goto('/allparts');
+    await expect(page).toHaveURL(/\/login/);
+  });
+
+  test('works on a 375 px phone and passes axe', async ({ page, request }) => {
+    const customer = await signUpViaApi(request);
+    await useToken(page, customer.token);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto('/allparts?sort=newest');
+    await expect(page.getByRole('link', { name: /^Purchase / }).first()).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await expectAccessible(page);
+  });
+});
+
+test.describe('product administration', () => {
+  test('an admin adds, edits and deletes a product through the dashboard', async ({ page, request }) => {
+    const admin = await signInAdminViaApi(request);
+    await useToken(page, admin.token);
+    const name = `${newTag()} Lever`;
+
+    await page.goto('/dashboard/addaproduct');
+    await expect(page.getByRole('heading', { name: 'Add A Product' })).toBeVisible();
+    await expect(page.getByLabel('Email')).toHaveValue(admin.email);
+    await expect(page.getByLabel('Email')).toHaveAttribute('readonly', '');
+
+    // The shared zod schema speaks under the fields before anything is sent.
+    await page.getByRole('button', { name: 'Add Item' }).click();
+    await expect(page.getByText('Product Name Is Required')).toBeVisible();
+    await expect(page.getByText('Price Must Be A Number')).toBeVisible();
+    await page.getByLabel('Name').fill('x'.repeat(20));
+    await page.getByLabel('Price (USD per unit)').fill('10.555');
+    await page.getByRole('button', { name: 'Add Item' }).click();
+    await expect(page.getByText('Price Can Have At Most 2 Decimals')).toBeVisible();
+    await expectAccessible(page);
+
+    await page.getByLabel('Name').fill(name);
+    await page.getByLabel('Description').fill('Folding clutch lever <b>not bold</b>');
+    await page.getByLabel('Price (USD per unit)').fill('39.99');
+    await page.getByLabel('Available Quantity (PCS)').fill('120');
+    await page.getByLabel('Minimum Order (PCS)').fill('2');
+    await page.getByLabel('Photo URL').fill('/images/parts/clutch-lever.svg');
+    await page.getByRole('button', { name: 'Add Item' }).click();
+    await expect(page.getByText('Product Added Successfully')).toBeVisible();
+    await expect(page.getByLabel('Name')).toHaveValue('');
+    await expect(page.getByLabel('Price (USD per unit)')).toHaveValue('');
+
+    await page.goto(`/dashboard/manageproduct?q=${encodeURIComponent(name)}`);
+    await expect(page.getByRole('heading', { name: 'Manage Products' })).toBeVisible();
+    const card = page.locator('.part-card', { has: page.getByRole('heading', { name }) });
+    await expect(card).toContainText('$39.99 (Per Unit)');
+    await expect(card).toContainText('Available Quantity: 120 PCS');
+    await expect(card).toContainText('Minimum Order: 2 PCS');
+    await expect(card).toContainText('Folding clutch lever <b>not bold</b>');
+    await expectAccessible(page);
+
+    await card.getByRole('button', { name: `Edit ${name}` }).click();
+    const editor = page.getByRole('dialog', { name: 'Edit Product' });
+    await expect(editor.getByLabel('Name')).toHaveValue(name);
+    await editor.getByLabel('Price (USD per unit)').fill('45.5');
+    await editor.getByLabel('Available Quantity (PCS)').fill('80');
+    await editor.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(page.getByText('Product Updated Successfully')).toBeVisible();
+    await expect(editor).toBeHidden();
+    await expect(card).toContainText('$45.50 (Per Unit)');
+    await expect(card).toContainText('Available Quantity: 80 PCS');
+    await expect(card).toContainText('Minimum Order: 2 PCS');
+
+    await card.getByRole('button', { name: `Delete ${name}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Are You Sure?' });
+    await expect(confirm).toBeVisible();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(card).toBeVisible();
+    await card.getByRole('button', { name: `Delete ${name}` }).click();
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByText('Product Deleted Successfully')).toBeVisible();
+    await expect(card).toHaveCount(0);
+    await expect(page.getByText(`No products match “${name}”.`)).toBeVisible();
+
+    const check = await request.get(`/api/part?q=${encodeURIComponent(name)}`);
+    expect(await check.json()).toEqual([]);
+  });
+
+  test('Manage Products works on a 375 px phone', async ({ page, request }) => {
+    const admin = await signInAdminViaApi(request);
+    await useToken(page, admin.token);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto('/dashboard/manageproduct');
+    await expect(page.getByRole('button', { name: /^Delete / }).first()).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+});
