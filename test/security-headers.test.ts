@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { LightMyRequestResponse } from 'fastify';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './support/test-app.ts';
 import { testDrivers } from './support/test-database.ts';
@@ -14,7 +14,6 @@ import { testDrivers } from './support/test-database.ts';
  */
 
 type Headers = LightMyRequestResponse['headers'];
-type InjectOptions = Parameters<TestContext['app']['inject']>[0] & object;
 
 const STRIPE = {
   STRIPE_SECRET_KEY: 'sk_test_dummy_for_headers',
@@ -67,16 +66,21 @@ function writeWebBuild(root: string): void {
   fs.writeFileSync(path.join(root, 'robots.txt'), 'User-agent: *\n');
 }
 
+interface Operation {
+  method: 'GET' | 'PUT' | 'POST' | 'DELETE' | 'PATCH' | 'OPTIONS' | 'HEAD';
+  url: string;
+}
+
 /** Every operation of the generated OpenAPI document, with its path parameters filled in. */
-function operationsOf(doc: { paths: Record<string, Record<string, unknown>> }): { method: string; url: string }[] {
+function operationsOf(doc: { paths: Record<string, Record<string, unknown>> }): Operation[] {
   const methods = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'];
-  const operations: { method: string; url: string }[] = [];
+  const operations: Operation[] = [];
   for (const [template, item] of Object.entries(doc.paths)) {
     const url = template.replace(/\{([^}]+)\}/g, (_match, name: string) =>
       /email/i.test(name) ? 'someone%40example.com' : '00000000-0000-4000-8000-000000000000',
     );
     for (const method of Object.keys(item)) {
-      if (methods.includes(method)) operations.push({ method: method.toUpperCase(), url });
+      if (methods.includes(method)) operations.push({ method: method.toUpperCase() as Operation['method'], url });
     }
   }
   return operations;
@@ -120,7 +124,7 @@ describe.each(testDrivers)('security headers [%s]', (driver) => {
     for (const { method, url } of operations) {
       const withBody = ['POST', 'PUT', 'PATCH'].includes(method);
       const request: InjectOptions = withBody ? { method, url, payload: {} } : { method, url };
-      const res = await ctx.app.inject(request as InjectOptions);
+      const res = await ctx.app.inject(request);
       expectProtected(res, `${method} ${url} → ${res.statusCode}`);
       expect(res.statusCode, `${method} ${url} must not fail on the server`).toBeLessThan(500);
       statuses.push(`${method} ${url} ${res.statusCode}`);
@@ -210,7 +214,7 @@ describe.each(testDrivers)('security headers [%s]', (driver) => {
       const res = await https.app.inject(request);
       expectProtected(res, `https ${request.method} ${request.url}`);
       const hsts = header(res.headers, 'strict-transport-security');
-      expect(hsts, request.url).toMatch(/max-age=(\d+)/);
+      expect(hsts, String(request.url)).toMatch(/max-age=(\d+)/);
       expect(Number(/max-age=(\d+)/.exec(hsts)?.[1])).toBeGreaterThanOrEqual(31_536_000);
       expect(hsts).toContain('includeSubDomains');
       expect(cspDirectives(res.headers).has('upgrade-insecure-requests')).toBe(true);
