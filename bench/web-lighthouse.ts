@@ -1,0 +1,228 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse, { desktopConfig } from 'lighthouse';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { freePort } from '../test/support/server-process.ts';
+import { startProductionServer } from './support/server.ts';
+
+/**
+ * Lighthouse on the production build, in Debian's Chromium, offline:
+ *
+ *   npx vite build --outDir /tmp/build-x --emptyOutDir      # or `npm run build` (→ dist/web)
+ *   STATIC_DIR=/tmp/build-x node bench/web-lighthouse.ts
+ *
+ * Starts the production server (NODE_ENV=production) on a temporary PGlite directory seeded with the demo
+ * catalogue, audits the home page `/` and the parts list `/allparts` (signed in) for mobile and desktop, and prints
+ * one line per page and form factor, then the gzip size of the JavaScript and CSS the home page loads.
+ * CHROMIUM_PATH (default /usr/bin/chromium), BENCH_WEB_PORT (default: a free port), BENCH_WEB_JSON=<file> to keep
+ * the full Lighthouse results.
+ */
+
+const staticDir = path.resolve(process.env.STATIC_DIR ?? 'dist/web');
+const chromePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const jsonOut = process.env.BENCH_WEB_JSON;
+
+// Nothing may leave this machine: every host name except the loopback address fails to resolve, and Chromium's
+// own background traffic (updates, sync, field trials, QUIC probes) is switched off.
+const chromeFlags = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--disable-default-apps',
+  '--disable-extensions',
+  '--no-first-run',
+  '--disable-features=Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+];
+
+type FormFactor = 'mobile' | 'desktop';
+
+interface PageFigures {
+  page: string;
+  formFactor: FormFactor;
+  scores: Record<'performance' | 'accessibility' | 'best-practices' | 'seo', number | null>;
+  lcpMs: number | undefined;
+  tbtMs: number | undefined;
+  finalUrl: string;
+  requests: { url: string; resourceType: string; transferSize: number }[];
+}
+
+interface LhResult {
+  finalDisplayedUrl: string;
+  runtimeError?: { code: string; message: string };
+  categories: Record<string, { score: number | null }>;
+  audits: Record<
+    string,
+    { numericValue?: number; details?: { items?: { url: string; resourceType?: string; transferSize?: number }[] } }
+  >;
+}
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+if (!fs.existsSync(path.join(staticDir, 'index.html'))) {
+  fail(`No web build in ${staticDir}. Build one first (npm run build, or vite build --outDir …) and set STATIC_DIR.`);
+}
+if (!fs.existsSync(chromePath)) fail(`No Chromium at ${chromePath}: install it or set CHROMIUM_PATH.`);
+
+async function signUp(baseUrl: string): Promise<string | null> {
+  const response = await fetch(`${baseUrl}/api/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Lighthouse Bench',
+      email: `lighthouse-${Date.now()}@example.com`,
+      password: 'lighthouse-bench-password-1',
+    }),
+  });
+  if (response.status !== 201) return null;
+  const body = (await response.json()) as { token?: string };
+  return body.token ?? null;
+}
+
+/**
+ * The SPA keeps its token in localStorage.accessToken, so a header flag cannot sign Lighthouse in. The token is
+ * written into the origin's localStorage from a page of the same origin first; Lighthouse then runs on that
+ * puppeteer page with its storage reset turned off (it would wipe localStorage). That also turns off its cache
+ * reset, so the HTTP cache is cleared here instead: every audit starts cold.
+ */
+async function prepare(page: Page, baseUrl: string, token: string | null): Promise<void> {
+  const session = await page.createCDPSession();
+  await page.goto(`${baseUrl}/robots.txt`, { waitUntil: 'load' }).catch(() => page.goto(`${baseUrl}/api/health`));
+  await page.evaluate((value) => {
+    if (value) localStorage.setItem('accessToken', value);
+    else localStorage.removeItem('accessToken');
+  }, token);
+  await session.send('Network.clearBrowserCache');
+  await session.detach();
+}
+
+async function audit(
+  browser: Browser,
+  baseUrl: string,
+  pagePath: string,
+  formFactor: FormFactor,
+  token: string | null,
+): Promise<PageFigures> {
+  const page = await browser.newPage();
+  try {
+    await prepare(page, baseUrl, token);
+    const flags = {
+      logLevel: 'error' as const,
+      output: 'json' as const,
+      disableStorageReset: true,
+      onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+    };
+    const result = await lighthouse(
+      `${baseUrl}${pagePath}`,
+      flags,
+      formFactor === 'desktop' ? desktopConfig : undefined,
+      page,
+    );
+    const lhr = result?.lhr as unknown as LhResult | undefined;
+    if (!lhr) throw new Error(`Lighthouse returned nothing for ${pagePath}`);
+    if (lhr.runtimeError) throw new Error(`${pagePath}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    if (jsonOut) {
+      fs.writeFileSync(
+        `${jsonOut.replace(/\.json$/, '')}-${pagePath.replace(/\W+/g, '') || 'home'}-${formFactor}.json`,
+        result?.report as string,
+      );
+    }
+    const score = (id: string) => {
+      const value = lhr.categories[id]?.score;
+      return value === null || value === undefined ? null : Math.round(value * 100);
+    };
+    return {
+      page: pagePath,
+      formFactor,
+      scores: {
+        performance: score('performance'),
+        accessibility: score('accessibility'),
+        'best-practices': score('best-practices'),
+        seo: score('seo'),
+      },
+      lcpMs: lhr.audits['largest-contentful-paint']?.numericValue,
+      tbtMs: lhr.audits['total-blocking-time']?.numericValue,
+      finalUrl: lhr.finalDisplayedUrl,
+      requests: (lhr.audits['network-requests']?.details?.items ?? []).map((item) => ({
+        url: item.url,
+        resourceType: item.resourceType ?? '',
+        transferSize: item.transferSize ?? 0,
+      })),
+    };
+  } finally {
+    await page.close();
+  }
+}
+
+/** Gzip (level 9, as a CDN would) of every script and stylesheet the page requested from our origin. */
+function assetSizes(figures: PageFigures, baseUrl: string) {
+  const totals = { js: { files: 0, raw: 0, gzip: 0 }, css: { files: 0, raw: 0, gzip: 0 } };
+  for (const request of figures.requests) {
+    if (!request.url.startsWith(baseUrl)) continue;
+    const kind = request.resourceType === 'Script' ? 'js' : request.resourceType === 'Stylesheet' ? 'css' : null;
+    if (!kind) continue;
+    const file = path.join(staticDir, new URL(request.url).pathname);
+    if (!file.startsWith(staticDir) || !fs.existsSync(file)) continue;
+    const content = fs.readFileSync(file);
+    totals[kind].files += 1;
+    totals[kind].raw += content.length;
+    totals[kind].gzip += zlib.gzipSync(content, { level: 9 }).length;
+  }
+  return totals;
+}
+
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+const ms = (value: number | undefined) => (value === undefined ? 'n/a' : `${Math.round(value)} ms`);
+
+const started = Date.now();
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-lighthouse-'));
+const port = Number(process.env.BENCH_WEB_PORT ?? (await freePort()));
+const server = await startProductionServer({
+  port,
+  dataDir,
+  env: { STATIC_DIR: staticDir, ADMIN_PASSWORD: 'lighthouse-admin-password', LOG_LEVEL: 'warn' },
+});
+let chrome: chromeLauncher.LaunchedChrome | undefined;
+try {
+  const token = await signUp(server.baseUrl);
+  if (!token) console.warn('Sign-up failed: /allparts is audited signed out (it shows the sign-in page).');
+  chrome = await chromeLauncher.launch({ chromePath, chromeFlags, logLevel: 'error' });
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
+  const results: PageFigures[] = [];
+  for (const formFactor of ['mobile', 'desktop'] as const) {
+    for (const pagePath of ['/', '/allparts']) {
+      const figures = await audit(browser, server.baseUrl, pagePath, formFactor, pagePath === '/' ? null : token);
+      results.push(figures);
+      const s = figures.scores;
+      const landed = new URL(figures.finalUrl).pathname === pagePath ? '' : `  (ended on ${figures.finalUrl})`;
+      console.log(
+        `${pagePath.padEnd(9)} ${formFactor.padEnd(7)} performance ${s.performance} accessibility ${s.accessibility} ` +
+          `best-practices ${s['best-practices']} seo ${s.seo}  LCP ${ms(figures.lcpMs)}  TBT ${ms(figures.tbtMs)}${landed}`,
+      );
+    }
+  }
+  await browser.disconnect();
+  const home = results.find((r) => r.page === '/' && r.formFactor === 'desktop');
+  if (home) {
+    const sizes = assetSizes(home, server.baseUrl);
+    console.log(
+      `home page assets: JavaScript ${kib(sizes.js.gzip)} gzip (${sizes.js.files} files, ${kib(sizes.js.raw)} raw), ` +
+        `CSS ${kib(sizes.css.gzip)} gzip (${sizes.css.files} files, ${kib(sizes.css.raw)} raw)`,
+    );
+  }
+  console.log(`(${((Date.now() - started) / 1000).toFixed(0)} s, Chromium ${chromePath}, build ${staticDir})`);
+} finally {
+  await chrome?.kill();
+  await server.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
