@@ -1,4 +1,4 @@
-import { asc, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { asc, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { PartSort } from '../../../shared/schemas/parts.ts';
 import type { Database } from '../../db/client.ts';
 import { parts } from '../../db/schema.ts';
@@ -16,8 +16,16 @@ export interface PartListOptions {
   offset?: number | undefined;
 }
 
+/**
+ * Each order matches an index exactly, NULLS placement included: Postgres does not use NOT NULL to relax it, and a
+ * mismatch (plain DESC is NULLS FIRST, the index is DESC NULLS LAST) turns a 24-row index scan into a full sort.
+ * `parts_created_at_idx` is (created_at DESC NULLS LAST, id DESC NULLS LAST); scanned backwards it gives the
+ * catalogue order (ASC NULLS FIRST).
+ */
+const newestFirst = [sql`${parts.createdAt} desc nulls last`, sql`${parts.id} desc nulls last`];
+const oldestFirst = [sql`${parts.createdAt} asc nulls first`, sql`${parts.id} asc nulls first`];
 const orderBy: Record<PartSort, SQL[]> = {
-  newest: [desc(parts.createdAt), desc(parts.id)],
+  newest: newestFirst,
   price_asc: [asc(parts.priceCents), asc(parts.id)],
   price_desc: [desc(parts.priceCents), desc(parts.id)],
   name: [asc(parts.name), asc(parts.id)],
@@ -28,8 +36,16 @@ export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/**
+ * How long the unfiltered catalogue size is reused. Every paged list reports X-Total-Count, and count(*) over the
+ * whole table is the one part of a list request that grows with the catalogue; this instance's own writes refresh
+ * it at once, another instance's within this many milliseconds (it only sizes the page control).
+ */
+const TOTAL_TTL_MS = 5_000;
+
 export class PartRepository {
   readonly #db: Database;
+  #catalogueSize: { value: number; expires: number } | undefined;
   constructor(db: Database) {
     this.#db = db;
   }
@@ -38,7 +54,7 @@ export class PartRepository {
     const pattern = options.q ? `%${escapeLike(options.q)}%` : undefined;
     const where = pattern ? or(ilike(parts.name, pattern), ilike(parts.description, pattern)) : undefined;
     // Without a sort the spec's order is kept: oldest first, as the catalogue was added.
-    const order = options.sort ? orderBy[options.sort] : [asc(parts.createdAt), asc(parts.id)];
+    const order = options.sort ? orderBy[options.sort] : oldestFirst;
     let query = this.#db
       .select()
       .from(parts)
@@ -52,9 +68,29 @@ export class PartRepository {
     // A page that is not full (and not past the end) already tells the total: skip the count query.
     // This covers the unpaged spec call and every short result; only full pages pay for count(*).
     const pageIsPartial = options.limit === undefined || rows.length < options.limit;
-    if (pageIsPartial && (rows.length > 0 || offset === 0)) return { rows, total: offset + rows.length };
-    const [totals] = await this.#db.select({ total: count() }).from(parts).where(where);
-    return { rows, total: totals?.total ?? 0 };
+    if (pageIsPartial && (rows.length > 0 || offset === 0)) {
+      const total = offset + rows.length;
+      if (!where) this.#rememberCatalogueSize(total);
+      return { rows, total };
+    }
+    return { rows, total: where ? await this.#count(where) : await this.#countCatalogue() };
+  }
+
+  async #count(where: SQL | undefined): Promise<number> {
+    const [row] = await this.#db.select({ total: count() }).from(parts).where(where);
+    return row?.total ?? 0;
+  }
+
+  async #countCatalogue(): Promise<number> {
+    const cached = this.#catalogueSize;
+    if (cached && cached.expires > Date.now()) return cached.value;
+    const total = await this.#count(undefined);
+    this.#rememberCatalogueSize(total);
+    return total;
+  }
+
+  #rememberCatalogueSize(value: number): void {
+    this.#catalogueSize = { value, expires: Date.now() + TOTAL_TTL_MS };
   }
 
   async findById(id: string): Promise<PartRow | undefined> {
@@ -63,7 +99,9 @@ export class PartRepository {
   }
 
   async insert(values: NewPartRow): Promise<PartRow> {
+    this.#catalogueSize = undefined;
     const [row] = await this.#db.insert(parts).values(values).returning();
+    this.#catalogueSize = undefined;
     if (!row) throw new Error('insert returned no row');
     return row;
   }
@@ -80,7 +118,9 @@ export class PartRepository {
 
   /** True when a part was deleted. Orders keep their copy of name and price (part_id becomes null). */
   async delete(id: string): Promise<boolean> {
+    this.#catalogueSize = undefined;
     const rows = await this.#db.delete(parts).where(eq(parts.id, id)).returning({ id: parts.id });
+    this.#catalogueSize = undefined;
     return rows.length > 0;
   }
 }
