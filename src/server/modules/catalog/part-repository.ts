@@ -1,4 +1,4 @@
-import { asc, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { asc, count, desc, eq, getTableColumns, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { PartSort } from '../../../shared/schemas/parts.ts';
 import type { Database } from '../../db/client.ts';
 import { parts } from '../../db/schema.ts';
@@ -51,29 +51,56 @@ export class PartRepository {
   }
 
   async list(options: PartListOptions): Promise<{ rows: PartRow[]; total: number }> {
-    const pattern = options.q ? `%${escapeLike(options.q)}%` : undefined;
-    const where = pattern ? or(ilike(parts.name, pattern), ilike(parts.description, pattern)) : undefined;
     // Without a sort the spec's order is kept: oldest first, as the catalogue was added.
     const order = options.sort ? orderBy[options.sort] : oldestFirst;
+    const offset = options.offset ?? 0;
+    if (options.q) return this.#search(options.q, order, options.limit, offset);
+
     let query = this.#db
       .select()
       .from(parts)
-      .where(where)
       .orderBy(...order)
       .$dynamic();
     if (options.limit !== undefined) query = query.limit(options.limit);
-    if (options.offset !== undefined) query = query.offset(options.offset);
+    if (offset > 0) query = query.offset(offset);
     const rows = await query;
-    const offset = options.offset ?? 0;
     // A page that is not full (and not past the end) already tells the total: skip the count query.
     // This covers the unpaged spec call and every short result; only full pages pay for count(*).
     const pageIsPartial = options.limit === undefined || rows.length < options.limit;
     if (pageIsPartial && (rows.length > 0 || offset === 0)) {
       const total = offset + rows.length;
-      if (!where) this.#rememberCatalogueSize(total);
+      this.#rememberCatalogueSize(total);
       return { rows, total };
     }
-    return { rows, total: where ? await this.#count(where) : await this.#countCatalogue() };
+    return { rows, total: await this.#countCatalogue() };
+  }
+
+  /**
+   * A search must read every row anyway (a substring match cannot use a btree index), so the total is counted in
+   * the same pass with a window function instead of a second full scan.
+   */
+  async #search(
+    q: string,
+    order: SQL[],
+    limit: number | undefined,
+    offset: number,
+  ): Promise<{ rows: PartRow[]; total: number }> {
+    const pattern = `%${escapeLike(q)}%`;
+    const where = or(ilike(parts.name, pattern), ilike(parts.description, pattern));
+    let query = this.#db
+      .select({ ...getTableColumns(parts), matches: sql<number>`(count(*) over ())::int` })
+      .from(parts)
+      .where(where)
+      .orderBy(...order)
+      .$dynamic();
+    if (limit !== undefined) query = query.limit(limit);
+    if (offset > 0) query = query.offset(offset);
+    const found = await query;
+    const rows = found.map(({ matches: _matches, ...row }) => row);
+    const first = found[0];
+    if (first) return { rows, total: Number(first.matches) };
+    // Past the last page the window has no row to report on.
+    return { rows, total: offset === 0 ? 0 : await this.#count(where) };
   }
 
   async #count(where: SQL | undefined): Promise<number> {
