@@ -53,7 +53,7 @@ export function SiteNavbar() {
                   className="my-2 my-lg-0"
                   onClick={async () => {
                     close();
-                    await signOut();
+                    await signOut('log-out');
                     navigate('/');
                   }}
                 >

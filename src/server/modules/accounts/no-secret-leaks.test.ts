@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalOidcProvider, startOidcProvider } from '../../../../test/support/oidc-provider.ts';
 import { TEST_SESSION_SECRET, testConfig } from '../../../../test/support/test-app.ts';
@@ -49,7 +49,7 @@ describe.each(testDrivers)('no password, hash or token leaks [%s]', (driver) => 
     const email = `leak-${driver}@example.com`;
     const tokens: string[] = [];
     const bodies: string[] = [];
-    const call = async (options: Parameters<FastifyInstance['inject']>[0], issuesToken = false) => {
+    const call = async (options: InjectOptions, issuesToken = false) => {
       const res = await app.inject(options);
       if (issuesToken && res.statusCode < 300) tokens.push(res.json().token);
       else bodies.push(res.body);

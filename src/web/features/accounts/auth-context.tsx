@@ -10,19 +10,25 @@ export interface AuthUser {
 }
 
 export type AuthStatus = 'loading' | 'signed-in' | 'signed-out';
+export type SignOutReason = 'log-out' | 'not-allowed';
 
 export interface AuthState {
   status: AuthStatus;
   user: AuthUser | null;
   /** Stores the token (localStorage.accessToken, spec §3) and the user after a proven sign-in. */
   signIn(token: string, user: AuthUser): void;
-  /** Revokes the token on the server, removes it from local storage and forgets cached data. */
-  signOut(): Promise<void>;
+  /**
+   * Revokes the token on the server, removes it from local storage and forgets cached data. `reason` tells a
+   * signed-in page where to go: home after Log Out, /login (with the page kept) when the user may not be there.
+   */
+  signOut(reason?: SignOutReason): Promise<void>;
   /**
    * Counts sessions that ended under a signed-in user (an API call answered 401): a component inside the router
    * watches it and sends the user to /login with the page they were on.
    */
   sessionEnded: number;
+  /** Why the user is signed out now (null at start-up or after a sign-in). */
+  signOutReason: SignOutReason | 'session-ended' | null;
 }
 
 const AuthContext = createContext<AuthState | null>(null);
@@ -31,6 +37,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<AuthUser | null>(null);
   const [status, setStatus] = useState<AuthStatus>(() => (readToken() ? 'loading' : 'signed-out'));
   const [sessionEnded, setSessionEnded] = useState(0);
+  const [signOutReason, setSignOutReason] = useState<AuthState['signOutReason']>(null);
   const statusRef = useRef(status);
   statusRef.current = status;
 
@@ -65,25 +72,33 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       onUnauthorized(() => {
         const wasSignedIn = statusRef.current === 'signed-in';
         forget();
-        if (wasSignedIn) setSessionEnded((n) => n + 1);
+        if (wasSignedIn) {
+          setSignOutReason('session-ended');
+          setSessionEnded((n) => n + 1);
+        }
       }),
     [forget],
   );
 
   const signIn = useCallback((token: string, next: AuthUser) => {
     storeToken(token);
+    setSignOutReason(null);
     setUser(next);
     setStatus('signed-in');
   }, []);
 
-  const signOut = useCallback(async () => {
-    if (readToken()) await api('/logout', { method: 'POST' }).catch(() => {});
-    forget();
-  }, [forget]);
+  const signOut = useCallback(
+    async (reason: SignOutReason = 'log-out') => {
+      if (readToken()) await api('/logout', { method: 'POST' }).catch(() => {});
+      setSignOutReason(reason);
+      forget();
+    },
+    [forget],
+  );
 
   const value = useMemo(
-    () => ({ status, user, signIn, signOut, sessionEnded }),
-    [status, user, signIn, signOut, sessionEnded],
+    () => ({ status, user, signIn, signOut, sessionEnded, signOutReason }),
+    [status, user, signIn, signOut, sessionEnded, signOutReason],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -32,18 +32,25 @@ function GoogleMark() {
 export function GoogleButton({ returnTo }: { returnTo: string }) {
   const providers = useQuery(providersQuery);
   const unavailable = providers.isSuccess && !providers.data.google;
+  const className = 'w-100 d-inline-flex align-items-center justify-content-center';
   return (
     <div>
-      <Button
-        href={unavailable || providers.isPending ? undefined : googleSignInUrl(returnTo)}
-        variant="outline-dark"
-        className="w-100 d-inline-flex align-items-center justify-content-center"
-        disabled={unavailable || providers.isPending}
-        aria-describedby={unavailable ? 'google-unavailable' : undefined}
-      >
-        <GoogleMark />
-        Sign In With Google
-      </Button>
+      {providers.isSuccess && providers.data.google ? (
+        <a href={googleSignInUrl(returnTo)} className={`btn btn-outline-dark ${className}`}>
+          <GoogleMark />
+          Sign In With Google
+        </a>
+      ) : (
+        <Button
+          variant="outline-dark"
+          className={className}
+          disabled
+          aria-describedby={unavailable ? 'google-unavailable' : undefined}
+        >
+          <GoogleMark />
+          Sign In With Google
+        </Button>
+      )}
       {unavailable ? (
         <p id="google-unavailable" className="small text-body-secondary mt-1 mb-0 text-center">
           Google sign-in is not configured on this shop.

@@ -109,29 +109,35 @@ export function Component() {
           <Card className="shadow-sm">
             <Card.Body>
               <h2 className="h5 mb-3">Update your details</h2>
-              <Form noValidate onSubmit={form.handleSubmit((values) => save.mutate(values))}>
-                <FormField form={form} name="education" label="Education" as="textarea" rows={3} />
-                <FormField form={form} name="phonenumber" label="Phone Number" type="tel" autoComplete="tel" />
-                <FormField
-                  form={form}
-                  name="img"
-                  label="Photo URL"
-                  type="url"
-                  placeholder="https://…"
-                  hint="A link to your photo (http or https)."
-                />
-                <FormField
-                  form={form}
-                  name="link"
-                  label="LinkedIn Profile URL"
-                  type="url"
-                  placeholder="https://www.linkedin.com/in/…"
-                />
-                <Button type="submit" className="btn-brand" disabled={save.isPending || profile.isPending}>
-                  {save.isPending ? <Spinner animation="border" size="sm" className="me-2" aria-hidden="true" /> : null}
-                  Add Item
-                </Button>
-              </Form>
+              {profile.isPending ? (
+                <LoadingSpinner label="Loading the form…" />
+              ) : (
+                <Form noValidate onSubmit={form.handleSubmit((values) => save.mutate(values))}>
+                  <FormField form={form} name="education" label="Education" as="textarea" rows={3} />
+                  <FormField form={form} name="phonenumber" label="Phone Number" type="tel" autoComplete="tel" />
+                  <FormField
+                    form={form}
+                    name="img"
+                    label="Photo URL"
+                    type="url"
+                    placeholder="https://…"
+                    hint="A link to your photo (http or https)."
+                  />
+                  <FormField
+                    form={form}
+                    name="link"
+                    label="LinkedIn Profile URL"
+                    type="url"
+                    placeholder="https://www.linkedin.com/in/…"
+                  />
+                  <Button type="submit" className="btn-brand" disabled={save.isPending}>
+                    {save.isPending ? (
+                      <Spinner animation="border" size="sm" className="me-2" aria-hidden="true" />
+                    ) : null}
+                    Add Item
+                  </Button>
+                </Form>
+              )}
             </Card.Body>
           </Card>
         </Col>

@@ -2,11 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
-import { useLocation, useNavigate } from 'react-router';
 import { LoadError } from '../../components/query-state.tsx';
 import { adminCheckQuery } from './accounts-api.ts';
 import { useAuth } from './auth-context.tsx';
-import type { LoginLocationState } from './session-ended-redirect.tsx';
 
 function CheckingButton() {
   return (
@@ -23,16 +21,13 @@ function CheckingButton() {
  */
 export function RequireAdmin({ children }: { children: ReactNode }) {
   const { user, signOut } = useAuth();
-  const navigate = useNavigate();
-  const location = useLocation();
   const check = useQuery({ ...adminCheckQuery(user?.email ?? ''), enabled: Boolean(user) });
   const refused = check.isSuccess && !check.data.admin;
 
+  // Signed out as 'not-allowed': RequireAuth around the dashboard then sends to /login with this page kept.
   useEffect(() => {
-    if (!refused) return;
-    const state: LoginLocationState = { from: location };
-    void signOut().then(() => navigate('/login', { replace: true, state }));
-  }, [refused, signOut, navigate, location]);
+    if (refused) void signOut('not-allowed');
+  }, [refused, signOut]);
 
   if (check.isError) return <LoadError error={check.error} onRetry={() => void check.refetch()} what="your role" />;
   if (!check.isSuccess || refused) return <CheckingButton />;

@@ -2,10 +2,11 @@ import type { ReactNode } from 'react';
 import Spinner from 'react-bootstrap/Spinner';
 import { Navigate, useLocation } from 'react-router';
 import { useAuth } from './auth-context.tsx';
+import type { LoginLocationState } from './session-ended-redirect.tsx';
 
 /** Pages that need a signed-in user send visitors to /login, remembering where they were going. */
 export function RequireAuth({ children }: { children: ReactNode }) {
-  const { status } = useAuth();
+  const { status, signOutReason } = useAuth();
   const location = useLocation();
   if (status === 'loading') {
     return (
@@ -16,6 +17,11 @@ export function RequireAuth({ children }: { children: ReactNode }) {
       </div>
     );
   }
-  if (status === 'signed-out') return <Navigate to="/login" replace state={{ from: location }} />;
+  if (status === 'signed-out') {
+    // Log Out on a signed-in page goes home, as it does anywhere else.
+    if (signOutReason === 'log-out') return <Navigate to="/" replace />;
+    const state: LoginLocationState = { from: location, sessionEnded: signOutReason === 'session-ended' };
+    return <Navigate to="/login" replace state={state} />;
+  }
   return children;
 }
