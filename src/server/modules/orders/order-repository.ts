@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, lte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.ts';
 import { orders, parts } from '../../db/schema.ts';
 
@@ -19,7 +19,16 @@ export type PlaceResult =
   | { ok: true; order: OrderRow }
   | { ok: false; reason: 'part_not_found' }
   | { ok: false; reason: 'below_minimum'; minimumOrder: number }
-  | { ok: false; reason: 'stock_out'; availableQuantity: number };
+  | { ok: false; reason: 'stock_out'; availableQuantity: number }
+  | { ok: false; reason: 'too_large' };
+
+/** Stripe's largest charge ($999,999.99), and well inside the integer column. */
+export const MAX_ORDER_TOTAL_CENTS = 99_999_999;
+
+/** node-postgres answers `{ rows }`, PGlite's drizzle driver the same; older drivers a bare array. */
+function rowsOf<T>(result: unknown): T[] {
+  return Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
+}
 
 export type DeleteResult = { ok: true } | { ok: false; reason: 'not_found' | 'paid' };
 
@@ -30,53 +39,46 @@ export class OrderRepository {
   }
 
   /**
-   * Reserves the stock and writes the order in one transaction. The reservation is a single conditional UPDATE:
-   * the row lock (PostgreSQL) or PGlite's one-at-a-time transactions make concurrent buyers queue on the part's
-   * row, and the WHERE is re-checked after the wait, so the stock can never go below zero.
+   * Reserves the stock and writes the order in ONE statement (a data-modifying CTE, atomic like a transaction):
+   * the conditional UPDATE takes the part's row lock, the WHERE is re-checked after any wait, so the stock can
+   * never go below zero; and the lock is held for one statement, not for several round trips, so buyers of a
+   * popular part queue as briefly as possible (PGlite runs one statement at a time anyway).
    */
   async place(input: NewOrder): Promise<PlaceResult> {
-    return this.#db.transaction(async (tx) => {
-      const reserved = await tx
-        .update(parts)
-        .set({ availableQuantity: sql`${parts.availableQuantity} - ${input.quantity}`, updatedAt: new Date() })
-        .where(
-          and(
-            eq(parts.id, input.partId),
-            gte(parts.availableQuantity, input.quantity),
-            lte(parts.minimumOrder, input.quantity),
-          ),
-        )
-        .returning({ name: parts.name, priceCents: parts.priceCents });
-      const part = reserved[0];
-      if (!part) {
-        const [current] = await tx
-          .select({ minimumOrder: parts.minimumOrder, availableQuantity: parts.availableQuantity })
-          .from(parts)
-          .where(eq(parts.id, input.partId));
-        if (!current) return { ok: false, reason: 'part_not_found' } as const;
-        if (input.quantity < current.minimumOrder) {
-          return { ok: false, reason: 'below_minimum', minimumOrder: current.minimumOrder } as const;
-        }
-        return { ok: false, reason: 'stock_out', availableQuantity: current.availableQuantity } as const;
-      }
-      const [order] = await tx
-        .insert(orders)
-        .values({
-          partId: input.partId,
-          userId: input.userId,
-          partName: part.name,
-          unitPriceCents: part.priceCents,
-          quantity: input.quantity,
-          totalCents: part.priceCents * input.quantity,
-          email: input.email,
-          userName: input.userName,
-          address: input.address,
-          phone: input.phone,
-        })
-        .returning();
-      if (!order) throw new Error('order insert returned nothing');
-      return { ok: true, order } as const;
-    });
+    const q = input.quantity;
+    const result = await this.#db.execute<{ id: string }>(sql`
+      with reserved as (
+        update ${parts}
+        set available_quantity = available_quantity - ${q}::int, updated_at = now()
+        where id = ${input.partId}::uuid
+          and available_quantity >= ${q}::int
+          and minimum_order <= ${q}::int
+          and price_cents::bigint * ${q}::int <= ${MAX_ORDER_TOTAL_CENTS}
+        returning id, name, price_cents
+      )
+      insert into ${orders} (part_id, user_id, part_name, unit_price_cents, quantity, total_cents, email, user_name, address, phone)
+      select id, ${input.userId}::uuid, name, price_cents, ${q}::int, price_cents * ${q}::int,
+             ${input.email}::text, ${input.userName}::text, ${input.address}::text, ${input.phone}::text
+      from reserved
+      returning id`);
+    const id = rowsOf<{ id: string }>(result)[0]?.id;
+    if (id) {
+      const order = await this.findById(id);
+      if (!order) throw new Error('placed order not found');
+      return { ok: true, order };
+    }
+    const [current] = await this.#db
+      .select({
+        minimumOrder: parts.minimumOrder,
+        availableQuantity: parts.availableQuantity,
+        priceCents: parts.priceCents,
+      })
+      .from(parts)
+      .where(eq(parts.id, input.partId));
+    if (!current) return { ok: false, reason: 'part_not_found' };
+    if (q < current.minimumOrder) return { ok: false, reason: 'below_minimum', minimumOrder: current.minimumOrder };
+    if (current.priceCents * q > MAX_ORDER_TOTAL_CENTS) return { ok: false, reason: 'too_large' };
+    return { ok: false, reason: 'stock_out', availableQuantity: current.availableQuantity };
   }
 
   async findById(id: string, db: Executor = this.#db): Promise<OrderRow | undefined> {

@@ -1,4 +1,5 @@
 import { belowMinimumMessage, toastMessages } from '../../../shared/messages.ts';
+import { centsToDollars, formatUsd } from '../../../shared/money.ts';
 import { isUuid } from '../../../shared/schemas/common.ts';
 import type { AllOrdersQuery, Order, PlaceOrderBody } from '../../../shared/schemas/orders.ts';
 import type { Database } from '../../db/client.ts';
@@ -6,7 +7,7 @@ import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from 
 import { sameEmail } from '../../plugins/auth.ts';
 import type { SessionUser } from '../accounts/session-repository.ts';
 import { toWireOrder } from './order-mapper.ts';
-import { OrderRepository, type OrderRow } from './order-repository.ts';
+import { MAX_ORDER_TOTAL_CENTS, OrderRepository, type OrderRow } from './order-repository.ts';
 
 const orderNotFound = () => new NotFoundError('This order does not exist.');
 
@@ -39,6 +40,12 @@ export class OrdersService {
         throw new BusinessRuleError('below_minimum_order', belowMinimumMessage(result.minimumOrder), [
           { path: 'body.quantity', minimumOrder: result.minimumOrder },
         ]);
+      case 'too_large':
+        throw new BusinessRuleError(
+          'order_too_large',
+          `One order can be at most ${formatUsd(centsToDollars(MAX_ORDER_TOTAL_CENTS))}. Please order fewer PCS.`,
+          [{ path: 'body.quantity', maximumTotal: centsToDollars(MAX_ORDER_TOTAL_CENTS) }],
+        );
       case 'stock_out':
         throw new BusinessRuleError('stock_out', toastMessages.stockOut, [
           { path: 'body.quantity', availableQuantity: result.availableQuantity },

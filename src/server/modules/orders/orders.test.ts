@@ -112,6 +112,19 @@ describeEachDatabase('placing orders', (ctx) => {
     expect(more.json().error.message).toBe('Stock Out');
   });
 
+  it('refuses an order whose total would exceed what one card payment can carry, changing nothing', async () => {
+    const user = await createUser(ctx());
+    const part = await insertPart(ctx().database.db, { priceCents: 100_000_000, availableQuantity: 1_000_000 });
+    const before = await databaseChecksum(ctx().database.db);
+    const res = await placeOrder(ctx(), user, part.id, 50_000);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error).toMatchObject({
+      code: 'order_too_large',
+      message: expect.stringContaining('$999,999.99'),
+    });
+    expect(await databaseChecksum(ctx().database.db)).toEqual(before);
+  });
+
   it('answers an unknown or malformed part with 404', async () => {
     const user = await createUser(ctx());
     for (const partId of ['00000000-0000-4000-8000-000000000000', 'nope', "1' or 1=1 --"]) {
