@@ -51,7 +51,7 @@ export function Component() {
   return (
     <Container className="py-4">
       <Row className="g-4">
-        <Col md={3} lg={2}>
+        <Col md={4} lg={3}>
           <nav aria-labelledby="dashboard-menu-title" className="bg-white rounded shadow-sm p-2">
             <h2 id="dashboard-menu-title" className="h6 text-uppercase text-body-secondary px-2 pt-1 mb-2">
               Dashboard
@@ -67,7 +67,7 @@ export function Component() {
             </Nav>
           </nav>
         </Col>
-        <Col md={9} lg={10}>
+        <Col md={8} lg={9}>
           <Suspense fallback={<LoadingSpinner label="Loading…" />}>
             <Routes>
               <Route
