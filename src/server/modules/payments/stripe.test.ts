@@ -70,7 +70,8 @@ async function postWebhook(ctx: TestContext, payload: string, header?: string) {
   return ctx.app.inject({
     method: 'POST',
     url: '/api/payments/webhook',
-    headers: { 'content-type': 'application/json', ...(header ? { 'stripe-signature': header } : {}) },
+    // Exactly what Stripe sends.
+    headers: { 'content-type': 'application/json; charset=utf-8', ...(header ? { 'stripe-signature': header } : {}) },
     payload,
   });
 }
