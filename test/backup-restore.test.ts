@@ -219,4 +219,32 @@ describe.each(drivers)('backup and restore [%s]', (driver) => {
       expect(await databaseChecksum(handle.db)).toEqual(before);
     });
   }, 120_000);
+
+  it.runIf(driver === 'pglite')(
+    'backs up a data directory left by a killed server (stale lock), consistent',
+    async () => {
+      const server = startServer(
+        { ...target.env, SESSION_SECRET, STATIC_DIR: path.join(scratch, 'no-web-build'), LOG_LEVEL: 'warn' },
+        await freePort(),
+      );
+      await waitForHealthy(server, 60_000);
+      // Served while the backup below is refused, then killed without any chance to clean up.
+      const refused = await runScript('backup', [path.join(scratch, 'refused.tar.gz')], target.env);
+      expect(refused.code).not.toBe(0);
+      expect(refused.output).toContain(`pid ${server.child.pid}`);
+      await server.stop('SIGKILL');
+      expect(fs.existsSync(path.join(target.env.DATA_DIR as string, 'server.lock'))).toBe(true);
+
+      const afterCrash = path.join(scratch, 'after-crash.tar.gz');
+      const result = await runScript('backup', [afterCrash], target.env);
+      expect(result.output).toContain('Backed up');
+      expect(result.code).toBe(0);
+      const again = await location();
+      expect((await runScript('restore', [afterCrash], again.env)).code).toBe(0);
+      await withDatabase(again, async (handle) => {
+        expect(await databaseChecksum(handle.db)).toEqual(before);
+      });
+    },
+    120_000,
+  );
 });
