@@ -1,9 +1,10 @@
 import { CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';
 import { loadStripe, type Stripe } from '@stripe/stripe-js';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
+import { LoadError, LoadingSpinner } from '../../components/query-state.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import type { CardFormProps } from './card-form-props.ts';
 
@@ -12,15 +13,47 @@ const stripeByKey = new Map<string, Promise<Stripe | null>>();
 function stripeFor(publishableKey: string): Promise<Stripe | null> {
   let promise = stripeByKey.get(publishableKey);
   if (!promise) {
-    promise = loadStripe(publishableKey);
+    // A failed download (offline, blocked) must be retryable, not cached for the life of the page.
+    promise = loadStripe(publishableKey).catch((error: unknown) => {
+      stripeByKey.delete(publishableKey);
+      throw error;
+    });
     stripeByKey.set(publishableKey, promise);
   }
   return promise;
 }
 
 export function StripeCardForm(props: CardFormProps & { publishableKey: string }) {
+  const [attempt, setAttempt] = useState(0);
+  const [stripe, setStripe] = useState<{ promise: Promise<Stripe | null> } | { failed: true } | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the retry trigger.
+  useEffect(() => {
+    let cancelled = false;
+    const promise = stripeFor(props.publishableKey);
+    promise.then(
+      () => !cancelled && setStripe({ promise }),
+      () => !cancelled && setStripe({ failed: true }),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [props.publishableKey, attempt]);
+
+  if (stripe === null) return <LoadingSpinner label="Loading the card form from Stripe…" />;
+  if ('failed' in stripe) {
+    return (
+      <LoadError
+        error={new Error('Stripe could not be reached.')}
+        onRetry={() => {
+          setStripe(null);
+          setAttempt((n) => n + 1);
+        }}
+        what="the card form"
+      />
+    );
+  }
   return (
-    <Elements stripe={stripeFor(props.publishableKey)}>
+    <Elements stripe={stripe.promise}>
       <StripeCardFields {...props} />
     </Elements>
   );
