@@ -25,7 +25,8 @@ test.describe('accounts', () => {
     await expect(nav(page).getByRole('link', { name: 'Login' })).toBeVisible();
     expect(await storedToken(page)).toBeNull();
 
-    await page.goto('/allparts');
+    // In the app, without a reload: the parts list now asks to log in.
+    await nav(page).getByRole('link', { name: 'Parts', exact: true }).click();
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByRole('heading', { name: 'Please Login' })).toBeVisible();
     await page.getByLabel('Email').fill(email);

@@ -29,6 +29,8 @@ export interface AuthState {
   sessionEnded: number;
   /** Why the user is signed out now (null at start-up or after a sign-in). */
   signOutReason: SignOutReason | 'session-ended' | null;
+  /** The path the user was on when they signed out, so only that page reacts to the reason. */
+  signedOutFrom: string | null;
 }
 
 const AuthContext = createContext<AuthState | null>(null);
@@ -38,6 +40,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<AuthStatus>(() => (readToken() ? 'loading' : 'signed-out'));
   const [sessionEnded, setSessionEnded] = useState(0);
   const [signOutReason, setSignOutReason] = useState<AuthState['signOutReason']>(null);
+  const [signedOutFrom, setSignedOutFrom] = useState<string | null>(null);
   const statusRef = useRef(status);
   statusRef.current = status;
 
@@ -74,6 +77,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         forget();
         if (wasSignedIn) {
           setSignOutReason('session-ended');
+          setSignedOutFrom(window.location.pathname);
           setSessionEnded((n) => n + 1);
         }
       }),
@@ -91,14 +95,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     async (reason: SignOutReason = 'log-out') => {
       if (readToken()) await api('/logout', { method: 'POST' }).catch(() => {});
       setSignOutReason(reason);
+      setSignedOutFrom(window.location.pathname);
       forget();
     },
     [forget],
   );
 
   const value = useMemo(
-    () => ({ status, user, signIn, signOut, sessionEnded, signOutReason }),
-    [status, user, signIn, signOut, sessionEnded, signOutReason],
+    () => ({ status, user, signIn, signOut, sessionEnded, signOutReason, signedOutFrom }),
+    [status, user, signIn, signOut, sessionEnded, signOutReason, signedOutFrom],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

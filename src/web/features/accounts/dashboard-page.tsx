@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import Col from 'react-bootstrap/Col';
 import Container from 'react-bootstrap/Container';
 import Nav from 'react-bootstrap/Nav';
 import Row from 'react-bootstrap/Row';
-import { Navigate, NavLink, Route, Routes } from 'react-router';
+import { Navigate, NavLink, Route, Routes, useLocation } from 'react-router';
 import { LoadingSpinner } from '../../components/query-state.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { adminCheckQuery } from './accounts-api.ts';
@@ -47,6 +47,15 @@ export function Component() {
   const isAdmin = check.data?.admin ?? user?.isAdmin ?? false;
   const menu = isAdmin ? adminMenu : customerMenu;
   const admin = (element: React.ReactNode) => <RequireAdmin>{element}</RequireAdmin>;
+  const { pathname } = useLocation();
+  const menuRef = useRef<HTMLDivElement>(null);
+
+  // On a phone the menu is one sideways-scrolling row: keep the current entry in view.
+  useEffect(() => {
+    const row = menuRef.current;
+    const active = row?.querySelector<HTMLElement>(`a[href="${pathname}"]`);
+    if (row && active && row.scrollWidth > row.clientWidth) row.scrollTo({ left: Math.max(0, active.offsetLeft - 16) });
+  }, [pathname]);
 
   return (
     <Container className="py-4">
@@ -56,7 +65,7 @@ export function Component() {
             <h2 id="dashboard-menu-title" className="h6 text-uppercase text-body-secondary px-2 pt-1 mb-2">
               Dashboard
             </h2>
-            <Nav variant="pills" className="dashboard-menu flex-md-column gap-1">
+            <Nav ref={menuRef} variant="pills" className="dashboard-menu flex-md-column gap-1">
               {menu.map((item) => (
                 <Nav.Item key={item.to}>
                   <Nav.Link as={NavLink} to={item.to}>

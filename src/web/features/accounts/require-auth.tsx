@@ -6,7 +6,7 @@ import type { LoginLocationState } from './session-ended-redirect.tsx';
 
 /** Pages that need a signed-in user send visitors to /login, remembering where they were going. */
 export function RequireAuth({ children }: { children: ReactNode }) {
-  const { status, signOutReason } = useAuth();
+  const { status, signOutReason, signedOutFrom } = useAuth();
   const location = useLocation();
   if (status === 'loading') {
     return (
@@ -18,9 +18,10 @@ export function RequireAuth({ children }: { children: ReactNode }) {
     );
   }
   if (status === 'signed-out') {
-    // Log Out on a signed-in page goes home, as it does anywhere else.
-    if (signOutReason === 'log-out') return <Navigate to="/" replace />;
-    const state: LoginLocationState = { from: location, sessionEnded: signOutReason === 'session-ended' };
+    // Log Out on a signed-in page goes home, as it does anywhere else; any later visit asks to log in.
+    const here = signedOutFrom === location.pathname;
+    if (here && signOutReason === 'log-out') return <Navigate to="/" replace />;
+    const state: LoginLocationState = { from: location, sessionEnded: here && signOutReason === 'session-ended' };
     return <Navigate to="/login" replace state={state} />;
   }
   return children;
