@@ -82,7 +82,7 @@ export function ProductForm({ adminEmail, part, submitLabel, onSubmit, onCancel 
         rows={3}
         maxLength={1000}
       />
-      <Row className="g-3">
+      <Row className="gx-3">
         <Col sm={4}>
           <FormField
             form={form}
