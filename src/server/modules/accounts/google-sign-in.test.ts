@@ -233,3 +233,29 @@ describe('Google sign-in when it is not configured', () => {
     );
   });
 });
+
+describe('Google sign-in when the provider cannot be reached', () => {
+  let context: TestContext;
+  beforeAll(async () => {
+    const saved = process.env.GOOGLE_ISSUER;
+    // Port 9 (discard) on loopback: nothing listens, discovery fails at once.
+    process.env.GOOGLE_ISSUER = 'http://127.0.0.1:9';
+    context = await createTestApp(testDrivers[0] ?? 'pglite', { ...googleEnv, GOOGLE_ISSUER: 'http://127.0.0.1:9' });
+    process.env.GOOGLE_ISSUER = saved;
+  });
+  afterAll(async () => {
+    await context.app.close();
+    await context.database.close();
+  });
+
+  it('sends the browser back with a sentence, keeps no state, and tries again next time', async () => {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const start = await context.app.inject({ method: 'GET', url: '/api/auth/google' });
+      expect(start.statusCode).toBe(302);
+      expect(decodeURIComponent(String(start.headers.location))).toBe(
+        '/auth/callback#error=Google sign-in is unavailable right now. Please try again later.',
+      );
+    }
+    expect(await context.database.db.select().from(oauthStates)).toHaveLength(0);
+  });
+});
