@@ -88,6 +88,12 @@ test.describe('parts list (/allparts)', () => {
     await expect(page).toHaveURL(/\/allparts$/);
     await expect(page.getByRole('link', { name: /^Purchase / }).first()).toBeVisible();
     await expectAccessible(page);
+
+    // A hand-edited page far past the end is an empty page with a way back, not an error.
+    await page.goto('/allparts?page=999999999');
+    await expect(page.getByText('There are no parts on this page.')).toBeVisible();
+    await page.getByRole('button', { name: 'Go to the first page' }).click();
+    await expect(page.getByRole('link', { name: /^Purchase / }).first()).toBeVisible();
   });
 
   test('asks a visitor to sign in first', async ({ page }) => {
