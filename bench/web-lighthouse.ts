@@ -104,9 +104,11 @@ async function prepare(page: Page, baseUrl: string, token: string | null): Promi
   }, token);
   await session.send('Network.clearBrowserCache');
   await session.detach();
+  // Lighthouse records the trace from a blank page, as it would in a fresh tab.
+  await page.goto('about:blank');
 }
 
-async function audit(
+async function auditOnce(
   browser: Browser,
   baseUrl: string,
   pagePath: string,
@@ -132,10 +134,8 @@ async function audit(
     if (!lhr) throw new Error(`Lighthouse returned nothing for ${pagePath}`);
     if (lhr.runtimeError) throw new Error(`${pagePath}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     if (jsonOut) {
-      fs.writeFileSync(
-        `${jsonOut.replace(/\.json$/, '')}-${pagePath.replace(/\W+/g, '') || 'home'}-${formFactor}.json`,
-        result?.report as string,
-      );
+      const name = `${jsonOut.replace(/\.json$/, '')}-${pagePath.replace(/\W+/g, '') || 'home'}-${formFactor}.json`;
+      fs.writeFileSync(name, result?.report as string);
     }
     const score = (id: string) => {
       const value = lhr.categories[id]?.score;
@@ -161,6 +161,18 @@ async function audit(
     };
   } finally {
     await page.close();
+  }
+}
+
+/** Lighthouse itself says "run again" when its trace comes out incomplete (NO_NAVSTART, NO_FCP) on a busy machine. */
+async function audit(...args: Parameters<typeof auditOnce>): Promise<PageFigures> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await auditOnce(...args);
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      console.warn(`retrying after: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 }
 
