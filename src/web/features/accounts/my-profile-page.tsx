@@ -28,20 +28,18 @@ function SavedProfile({ profile, name }: { profile: Profile; name: string }) {
     return <p className="text-body-secondary mb-0">No details yet. Fill in the form to complete your profile.</p>;
   }
   return (
-    <dl className="row mb-0">
+    <dl className="profile-details mb-0">
       {profile.img ? (
-        <dd className="col-12 mb-3">
+        <dd className="mb-3">
           <img src={profile.img} alt={name} className="profile-photo" />
         </dd>
       ) : null}
-      <dt className="col-sm-4">Education</dt>
-      <dd className="col-sm-8 text-break" style={{ whiteSpace: 'pre-line' }}>
-        {profile.education || '—'}
-      </dd>
-      <dt className="col-sm-4">Phone</dt>
-      <dd className="col-sm-8">{profile.phonenumber || '—'}</dd>
-      <dt className="col-sm-4">LinkedIn</dt>
-      <dd className="col-sm-8 text-break mb-0">
+      <dt>Education</dt>
+      <dd className="text-break profile-education">{profile.education || '—'}</dd>
+      <dt>Phone</dt>
+      <dd>{profile.phonenumber || '—'}</dd>
+      <dt>LinkedIn</dt>
+      <dd className="text-break mb-0">
         {profile.link ? (
           <a href={profile.link} target="_blank" rel="noopener noreferrer">
             {profile.link}
