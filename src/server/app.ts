@@ -20,6 +20,13 @@ import { openapiPlugin } from './plugins/openapi.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { staticSpaPlugin } from './plugins/static-spa.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The checked configuration this app was built with (modules read their settings here, never process.env). */
+    config: AppConfig;
+  }
+}
+
 export interface BuildAppOptions {
   config: AppConfig;
   database: DatabaseHandle;
@@ -60,6 +67,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
 
+  app.decorate('config', config);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);

@@ -10,7 +10,7 @@ import {
   placeOrderBodySchema,
 } from '../../../shared/schemas/orders.ts';
 import { currentUser, requireAdmin, requireUser } from '../../plugins/auth.ts';
-import { createPaymentProvider, type PaymentsPluginOptions, resolveConfig } from '../payments/payment-settings.ts';
+import { createPaymentProvider } from '../payments/payment-settings.ts';
 import { PaymentsService } from '../payments/payments-service.ts';
 import { toWireOrder } from './order-mapper.ts';
 import { OrdersService } from './orders-service.ts';
@@ -24,9 +24,9 @@ const errors = {
 };
 
 /** Placing, listing, paying, deleting and shipping orders. */
-export const ordersRoutes: FastifyPluginAsyncZod<PaymentsPluginOptions> = async (app, options) => {
+export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   const orders = new OrdersService(app.db);
-  const payments = new PaymentsService(app.db, createPaymentProvider(resolveConfig(app, options), app.db));
+  const payments = new PaymentsService(app.db, createPaymentProvider(app.config, app.db));
 
   app.post(
     '/api/myorder',

@@ -1,24 +1,9 @@
-import type { FastifyInstance } from 'fastify';
-import { type AppConfig, loadConfig } from '../../config.ts';
+import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import type { PaymentProvider } from './payment-provider.ts';
 import { PaymentRepository } from './payment-repository.ts';
 import { StripeProvider } from './stripe-provider.ts';
 import { TestGatewayProvider } from './test-gateway-provider.ts';
-
-export interface PaymentsPluginOptions {
-  config?: AppConfig;
-}
-
-/**
- * The app's config, as app.ts hands it to the module (`register(plugin, { config })` or an `app.config`
- * decorator); failing both, read from the environment exactly as main.ts does.
- */
-export function resolveConfig(app: FastifyInstance, options: PaymentsPluginOptions | undefined): AppConfig {
-  if (options?.config) return options.config;
-  const decorated = (app as unknown as { config?: AppConfig }).config;
-  return decorated ?? loadConfig(process.env);
-}
 
 export function createPaymentProvider(config: AppConfig, db: Database): PaymentProvider {
   if (config.paymentProvider === 'stripe') {

@@ -10,14 +10,14 @@ import {
 } from '../../../shared/schemas/payments.ts';
 import { NotFoundError } from '../../errors.ts';
 import { currentUser, requireUser } from '../../plugins/auth.ts';
-import { createPaymentProvider, type PaymentsPluginOptions, resolveConfig } from './payment-settings.ts';
+import { createPaymentProvider } from './payment-settings.ts';
 import { PaymentsService } from './payments-service.ts';
 
 const security = [{ bearerAuth: [] }];
 
 /** Payment intents, the built-in test gateway, and Stripe's webhook. */
-export const paymentsRoutes: FastifyPluginAsyncZod<PaymentsPluginOptions> = async (app, options) => {
-  const payments = new PaymentsService(app.db, createPaymentProvider(resolveConfig(app, options), app.db));
+export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const payments = new PaymentsService(app.db, createPaymentProvider(app.config, app.db));
 
   app.get(
     '/api/payments/config',

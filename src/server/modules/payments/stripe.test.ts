@@ -12,12 +12,10 @@ import { insertPart, orderRow } from '../orders/order-test-helpers.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_standin_secret_0123456789';
 const PUBLISHABLE_KEY = 'pk_test_standin_0123456789';
-const stripeKeys = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_BASE'] as const;
 
 let standIn: StripeStandIn;
 /** Filled before the apps are built (the suite's own beforeAll runs first). */
 const overrides: Record<string, string> = {};
-const savedEnv: Partial<Record<(typeof stripeKeys)[number], string | undefined>> = {};
 
 beforeAll(async () => {
   standIn = await startStripeStandIn();
@@ -27,17 +25,8 @@ beforeAll(async () => {
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     STRIPE_API_BASE: standIn.url,
   });
-  // The routes read the app's config from the environment when app.ts does not hand it to them.
-  for (const key of stripeKeys) {
-    savedEnv[key] = process.env[key];
-    process.env[key] = overrides[key];
-  }
 });
 afterAll(async () => {
-  for (const key of stripeKeys) {
-    if (savedEnv[key] === undefined) delete process.env[key];
-    else process.env[key] = savedEnv[key];
-  }
   await standIn?.close();
 });
 
