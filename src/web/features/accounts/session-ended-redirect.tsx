@@ -32,6 +32,6 @@ export function SessionEndedRedirect() {
 export function returnPath(state: unknown): string {
   const from = (state as LoginLocationState | null)?.from;
   if (!from?.pathname?.startsWith('/') || from.pathname.startsWith('//')) return '/';
-  if (from.pathname === '/login' || from.pathname === '/register') return '/';
+  if (['/login', '/register', '/auth/callback'].includes(from.pathname)) return '/';
   return `${from.pathname}${from.search ?? ''}${from.hash ?? ''}`;
 }
