@@ -2,12 +2,12 @@ import crypto from 'node:crypto';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
-import { registerErrorHandling } from './errors.ts';
+import { errorBody, registerErrorHandling } from './errors.ts';
 import { accountsRoutes } from './modules/accounts/accounts-routes.ts';
 import { catalogRoutes } from './modules/catalog/catalog-routes.ts';
 import { healthRoutes } from './modules/health/health-routes.ts';
@@ -17,7 +17,7 @@ import { reviewsRoutes } from './modules/reviews/reviews-routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { openapiPlugin } from './plugins/openapi.ts';
-import { securityHeadersPlugin } from './plugins/security-headers.ts';
+import { fallbackSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
 import { staticSpaPlugin } from './plugins/static-spa.ts';
 
 declare module 'fastify' {
@@ -59,12 +59,24 @@ export function loggerOptions(config: AppConfig): FastifyServerOptions['logger']
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
+  const isHttps = config.PUBLIC_URL?.startsWith('https://') ?? false;
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
     genReqId: () => crypto.randomUUID(),
     bodyLimit: 64 * 1024,
     trustProxy: config.TRUST_PROXY ? parseTrustProxy(config.TRUST_PROXY) : false,
     routerOptions: { ignoreTrailingSlash: true },
+    // Fastify answers a URL it cannot even route (bad percent-encoding, an over-long parameter) before any hook
+    // runs; without this those answers would lack the security headers and the one error shape.
+    frameworkErrors: (error, request, rawReply) => {
+      const reply = rawReply as FastifyReply;
+      reply
+        .headers(fallbackSecurityHeaders({ https: isHttps }))
+        .header('x-request-id', request.id)
+        .header('cache-control', 'no-store')
+        .code(error.statusCode === 414 ? 414 : 400)
+        .send(errorBody('invalid_data', 'The address of this request is not valid.'));
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.decorate('config', config);
@@ -76,7 +88,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
-  const isHttps = config.PUBLIC_URL?.startsWith('https://') ?? false;
   await app.register(securityHeadersPlugin, { https: isHttps, stripe: config.paymentProvider === 'stripe' });
   // Closed by default: only the origins named in CORS_ORIGINS may call the API from another site.
   if (config.CORS_ORIGINS) {

@@ -1,3 +1,4 @@
+import './zod-config.ts';
 import 'bootstrap/dist/css/bootstrap.min.css';
 import 'react-toastify/ReactToastify.css';
 import './styles/app.css';

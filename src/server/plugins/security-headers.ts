@@ -51,3 +51,15 @@ export const securityHeadersPlugin = fp(
   },
   { name: 'security-headers' },
 );
+
+/** The headers for answers Fastify gives before any plugin runs (see `frameworkErrors` in app.ts): lock everything. */
+export function fallbackSecurityHeaders(options: { https: boolean }): Record<string, string> {
+  return {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    ...(options.https ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
+  };
+}

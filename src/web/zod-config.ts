@@ -1,0 +1,5 @@
+import { config } from 'zod';
+
+// Zod probes `new Function('')` once to decide whether it may compile validators; under our CSP (no
+// 'unsafe-eval') that probe logs a violation on every page. Jitless mode skips the probe entirely.
+config({ jitless: true });
