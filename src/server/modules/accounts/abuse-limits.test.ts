@@ -13,8 +13,6 @@ const limits = {
   RATE_LIMIT_SIGNUP_PER_ACCOUNT: '2',
   RATE_LIMIT_WINDOW_SECONDS: '600',
 };
-// Until app.ts hands the module its config, the module reads the environment as main.ts does.
-Object.assign(process.env, limits);
 
 let ipCounter = 0;
 /** A fresh client address per use, so one test's counters never touch another's. */
@@ -118,7 +116,6 @@ describe.runIf(haveRedis)('abuse limits shared through Redis', () => {
 
     async function instance(database: DatabaseHandle): Promise<FastifyInstance> {
       const overrides = { ...limits, REDIS_URL: redisUrl, RATE_LIMIT_NAMESPACE: namespace };
-      Object.assign(process.env, overrides);
       const config = testConfig(overrides);
       const app = await buildApp({ config, database, sessionSecret: TEST_SESSION_SECRET, logger: false });
       await app.ready();
@@ -128,7 +125,6 @@ describe.runIf(haveRedis)('abuse limits shared through Redis', () => {
 
     afterAll(async () => {
       for (const app of apps) await app.close();
-      delete process.env.REDIS_URL;
       const cleaner = new Redis(redisUrl);
       const keys = await cleaner.keys(`*${namespace}*`);
       if (keys.length > 0) await cleaner.del(...keys);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -18,29 +18,19 @@ import {
   userListItemSchema,
 } from '../../../shared/schemas/accounts.ts';
 import { errorResponseSchema } from '../../../shared/schemas/common.ts';
-import { type AppConfig, loadConfig } from '../../config.ts';
 import { currentUser, requireAdmin, requireUser } from '../../plugins/auth.ts';
 import { createAbuseLimits } from './abuse-limits.ts';
 import { AccountsService, badCredentials } from './accounts-service.ts';
 import { GoogleSignIn, GoogleSignInError } from './google-sign-in.ts';
 import { ProfileService } from './profile-service.ts';
 
-export interface AccountsRoutesOptions {
-  config?: AppConfig;
-}
-
-/** The app's config as app.ts hands it over (`register(accountsRoutes, { config })`), else read as main.ts does. */
-function resolveConfig(app: FastifyInstance, options: AccountsRoutesOptions | undefined): AppConfig {
-  return options?.config ?? (app as unknown as { config?: AppConfig }).config ?? loadConfig(process.env);
-}
-
 const bearer = [{ bearerAuth: [] }];
 const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 429)[]) =>
   Object.fromEntries(codes.map((code) => [code, errorResponseSchema])) as Record<number, typeof errorResponseSchema>;
 
 /** Sign-up, sign-in, Google, tokens, roles, users admin and profile. */
-export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = async (app, options) => {
-  const config = resolveConfig(app, options);
+export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { config } = app;
   const accounts = new AccountsService(app.db, app.sessions);
   const profiles = new ProfileService(app.db);
   const google = new GoogleSignIn(config, app.db, accounts, app.log);

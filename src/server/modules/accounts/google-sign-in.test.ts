@@ -15,8 +15,6 @@ const googleEnv = {
   GOOGLE_ISSUER: provider.issuer,
   PUBLIC_URL: 'http://shop.test',
 };
-// Until app.ts hands the module its config, the module reads the environment as main.ts does.
-Object.assign(process.env, googleEnv);
 afterAll(async () => {
   await provider.stop();
 });
@@ -212,12 +210,7 @@ describeEachDatabase(
 describe('Google sign-in when it is not configured', () => {
   let context: TestContext;
   beforeAll(async () => {
-    const saved = { id: process.env.GOOGLE_CLIENT_ID, secret: process.env.GOOGLE_CLIENT_SECRET };
-    delete process.env.GOOGLE_CLIENT_ID;
-    delete process.env.GOOGLE_CLIENT_SECRET;
     context = await createTestApp(testDrivers[0] ?? 'pglite');
-    process.env.GOOGLE_CLIENT_ID = saved.id;
-    process.env.GOOGLE_CLIENT_SECRET = saved.secret;
   });
   afterAll(async () => {
     await context.app.close();
@@ -237,11 +230,8 @@ describe('Google sign-in when it is not configured', () => {
 describe('Google sign-in when the provider cannot be reached', () => {
   let context: TestContext;
   beforeAll(async () => {
-    const saved = process.env.GOOGLE_ISSUER;
     // Port 9 (discard) on loopback: nothing listens, discovery fails at once.
-    process.env.GOOGLE_ISSUER = 'http://127.0.0.1:9';
     context = await createTestApp(testDrivers[0] ?? 'pglite', { ...googleEnv, GOOGLE_ISSUER: 'http://127.0.0.1:9' });
-    process.env.GOOGLE_ISSUER = saved;
   });
   afterAll(async () => {
     await context.app.close();

@@ -15,7 +15,6 @@ const env = {
   GOOGLE_ISSUER: provider.issuer,
   PUBLIC_URL: 'http://shop.test',
 };
-Object.assign(process.env, env);
 afterAll(async () => {
   await provider.stop();
 });
