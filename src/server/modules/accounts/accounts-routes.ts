@@ -36,6 +36,15 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   const google = new GoogleSignIn(config, app.db, accounts, app.log);
   const limits = createAbuseLimits(app, config);
 
+  // Housekeeping: sessions that can no longer be used and abandoned Google sign-ins, every few hours.
+  const housekeeping = setInterval(() => {
+    Promise.all([app.sessions.deleteExpired(), google.deleteExpiredStates()]).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'accounts housekeeping failed'),
+    );
+  }, 6 * 3_600_000);
+  housekeeping.unref();
+  app.addHook('onClose', async () => clearInterval(housekeeping));
+
   app.post(
     '/api/signup',
     {

@@ -60,6 +60,10 @@ export class GoogleSignIn {
     return this.#discovered;
   }
 
+  async deleteExpiredStates(): Promise<void> {
+    await this.#db.delete(oauthStates).where(lt(oauthStates.expiresAt, new Date()));
+  }
+
   /** Starts a sign-in: stores the state and answers the provider's URL to send the browser to. */
   async start(redirectUri: string, returnTo: string): Promise<URL> {
     if (!this.configured) throw new GoogleSignInError('Google sign-in is not configured.');
@@ -74,7 +78,7 @@ export class GoogleSignIn {
     const nonce = oidc.randomNonce();
     const codeVerifier = oidc.randomPKCECodeVerifier();
     const now = Date.now();
-    await this.#db.delete(oauthStates).where(lt(oauthStates.expiresAt, new Date(now)));
+    await this.deleteExpiredStates();
     await this.#db
       .insert(oauthStates)
       .values({ state, nonce, codeVerifier, returnTo, expiresAt: new Date(now + STATE_TTL_MS) });
