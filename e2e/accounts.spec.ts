@@ -89,6 +89,7 @@ test.describe('accounts', () => {
     await expect(page).toHaveURL(/\/dashboard\/myorder$/);
     const menu = dashboardMenu(page);
     await expect(menu.getByRole('link')).toHaveText(['My Order', 'Add Review', 'My Profile']);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await expectAccessible(page);
 
     await page.goto('/dashboard/nothing-here');

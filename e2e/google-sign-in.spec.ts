@@ -26,7 +26,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitForHealth(url: string, timeoutMs = 30_000): Promise<void> {
+async function waitForHealth(url: string, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
@@ -43,6 +43,8 @@ test.describe('Sign In With Google', () => {
   test.describe.configure({ mode: 'serial' });
 
   test.beforeAll(async () => {
+    // Starting a second production server can take a while on a busy machine.
+    test.setTimeout(120_000);
     provider = await startOidcProvider();
     const port = await freePort();
     origin = `http://127.0.0.1:${port}`;

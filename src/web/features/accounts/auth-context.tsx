@@ -42,10 +42,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [signOutReason, setSignOutReason] = useState<AuthState['signOutReason']>(null);
   const [signedOutFrom, setSignedOutFrom] = useState<string | null>(null);
   const statusRef = useRef(status);
+  const signingOut = useRef(false);
   statusRef.current = status;
 
   const forget = useCallback(() => {
     clearToken();
+    statusRef.current = 'signed-out';
     setUser(null);
     setStatus('signed-out');
     queryClient.clear();
@@ -73,6 +75,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(
     () =>
       onUnauthorized(() => {
+        // Requests still in flight when Log Out revokes the token answer 401 too: that is not a session ending.
+        if (signingOut.current) return;
         const wasSignedIn = statusRef.current === 'signed-in';
         forget();
         if (wasSignedIn) {
@@ -93,10 +97,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const signOut = useCallback(
     async (reason: SignOutReason = 'log-out') => {
-      if (readToken()) await api('/logout', { method: 'POST' }).catch(() => {});
-      setSignOutReason(reason);
-      setSignedOutFrom(window.location.pathname);
-      forget();
+      signingOut.current = true;
+      try {
+        if (readToken()) await api('/logout', { method: 'POST' }).catch(() => {});
+      } finally {
+        setSignOutReason(reason);
+        setSignedOutFrom(window.location.pathname);
+        forget();
+        signingOut.current = false;
+      }
     },
     [forget],
   );
