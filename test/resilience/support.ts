@@ -1,0 +1,138 @@
+import crypto from 'node:crypto';
+import { adminConnectionUrl, withAdminClient } from '../support/postgres-admin.ts';
+
+export const ADMIN_EMAIL = 'resilience-admin@example.com';
+export const ADMIN_PASSWORD = 'resilience-admin-password-1';
+export const SESSION_SECRET = 'resilience-suite-session-secret-0123456789abcdef';
+
+export interface Reply<T = unknown> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** One JSON call to a running server; a network failure rejects (the caller decides what an unknown outcome means). */
+export async function call<T = unknown>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown } = {},
+): Promise<Reply<T>> {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    // Not JSON: keep the text for the failure message.
+  }
+  return { status: res.status, body: body as T, headers: res.headers };
+}
+
+export interface Customer {
+  email: string;
+  token: string;
+}
+
+export async function signUp(baseUrl: string, label: string): Promise<Customer> {
+  const email = `${label}-${crypto.randomBytes(4).toString('hex')}@example.com`;
+  const res = await call<{ token: string }>(baseUrl, 'POST', '/api/signup', {
+    body: { name: `Buyer ${label}`, email, password: 'correct-horse-battery' },
+  });
+  if (res.status !== 201) throw new Error(`sign-up answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return { email, token: res.body.token };
+}
+
+export async function logInAdmin(baseUrl: string): Promise<string> {
+  const res = await call<{ token: string }>(baseUrl, 'POST', '/api/login', {
+    body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+  });
+  if (res.status !== 200) throw new Error(`admin login answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.token;
+}
+
+export interface WirePart {
+  _id: string;
+  name: string;
+  price: number;
+  availablequantity: number;
+}
+
+export async function createPart(
+  baseUrl: string,
+  adminToken: string,
+  part: { name: string; price: number; stock: number },
+): Promise<WirePart> {
+  const res = await call<WirePart>(baseUrl, 'POST', '/api/part', {
+    token: adminToken,
+    body: {
+      name: part.name,
+      desription: 'Made by the resilience suite',
+      price: part.price,
+      availablequantity: part.stock,
+      minimunorder: 1,
+      img: '/images/parts/brake-disc.svg',
+    },
+  });
+  if (res.status !== 201) throw new Error(`creating a part answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+export async function stockOf(baseUrl: string, partId: string): Promise<number> {
+  const res = await call<WirePart>(baseUrl, 'GET', `/api/part/${partId}`);
+  if (res.status !== 200) throw new Error(`reading part ${partId} answered ${res.status}`);
+  return res.body.availablequantity;
+}
+
+export interface WireOrder {
+  _id: string;
+  partId: string | null;
+  name: string;
+  price: number;
+  quantity: number;
+  total: number;
+  email: string;
+  address: string;
+  phone: string;
+  paid: boolean;
+  status: string;
+}
+
+/** Every order in the shop, page by page, as the admin sees them. */
+export async function allOrders(baseUrl: string, adminToken: string): Promise<WireOrder[]> {
+  const out: WireOrder[] = [];
+  for (let offset = 0; ; offset += 500) {
+    const res = await call<WireOrder[]>(baseUrl, 'GET', `/api/allorder?limit=500&offset=${offset}`, {
+      token: adminToken,
+    });
+    if (res.status !== 200) throw new Error(`listing orders answered ${res.status}: ${JSON.stringify(res.body)}`);
+    out.push(...res.body);
+    if (res.body.length < 500) return out;
+  }
+}
+
+/** A PostgreSQL database of this suite's own on TEST_DATABASE_URL's server, dropped by `drop()`. */
+export async function scratchDatabase(label: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `redline_res_${label}_${Date.now().toString(36)}${crypto.randomBytes(3).toString('hex')}`;
+  await withAdminClient(base, (admin) => admin.query(`CREATE DATABASE "${name}"`));
+  return {
+    url: adminConnectionUrl(base, name),
+    drop: async () => {
+      await withAdminClient(base, (admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    },
+  };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Cents, so dollar arithmetic on the wire is compared exactly. */
+export const cents = (dollars: number) => Math.round(dollars * 100);
