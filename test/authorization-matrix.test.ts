@@ -1,0 +1,219 @@
+import Stripe from 'stripe';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  CALLER_NAMES,
+  type CallerName,
+  Fixtures,
+  injectOptions,
+  openapiOperations,
+  requestBuilders,
+} from './support/request-builders.ts';
+import { type StripeStandIn, startStripeStandIn } from './support/stripe-stand-in.ts';
+import { databaseChecksum } from './support/table-checksum.ts';
+import { createUser, describeEachDatabase } from './support/test-app.ts';
+
+type Expected = Record<CallerName, number>;
+const all = (status: number): Expected => ({
+  anonymous: status,
+  customer: status,
+  'other customer': status,
+  admin: status,
+});
+const signedIn = (status: number): Expected => ({ ...all(status), anonymous: 401 });
+const adminOnly = (status: number): Expected => ({
+  anonymous: 401,
+  customer: 403,
+  'other customer': 403,
+  admin: status,
+});
+
+/**
+ * Who may call what: one row per route of the OpenAPI document, each called with its VALID request (see
+ * request-builders.ts) by four callers. "customer" owns the records the request names; "other customer" is another
+ * signed-in customer. A route without a row, or a row without a route, fails: nothing ships unchecked.
+ *
+ * An order (or payment intent) of "customer" answers "other customer" 404, never 403, so order ids cannot be probed.
+ * An admin may see and delete any order but never pay for someone else's (403: the admin knows the order exists).
+ */
+const matrix: Record<string, Expected> = {
+  // Public by design.
+  'GET /api/health': all(200),
+  'POST /api/signup': all(201),
+  'POST /api/login': all(200),
+  // Sign-out never fails: it revokes the token it is given, if any (here a second session of the caller).
+  'POST /api/logout': all(204),
+  'GET /api/auth/providers': all(200),
+  // Google is not configured in tests: the browser is sent to /auth/callback#error=… (never a 5xx, never a token).
+  'GET /api/auth/google': all(302),
+  'GET /api/auth/google/callback': all(302),
+  'GET /api/part': all(200),
+  'GET /api/part/{id}': all(200),
+  'GET /api/review': all(200),
+  'GET /api/payments/config': all(200),
+  // With the built-in test gateway there is no Stripe webhook (404); the signed variant is checked below.
+  'POST /api/payments/webhook': all(404),
+
+  // Any signed-in caller, about themselves.
+  'GET /api/me': signedIn(200),
+  'GET /api/profile': signedIn(200),
+  'POST /api/profile': signedIn(200),
+  'POST /api/review': signedIn(201),
+  'POST /api/myorder': signedIn(201),
+
+  // Only about "customer": their own email, or an admin.
+  'PUT /api/user/{email}': { anonymous: 401, customer: 200, 'other customer': 403, admin: 403 },
+  'GET /api/admin/{email}': { anonymous: 401, customer: 200, 'other customer': 403, admin: 200 },
+  'GET /api/myorder': { anonymous: 401, customer: 200, 'other customer': 403, admin: 200 },
+  'GET /api/myorder/{id}': { anonymous: 401, customer: 200, 'other customer': 404, admin: 200 },
+  'DELETE /api/myorder/{id}': { anonymous: 401, customer: 200, 'other customer': 404, admin: 200 },
+  'PATCH /api/myorder/{id}': { anonymous: 401, customer: 200, 'other customer': 404, admin: 403 },
+  'POST /api/create-payment-intent': { anonymous: 401, customer: 200, 'other customer': 404, admin: 403 },
+  // Stripe's answer to a client secret that is not yours: "No such payment intent" (400).
+  'POST /api/payments/test-gateway/confirm': { anonymous: 401, customer: 200, 'other customer': 400, admin: 400 },
+
+  // Administrators only.
+  'GET /api/user': adminOnly(200),
+  'PUT /api/user/admin/{email}': adminOnly(200),
+  'POST /api/part': adminOnly(201),
+  'PATCH /api/part/{id}': adminOnly(200),
+  'DELETE /api/part/{id}': adminOnly(204),
+  'GET /api/allorder': adminOnly(200),
+  'PATCH /api/allorder/{id}/ship': adminOnly(200),
+};
+
+describeEachDatabase('authorization matrix over every route of the OpenAPI document', (ctx) => {
+  let fx: Fixtures;
+  let operations: string[];
+  beforeAll(async () => {
+    fx = await Fixtures.create(ctx);
+    operations = (await openapiOperations(ctx())).map((o) => o.key);
+  });
+
+  it('has one row, and one request builder, per route of the OpenAPI document, and no row for a route that is gone', () => {
+    expect(operations.length).toBeGreaterThan(25);
+    expect(
+      operations.filter((key) => !(key in matrix)),
+      'routes without a row in the matrix',
+    ).toEqual([]);
+    expect(
+      Object.keys(matrix).filter((key) => !operations.includes(key)),
+      'rows for routes that do not exist',
+    ).toEqual([]);
+    const withoutBuilder = operations.filter((key) => !(key in requestBuilders) && key !== 'GET /api/health');
+    expect(withoutBuilder, 'routes without a request builder').toEqual([]);
+  });
+
+  it('answers every caller of every route as the matrix says', async () => {
+    const got: Record<string, Expected> = {};
+    for (const key of operations) {
+      const build = requestBuilders[key] ?? (async () => ({ method: 'GET' as const, url: '/api/health' }));
+      const row = {} as Expected;
+      for (const caller of CALLER_NAMES) {
+        const request = await build(fx, caller);
+        const before = await databaseChecksum(ctx().database.db);
+        const res = await ctx().app.inject(injectOptions(request, fx.headersOf(caller)));
+        row[caller] = res.statusCode;
+        if (res.statusCode >= 400) {
+          expect(res.json(), `${key} as ${caller}: the one error shape`).toMatchObject({
+            error: { code: expect.any(String), message: expect.any(String) },
+          });
+          expect(await databaseChecksum(ctx().database.db), `${key} as ${caller}: a refusal changes nothing`).toEqual(
+            before,
+          );
+        }
+        if (res.statusCode === 302) {
+          // A redirect never hands a token to a caller who did not sign in with Google.
+          expect(res.headers.location, `${key} as ${caller}`).not.toMatch(/token=/);
+        }
+      }
+      got[key] = row;
+    }
+    // One comparison of the whole table, so a failure shows every wrong cell at once.
+    expect(got).toEqual(Object.fromEntries(operations.map((key) => [key, matrix[key]])));
+  });
+
+  it('answers a signed-out token exactly as it answers an anonymous caller (401 where sign-in is needed)', async () => {
+    const gone = await createUser(ctx());
+    await ctx().app.inject({ method: 'POST', url: '/api/logout', headers: gone.headers });
+    const got: Record<string, number> = {};
+    for (const key of operations) {
+      const build = requestBuilders[key] ?? (async () => ({ method: 'GET' as const, url: '/api/health' }));
+      const request = await build(fx, 'anonymous');
+      const res = await ctx().app.inject(injectOptions(request, gone.headers));
+      got[key] = res.statusCode;
+      if (res.statusCode === 401) expect(res.json().error.code, key).toBe('invalid_token');
+    }
+    expect(got).toEqual(Object.fromEntries(operations.map((key) => [key, matrix[key]?.anonymous])));
+  });
+
+  it('still knows every caller afterwards (no row signed a caller out or changed a role)', async () => {
+    for (const caller of ['customer', 'other customer', 'admin'] as const) {
+      const res = await ctx().app.inject({ method: 'GET', url: '/api/me', headers: fx.headersOf(caller) });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().isAdmin).toBe(caller === 'admin');
+    }
+  });
+});
+
+const WEBHOOK_SECRET = 'whsec_matrix_secret_0123456789';
+let standIn: StripeStandIn;
+const stripeOverrides: Record<string, string> = {};
+beforeAll(async () => {
+  standIn = await startStripeStandIn();
+  Object.assign(stripeOverrides, {
+    STRIPE_SECRET_KEY: standIn.secretKey,
+    STRIPE_PUBLISHABLE_KEY: 'pk_test_matrix_0123456789',
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_BASE: standIn.url,
+  });
+});
+afterAll(async () => {
+  await standIn?.close();
+});
+
+/**
+ * The webhook carries no bearer token: Stripe's signature is its authorization. Whoever calls, a correctly signed
+ * event is accepted and an unsigned or wrongly signed one is refused, and a refusal changes nothing.
+ */
+describeEachDatabase(
+  'authorization of the Stripe webhook (its signature, not a token)',
+  (ctx) => {
+    it('accepts a signed event from any caller and refuses a missing or wrong signature', async () => {
+      const fx = await Fixtures.create(ctx);
+      const signer = new Stripe('sk_test_unused');
+      const got: Record<string, number[]> = {};
+      for (const caller of CALLER_NAMES) {
+        const payload = JSON.stringify({
+          id: `evt_matrix_${caller.replace(' ', '_')}`,
+          object: 'event',
+          type: 'payment_intent.created',
+          data: { object: { id: 'pi_matrix', object: 'payment_intent' } },
+        });
+        const send = (signature?: string) =>
+          ctx().app.inject({
+            method: 'POST',
+            url: '/api/payments/webhook',
+            headers: {
+              ...fx.headersOf(caller),
+              'content-type': 'application/json; charset=utf-8',
+              ...(signature ? { 'stripe-signature': signature } : {}),
+            },
+            payload,
+          });
+        const before = await databaseChecksum(ctx().database.db);
+        const unsigned = await send();
+        const forged = await send(signer.webhooks.generateTestHeaderString({ payload, secret: 'whsec_wrong' }));
+        expect(await databaseChecksum(ctx().database.db)).toEqual(before);
+        const signed = await send(signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }));
+        got[caller] = [signed.statusCode, unsigned.statusCode, forged.statusCode];
+      }
+      expect(got).toEqual({
+        anonymous: [200, 400, 400],
+        customer: [200, 400, 400],
+        'other customer': [200, 400, 400],
+        admin: [200, 400, 400],
+      });
+    });
+  },
+  stripeOverrides,
+);

@@ -1,0 +1,315 @@
+import { eq } from 'drizzle-orm';
+import type { InjectOptions } from 'fastify';
+import { orders } from '../../src/server/db/schema.ts';
+import { insertPart } from '../../src/server/modules/orders/order-test-helpers.ts';
+import { createUser, type TestContext, type TestUser } from './test-app.ts';
+
+export type CallerName = 'anonymous' | 'customer' | 'other customer' | 'admin';
+export const CALLER_NAMES: readonly CallerName[] = ['anonymous', 'customer', 'other customer', 'admin'];
+
+export interface Callers {
+  customer: TestUser;
+  other: TestUser;
+  admin: TestUser;
+}
+
+export interface RouteRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  payload?: unknown;
+  /** Replaces the caller's headers (e.g. a second session of the same user for sign-out). */
+  headers?: Record<string, string>;
+}
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** A JSON body, always sent as application/json (Fastify's inject would send a string as text/plain). */
+export function injectOptions(request: RouteRequest, callerHeaders: Record<string, string>): InjectOptions {
+  const headers: Record<string, string> = { ...callerHeaders, ...request.headers };
+  if (request.payload === undefined) return { method: request.method, url: request.url, headers };
+  return {
+    method: request.method,
+    url: request.url,
+    headers: { 'content-type': 'application/json', ...headers },
+    payload: JSON.stringify(request.payload),
+  };
+}
+
+export const PASSWORD = 'ride-safe-123';
+let counter = 0;
+const unique = () => {
+  counter += 1;
+  return `${Date.now().toString(36)}${counter}${Math.random().toString(36).slice(2, 6)}`;
+};
+
+/** Real records built through the real app (or straight in the database where the API has no way). */
+export class Fixtures {
+  readonly ctx: () => TestContext;
+  readonly callers: Callers;
+
+  constructor(ctx: () => TestContext, callers: Callers) {
+    this.ctx = ctx;
+    this.callers = callers;
+  }
+
+  static async create(ctx: () => TestContext): Promise<Fixtures> {
+    return new Fixtures(ctx, {
+      customer: await createUser(ctx()),
+      other: await createUser(ctx()),
+      admin: await createUser(ctx(), { admin: true }),
+    });
+  }
+
+  /** The headers a caller sends; anonymous sends none. */
+  headersOf(caller: CallerName): Record<string, string> {
+    if (caller === 'anonymous') return {};
+    return this.userOf(caller).headers;
+  }
+
+  userOf(caller: Exclude<CallerName, 'anonymous'>): TestUser {
+    if (caller === 'customer') return this.callers.customer;
+    if (caller === 'other customer') return this.callers.other;
+    return this.callers.admin;
+  }
+
+  async part(values: { availableQuantity?: number; minimumOrder?: number } = {}) {
+    return insertPart(this.ctx().database.db, { availableQuantity: 1000, minimumOrder: 1, ...values });
+  }
+
+  /** An unpaid order placed by "customer" through POST /api/myorder. */
+  async order(): Promise<string> {
+    const part = await this.part();
+    const res = await this.ctx().app.inject({
+      method: 'POST',
+      url: '/api/myorder',
+      headers: this.callers.customer.headers,
+      payload: { partId: part.id, quantity: 2, address: '1 Main St', phone: '+1 555 0100' },
+    });
+    if (res.statusCode !== 201) throw new Error(`order not placed: ${res.statusCode} ${res.body}`);
+    return res.json()._id as string;
+  }
+
+  /** A paid order of "customer" (paid straight in the database, as a confirmed payment leaves it). */
+  async paidOrder(): Promise<string> {
+    const id = await this.order();
+    await this.ctx()
+      .database.db.update(orders)
+      .set({ paid: true, status: 'paid', transactionId: `pi_fixture_${unique()}` })
+      .where(eq(orders.id, id));
+    return id;
+  }
+
+  /** A payment intent of the built-in test gateway for a fresh order of "customer". */
+  async intent(): Promise<{ orderId: string; clientSecret: string }> {
+    const orderId = await this.order();
+    const res = await this.ctx().app.inject({
+      method: 'POST',
+      url: '/api/create-payment-intent',
+      headers: this.callers.customer.headers,
+      payload: { orderId },
+    });
+    if (res.statusCode !== 200) throw new Error(`intent not created: ${res.statusCode} ${res.body}`);
+    return { orderId, clientSecret: res.json().clientSecret as string };
+  }
+
+  /** A succeeded card payment for a fresh, still unpaid order of "customer": what PATCH /api/myorder/:id confirms. */
+  async succeededPayment(): Promise<{ orderId: string; transactionId: string }> {
+    const { orderId, clientSecret } = await this.intent();
+    const res = await this.ctx().app.inject({
+      method: 'POST',
+      url: '/api/payments/test-gateway/confirm',
+      headers: this.callers.customer.headers,
+      payload: { clientSecret, card: validCard },
+    });
+    if (res.statusCode !== 200) throw new Error(`payment not confirmed: ${res.statusCode} ${res.body}`);
+    return { orderId, transactionId: res.json().transactionId as string };
+  }
+
+  /** A user with a password (signed up through the API), for POST /api/login. */
+  async passwordUser(): Promise<{ email: string; password: string }> {
+    const email = `login-${unique()}@example.com`;
+    const res = await this.ctx().app.inject({
+      method: 'POST',
+      url: '/api/signup',
+      payload: { name: 'Login Rider', email, password: PASSWORD },
+    });
+    if (res.statusCode !== 201) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
+    return { email, password: PASSWORD };
+  }
+
+  /** A second session of the caller, so signing it out leaves the caller's own token working. */
+  async secondSession(caller: CallerName): Promise<Record<string, string> | undefined> {
+    if (caller === 'anonymous') return undefined;
+    const { token } = await this.ctx().app.sessions.create(this.userOf(caller).id);
+    return { authorization: `Bearer ${token}` };
+  }
+}
+
+export const validCard = {
+  number: '4242 4242 4242 4242',
+  expMonth: 12,
+  expYear: new Date().getUTCFullYear() + 3,
+  cvc: '123',
+};
+
+export const validPart = () => ({
+  name: `Part ${unique().slice(-8)}`,
+  desription: 'A sturdy part',
+  price: 25.5,
+  availablequantity: 40,
+  minimunorder: 2,
+  img: '/images/parts/brake-disc.svg',
+});
+
+export const validReview = () => ({
+  name: 'Riley',
+  number: 5,
+  img: 'https://example.com/riley.png',
+  review: 'Fast delivery, fits well.',
+});
+
+/**
+ * For every route of the OpenAPI document, how to build its VALID request for a caller: params point at real
+ * records, bodies pass validation. Keys are `METHOD /openapi/{path}`.
+ */
+export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) => Promise<RouteRequest>> = {
+  'POST /api/signup': async () => ({
+    method: 'POST',
+    url: '/api/signup',
+    payload: { name: 'New Rider', email: `signup-${unique()}@example.com`, password: PASSWORD },
+  }),
+  'POST /api/login': async (fx) => ({ method: 'POST', url: '/api/login', payload: await fx.passwordUser() }),
+  'POST /api/logout': async (fx, caller) => ({
+    method: 'POST',
+    url: '/api/logout',
+    headers: await fx.secondSession(caller),
+  }),
+  'GET /api/me': async () => ({ method: 'GET', url: '/api/me' }),
+  'PUT /api/user/{email}': async (fx) => ({
+    method: 'PUT',
+    url: `/api/user/${encodeURIComponent(fx.callers.customer.email)}`,
+    payload: { email: fx.callers.customer.email },
+  }),
+  'GET /api/admin/{email}': async (fx) => ({
+    method: 'GET',
+    url: `/api/admin/${encodeURIComponent(fx.callers.customer.email)}`,
+  }),
+  'GET /api/user': async () => ({ method: 'GET', url: '/api/user' }),
+  'PUT /api/user/admin/{email}': async (fx) => {
+    // A fresh target each time: making "customer" an admin would change every later answer.
+    const target = await createUser(fx.ctx());
+    return { method: 'PUT', url: `/api/user/admin/${encodeURIComponent(target.email)}` };
+  },
+  'GET /api/profile': async () => ({ method: 'GET', url: '/api/profile' }),
+  'POST /api/profile': async () => ({
+    method: 'POST',
+    url: '/api/profile',
+    payload: {
+      education: 'Mechanics',
+      phonenumber: '+1 555 0100',
+      img: 'https://example.com/me.png',
+      link: 'https://example.com',
+    },
+  }),
+  'GET /api/auth/providers': async () => ({ method: 'GET', url: '/api/auth/providers' }),
+  'GET /api/auth/google': async () => ({ method: 'GET', url: '/api/auth/google?returnTo=%2Fdashboard' }),
+  'GET /api/auth/google/callback': async () => ({
+    method: 'GET',
+    url: '/api/auth/google/callback?code=abc&state=xyz',
+  }),
+  'GET /api/part': async () => ({ method: 'GET', url: '/api/part?q=part&sort=name&limit=10&offset=0' }),
+  'POST /api/part': async () => ({ method: 'POST', url: '/api/part', payload: validPart() }),
+  'GET /api/part/{id}': async (fx) => ({ method: 'GET', url: `/api/part/${(await fx.part()).id}` }),
+  'PATCH /api/part/{id}': async (fx) => ({
+    method: 'PATCH',
+    url: `/api/part/${(await fx.part()).id}`,
+    payload: { price: 30, availablequantity: 50 },
+  }),
+  'DELETE /api/part/{id}': async (fx) => ({ method: 'DELETE', url: `/api/part/${(await fx.part()).id}` }),
+  'GET /api/review': async () => ({ method: 'GET', url: '/api/review?limit=10' }),
+  'POST /api/review': async () => ({ method: 'POST', url: '/api/review', payload: validReview() }),
+  'POST /api/myorder': async (fx) => ({
+    method: 'POST',
+    url: '/api/myorder',
+    payload: { partId: (await fx.part()).id, quantity: 3, address: '2 High St', phone: '555-0101' },
+  }),
+  'GET /api/myorder': async (fx) => ({
+    method: 'GET',
+    url: `/api/myorder?email=${encodeURIComponent(fx.callers.customer.email)}`,
+  }),
+  'GET /api/myorder/{id}': async (fx) => ({ method: 'GET', url: `/api/myorder/${await fx.order()}` }),
+  'DELETE /api/myorder/{id}': async (fx) => ({ method: 'DELETE', url: `/api/myorder/${await fx.order()}` }),
+  'PATCH /api/myorder/{id}': async (fx) => {
+    const { orderId, transactionId } = await fx.succeededPayment();
+    return { method: 'PATCH', url: `/api/myorder/${orderId}`, payload: { transactionId } };
+  },
+  'GET /api/allorder': async () => ({ method: 'GET', url: '/api/allorder?limit=10&offset=0' }),
+  'PATCH /api/allorder/{id}/ship': async (fx) => ({
+    method: 'PATCH',
+    url: `/api/allorder/${await fx.paidOrder()}/ship`,
+  }),
+  'GET /api/payments/config': async () => ({ method: 'GET', url: '/api/payments/config' }),
+  'POST /api/create-payment-intent': async (fx) => ({
+    method: 'POST',
+    url: '/api/create-payment-intent',
+    payload: { orderId: await fx.order() },
+  }),
+  'POST /api/payments/test-gateway/confirm': async (fx) => ({
+    method: 'POST',
+    url: '/api/payments/test-gateway/confirm',
+    payload: {
+      clientSecret: (await fx.intent()).clientSecret,
+      card: validCard,
+      billingDetails: { name: 'Riley', email: 'riley@example.com' },
+    },
+  }),
+  'POST /api/payments/webhook': async () => ({
+    method: 'POST',
+    url: '/api/payments/webhook',
+    payload: { id: 'evt_test', type: 'payment_intent.created', data: { object: {} } },
+    headers: { 'stripe-signature': 't=1,v1=00' },
+  }),
+};
+
+/** Every `METHOD /path` of the OpenAPI document the app serves. */
+export async function openapiOperations(ctx: TestContext): Promise<{ key: string; operation: OpenApiOperation }[]> {
+  const res = await ctx.app.inject({ method: 'GET', url: '/api/openapi.json' });
+  if (res.statusCode !== 200) throw new Error(`no OpenAPI document: ${res.statusCode}`);
+  const doc = res.json() as { paths: Record<string, Record<string, OpenApiOperation>> };
+  const result: { key: string; operation: OpenApiOperation }[] = [];
+  for (const [path, operations] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      if (['get', 'post', 'put', 'patch', 'delete'].includes(method)) {
+        result.push({ key: `${method.toUpperCase()} ${path}`, operation });
+      }
+    }
+  }
+  return result;
+}
+
+export interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchema;
+  items?: JsonSchema;
+  enum?: unknown[];
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  pattern?: string;
+  format?: string;
+  default?: unknown;
+}
+
+export interface OpenApiOperation {
+  parameters?: { in: 'path' | 'query' | 'header'; name: string; required?: boolean; schema: JsonSchema }[];
+  requestBody?: { content: Record<string, { schema: JsonSchema }> };
+  responses: Record<string, unknown>;
+  security?: unknown[];
+}
