@@ -251,6 +251,66 @@ describeEachDatabase('accounts: tokens', (ctx) => {
   });
 });
 
+describeEachDatabase('accounts: who may call what', (ctx) => {
+  it('answers each route as its caller deserves: anonymous, customer, another customer, admin', async () => {
+    const customer = await createUser(ctx());
+    const other = await createUser(ctx());
+    const admin = await createUser(ctx(), { admin: true });
+    const call = (method: 'GET' | 'PUT' | 'POST', url: string, headers?: { authorization: string }) =>
+      ctx().app.inject({ method, url, headers, ...(method === 'POST' ? { payload: {} } : {}) });
+    const own = encodeURIComponent(customer.email);
+    const cases: [
+      method: 'GET' | 'PUT' | 'POST',
+      url: string,
+      anonymous: number,
+      self: number,
+      otherCustomer: number,
+      admin: number,
+    ][] = [
+      ['GET', '/api/me', 401, 200, 200, 200],
+      ['GET', '/api/profile', 401, 200, 200, 200],
+      ['POST', '/api/profile', 401, 200, 200, 200],
+      ['PUT', `/api/user/${own}`, 401, 200, 403, 403],
+      ['GET', `/api/admin/${own}`, 401, 200, 403, 200],
+      ['GET', '/api/user', 401, 403, 403, 200],
+      ['GET', '/api/auth/providers', 200, 200, 200, 200],
+    ];
+    for (const [method, url, ...expected] of cases) {
+      const statuses = [];
+      for (const headers of [undefined, customer.headers, other.headers, admin.headers]) {
+        statuses.push((await call(method, url, headers)).statusCode);
+      }
+      expect(statuses, `${method} ${url}`).toEqual(expected);
+    }
+    expect((await call('GET', '/api/me', admin.headers)).json()).toEqual({
+      email: admin.email,
+      displayName: admin.displayName,
+      isAdmin: true,
+    });
+    expect((await call('GET', '/api/auth/providers')).json()).toEqual({ google: false });
+  });
+
+  it('housekeeping drops expired and long-revoked sessions, and keeps live ones', async () => {
+    const live = await createUser(ctx());
+    const expired = await createUser(ctx());
+    const revoked = await createUser(ctx());
+    await ctx()
+      .database.db.update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.userId, expired.id));
+    await ctx()
+      .database.db.update(sessions)
+      .set({ revokedAt: new Date(Date.now() - 8 * 24 * 3_600_000) })
+      .where(eq(sessions.userId, revoked.id));
+    await ctx().app.sessions.deleteExpired();
+    const left = await ctx().database.db.select({ userId: sessions.userId }).from(sessions);
+    const ids = left.map((row) => row.userId);
+    expect(ids).toContain(live.id);
+    expect(ids).not.toContain(expired.id);
+    expect(ids).not.toContain(revoked.id);
+  });
+});
+
 describeEachDatabase('accounts: roles', (ctx) => {
   it('GET /api/admin/{email}: yourself, or anyone when you are an admin', async () => {
     const customer = await createUser(ctx());
