@@ -24,7 +24,8 @@ import {
 /*
  * Crash safety: the production server takes orders from a load generator and is killed with SIGKILL mid-load,
  * then restarted on the same data. Whatever it acknowledged must be there; whatever it did not acknowledge is
- * either there whole or not at all; and stock plus ordered quantities still equals the starting stock.
+ * either there whole or not at all; and stock plus ordered quantities still equals the starting stock. Some of the
+ * load deletes unpaid orders (which gives their stock back), so both stock-changing transactions are interrupted.
  */
 
 const KILLS = 3;
@@ -42,6 +43,8 @@ interface Attempt {
   phone: string;
   outcome: 'pending' | 'acknowledged' | 'refused' | 'unknown';
   orderId?: string;
+  /** Set once the load tried to delete this (acknowledged) order. */
+  deletion?: 'pending' | 'acknowledged' | 'unknown';
 }
 
 interface RoundFigures {
@@ -52,21 +55,29 @@ interface RoundFigures {
   refused: number;
   unknown: number;
   committedUnacknowledged: number;
+  deletesAcknowledged: number;
+  deletesUnknown: number;
   lost: number;
   restartMs: number;
 }
 
-/** Places orders with bounded concurrency until stopped; every attempt carries a unique address to find it again. */
+/**
+ * Places orders with bounded concurrency until stopped (every attempt carries a unique address to find it again);
+ * one request in five deletes an order acknowledged earlier instead.
+ */
 class LoadGenerator {
   readonly attempts = new Map<string, Attempt>();
+  readonly deletes: Attempt[] = [];
   readonly unexpected: string[] = [];
   #stopped = false;
   #next = 0;
   #workers: Promise<void>[] = [];
   readonly #round: number;
+  readonly #deletable: Attempt[];
 
-  constructor(round: number) {
+  constructor(round: number, deletable: Attempt[]) {
     this.#round = round;
+    this.#deletable = deletable;
   }
 
   start(baseUrl: string, customers: Customer[], parts: WirePart[]): void {
@@ -81,6 +92,11 @@ class LoadGenerator {
   async #work(baseUrl: string, customers: Customer[], parts: WirePart[]): Promise<void> {
     while (!this.#stopped) {
       const n = this.#next++;
+      const victim = n % 5 === 4 ? this.#deletable.shift() : undefined;
+      if (victim) {
+        await this.#delete(baseUrl, victim);
+        continue;
+      }
       const part = parts[n % parts.length] as WirePart;
       const attempt: Attempt = {
         partId: part._id,
@@ -99,6 +115,7 @@ class LoadGenerator {
         if (res.status === 201 && res.body._id) {
           attempt.outcome = 'acknowledged';
           attempt.orderId = res.body._id;
+          this.#deletable.push(attempt);
         } else if (res.status === 422 && res.body.error?.code === 'stock_out') {
           attempt.outcome = 'refused';
         } else {
@@ -110,6 +127,19 @@ class LoadGenerator {
         attempt.outcome = 'unknown';
         if (!this.#stopped) await sleep(20);
       }
+    }
+  }
+
+  async #delete(baseUrl: string, attempt: Attempt): Promise<void> {
+    attempt.deletion = 'pending';
+    this.deletes.push(attempt);
+    try {
+      const res = await call(baseUrl, 'DELETE', `/api/myorder/${attempt.orderId}`, { token: attempt.customer.token });
+      if (res.status === 200) attempt.deletion = 'acknowledged';
+      else this.unexpected.push(`delete: ${res.status} ${JSON.stringify(res.body)}`);
+    } catch {
+      attempt.deletion = 'unknown';
+      if (!this.#stopped) await sleep(20);
     }
   }
 }
@@ -140,13 +170,17 @@ async function verify(
   const byId = new Map(orders.map((o) => [o._id, o]));
   const partById = new Map(parts.map((p) => [p._id, p]));
 
-  // Nothing the server acknowledged is lost, and it holds exactly what was acknowledged.
+  // Nothing the server acknowledged is lost (an order, or its deletion), and it holds what was acknowledged.
   let lost = 0;
   for (const attempt of attempts.values()) {
     if (attempt.outcome !== 'acknowledged') continue;
     const order = byId.get(attempt.orderId as string);
+    if (attempt.deletion === 'acknowledged') {
+      if (order) lost++;
+      continue;
+    }
     if (!order) {
-      lost++;
+      if (attempt.deletion !== 'unknown') lost++;
       continue;
     }
     expect(order).toMatchObject({
@@ -156,7 +190,7 @@ async function verify(
       address: attempt.address,
     });
   }
-  expect(lost, 'acknowledged orders missing after the restart').toBe(0);
+  expect(lost, 'acknowledged orders missing, or acknowledged deletions undone, after the restart').toBe(0);
 
   // Every order row is one of ours, whole and consistent; refused attempts left nothing behind.
   const committedUnacknowledged = new Set<string>();
@@ -231,9 +265,10 @@ async function crashRepeatedly(driver: 'pglite' | 'postgres', port: number): Pro
   for (let i = 0; i < CUSTOMERS; i++) customers.push(await signUp(baseUrl, `crash-${driver}-${i}`));
 
   const attempts = new Map<string, Attempt>();
+  const deletable: Attempt[] = [];
   const figures: RoundFigures[] = [];
   for (let round = 1; round <= KILLS; round++) {
-    const load = new LoadGenerator(round);
+    const load = new LoadGenerator(round, deletable);
     load.start(baseUrl, customers, parts);
     const killAfterMs = 500 + Math.floor(Math.random() * 1500);
     await sleep(killAfterMs);
@@ -242,7 +277,7 @@ async function crashRepeatedly(driver: 'pglite' | 'postgres', port: number): Pro
     await load.stop();
     expect(exitCode).toBeNull();
     expect(server.child.signalCode).toBe('SIGKILL');
-    expect(load.unexpected, 'answers other than 201 or 422 stock_out during the load').toEqual([]);
+    expect(load.unexpected, 'answers other than 201, 422 stock_out or a deletion’s 200 during the load').toEqual([]);
     for (const [key, attempt] of load.attempts) attempts.set(key, attempt);
 
     if (driver === 'pglite') {
@@ -269,6 +304,8 @@ async function crashRepeatedly(driver: 'pglite' | 'postgres', port: number): Pro
       refused: count('refused'),
       unknown: count('unknown'),
       committedUnacknowledged: mine.filter((a) => result.committedUnacknowledged.has(a.address)).length,
+      deletesAcknowledged: load.deletes.filter((a) => a.deletion === 'acknowledged').length,
+      deletesUnknown: load.deletes.filter((a) => a.deletion === 'unknown').length,
       lost: result.lost,
       restartMs,
     });
@@ -279,10 +316,10 @@ async function crashRepeatedly(driver: 'pglite' | 'postgres', port: number): Pro
   expect(await server.stop('SIGTERM')).toBe(0);
   for (const f of figures) {
     console.log(
-      `[crash-safety ${driver}] kill ${f.round} after ${f.killAfterMs} ms: sent ${f.sent}, acknowledged ` +
-        `${f.acknowledged}, refused (stock) ${f.refused}, in flight at the kill ${f.unknown} (of which written ${f.committedUnacknowledged}), ` +
-        `lost ${f.lost}, ` +
-        `restart ${f.restartMs} ms`,
+      `[crash-safety ${driver}] kill ${f.round} after ${f.killAfterMs} ms: orders sent ${f.sent}, acknowledged ` +
+        `${f.acknowledged}, refused (stock) ${f.refused}, in flight at the kill ${f.unknown} (written anyway ` +
+        `${f.committedUnacknowledged}); deletions acknowledged ${f.deletesAcknowledged}, in flight ` +
+        `${f.deletesUnknown}; lost ${f.lost}; restart ${f.restartMs} ms`,
     );
   }
 }
