@@ -94,11 +94,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(cors, { origin: config.CORS_ORIGINS.split(',').map((o) => o.trim()) });
   }
   await app.register(compress, { global: true, threshold: 1024 });
+  const redis = config.REDIS_URL ? connectRedis(app, config.REDIS_URL) : undefined;
   await app.register(rateLimit, {
     global: false,
-    ...(config.REDIS_URL
-      ? { redis: new Redis(config.REDIS_URL, { connectTimeout: 500, maxRetriesPerRequest: 1 }) }
-      : {}),
+    ...(redis ? { redis } : {}),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       error: 'Too Many Requests',
@@ -119,6 +118,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(staticSpaPlugin, { root: config.STATIC_DIR });
   return app;
+}
+
+/** The shared rate-limit store: an outage is logged (limits then fail open), and the client closes with the app. */
+function connectRedis(app: FastifyInstance, url: string): Redis {
+  const redis = new Redis(url, { connectTimeout: 500, maxRetriesPerRequest: 1 });
+  redis.on('error', (error) => app.log.warn({ err: error }, 'redis unavailable'));
+  app.addHook('onClose', async () => {
+    await redis.quit().catch(() => redis.disconnect());
+  });
+  return redis;
 }
 
 /** `true`, a hop count, or a comma-separated list of trusted proxy addresses. */
