@@ -26,6 +26,8 @@ import {
  * then restarted on the same data. Whatever it acknowledged must be there; whatever it did not acknowledge is
  * either there whole or not at all; and stock plus ordered quantities still equals the starting stock. Some of the
  * load deletes unpaid orders (which gives their stock back), so both stock-changing transactions are interrupted.
+ * A last round stops the server with SIGTERM mid-load instead: a graceful stop may refuse (503) or drop requests it
+ * has not started, but must answer every one it carried out.
  */
 
 const KILLS = 3;
@@ -44,17 +46,20 @@ interface Attempt {
   outcome: 'pending' | 'acknowledged' | 'refused' | 'unknown';
   orderId?: string;
   /** Set once the load tried to delete this (acknowledged) order. */
-  deletion?: 'pending' | 'acknowledged' | 'unknown';
+  deletion?: 'pending' | 'acknowledged' | 'refused' | 'unknown';
 }
 
 interface RoundFigures {
   round: number;
+  signal: 'SIGKILL' | 'SIGTERM';
   killAfterMs: number;
   sent: number;
   acknowledged: number;
   refused: number;
   unknown: number;
   committedUnacknowledged: number;
+  closing: number;
+  notConnected: number;
   deletesAcknowledged: number;
   deletesUnknown: number;
   lost: number;
@@ -69,15 +74,27 @@ class LoadGenerator {
   readonly attempts = new Map<string, Attempt>();
   readonly deletes: Attempt[] = [];
   readonly unexpected: string[] = [];
+  /** 503 answers of a server that is shutting down gracefully (allowed only in the SIGTERM round). */
+  closing = 0;
+  /** Attempts made after the server was gone (connection refused): never sent, so refused. */
+  notConnected = 0;
   #stopped = false;
   #next = 0;
   #workers: Promise<void>[] = [];
   readonly #round: number;
   readonly #deletable: Attempt[];
+  readonly #closingAllowed: boolean;
 
-  constructor(round: number, deletable: Attempt[]) {
+  constructor(round: number, deletable: Attempt[], closingAllowed: boolean) {
     this.#round = round;
     this.#deletable = deletable;
+    this.#closingAllowed = closingAllowed;
+  }
+
+  #isClosing(status: number): boolean {
+    if (status !== 503 || !this.#closingAllowed) return false;
+    this.closing++;
+    return true;
   }
 
   start(baseUrl: string, customers: Customer[], parts: WirePart[]): void {
@@ -116,15 +133,21 @@ class LoadGenerator {
           attempt.outcome = 'acknowledged';
           attempt.orderId = res.body._id;
           this.#deletable.push(attempt);
-        } else if (res.status === 422 && res.body.error?.code === 'stock_out') {
+        } else if ((res.status === 422 && res.body.error?.code === 'stock_out') || this.#isClosing(res.status)) {
           attempt.outcome = 'refused';
         } else {
           attempt.outcome = 'refused';
           this.unexpected.push(`${res.status} ${JSON.stringify(res.body)}`);
         }
-      } catch {
-        // The connection died with the server: the order may or may not have been written.
-        attempt.outcome = 'unknown';
+      } catch (error) {
+        // Refused: no server was listening, nothing was sent. Otherwise the connection died with the server, and
+        // the order may or may not have been written.
+        if (connectionRefused(error)) {
+          attempt.outcome = 'refused';
+          this.notConnected++;
+        } else {
+          attempt.outcome = 'unknown';
+        }
         if (!this.#stopped) await sleep(20);
       }
     }
@@ -136,12 +159,18 @@ class LoadGenerator {
     try {
       const res = await call(baseUrl, 'DELETE', `/api/myorder/${attempt.orderId}`, { token: attempt.customer.token });
       if (res.status === 200) attempt.deletion = 'acknowledged';
+      else if (this.#isClosing(res.status)) attempt.deletion = 'refused';
       else this.unexpected.push(`delete: ${res.status} ${JSON.stringify(res.body)}`);
-    } catch {
-      attempt.deletion = 'unknown';
+    } catch (error) {
+      attempt.deletion = connectionRefused(error) ? 'refused' : 'unknown';
       if (!this.#stopped) await sleep(20);
     }
   }
+}
+
+function connectionRefused(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string; errors?: { code?: string }[] } }).cause;
+  return cause?.code === 'ECONNREFUSED' || (cause?.errors ?? []).some((e) => e.code === 'ECONNREFUSED');
 }
 
 function serverEnv(database: { url?: string; dataDir: string }): Record<string, string> {
@@ -165,13 +194,14 @@ async function verify(
   parts: WirePart[],
   startingStock: Map<string, number>,
   attempts: Map<string, Attempt>,
-): Promise<{ committedUnacknowledged: Set<string>; lost: number }> {
+): Promise<{ committedUnacknowledged: Set<string>; deletedUnacknowledged: Set<string>; lost: number }> {
   const orders = await allOrders(baseUrl, adminToken);
   const byId = new Map(orders.map((o) => [o._id, o]));
   const partById = new Map(parts.map((p) => [p._id, p]));
 
   // Nothing the server acknowledged is lost (an order, or its deletion), and it holds what was acknowledged.
   let lost = 0;
+  const deletedUnacknowledged = new Set<string>();
   for (const attempt of attempts.values()) {
     if (attempt.outcome !== 'acknowledged') continue;
     const order = byId.get(attempt.orderId as string);
@@ -180,7 +210,8 @@ async function verify(
       continue;
     }
     if (!order) {
-      if (attempt.deletion !== 'unknown') lost++;
+      if (attempt.deletion === 'unknown') deletedUnacknowledged.add(attempt.address);
+      else lost++;
       continue;
     }
     expect(order).toMatchObject({
@@ -223,7 +254,7 @@ async function verify(
       startingStock.get(part._id),
     );
   }
-  return { committedUnacknowledged, lost };
+  return { committedUnacknowledged, deletedUnacknowledged, lost };
 }
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-crash-'));
@@ -267,23 +298,31 @@ async function crashRepeatedly(driver: 'pglite' | 'postgres', port: number): Pro
   const attempts = new Map<string, Attempt>();
   const deletable: Attempt[] = [];
   const figures: RoundFigures[] = [];
-  for (let round = 1; round <= KILLS; round++) {
-    const load = new LoadGenerator(round, deletable);
+  const signals = [...Array.from({ length: KILLS }, () => 'SIGKILL' as const), 'SIGTERM' as const];
+  for (const [index, signal] of signals.entries()) {
+    const round = index + 1;
+    const load = new LoadGenerator(round, deletable, signal === 'SIGTERM');
     load.start(baseUrl, customers, parts);
     const killAfterMs = 500 + Math.floor(Math.random() * 1500);
     await sleep(killAfterMs);
-    server.child.kill('SIGKILL');
+    server.child.kill(signal);
     const exitCode = await server.exited;
     await load.stop();
-    expect(exitCode).toBeNull();
-    expect(server.child.signalCode).toBe('SIGKILL');
+    if (signal === 'SIGKILL') {
+      expect(exitCode).toBeNull();
+      expect(server.child.signalCode).toBe('SIGKILL');
+    } else {
+      expect(exitCode, server.output()).toBe(0);
+    }
     expect(load.unexpected, 'answers other than 201, 422 stock_out or a deletion’s 200 during the load').toEqual([]);
     for (const [key, attempt] of load.attempts) attempts.set(key, attempt);
 
-    if (driver === 'pglite') {
+    const lock = path.join(dataDir, 'server.lock');
+    if (driver === 'pglite' && signal === 'SIGKILL') {
       // The killed process could not remove its lock; the next start must take it over (its pid is dead).
-      const lock = path.join(dataDir, 'server.lock');
       expect(fs.readFileSync(lock, 'utf8')).toBe(String(server.child.pid));
+    } else if (driver === 'pglite') {
+      expect(fs.existsSync(lock), 'a graceful stop releases the data directory').toBe(false);
     }
 
     const restartedAt = Date.now();
@@ -296,14 +335,24 @@ async function crashRepeatedly(driver: 'pglite' | 'postgres', port: number): Pro
     const result = await verify(baseUrl, adminToken, parts, startingStock, attempts);
     const mine = [...load.attempts.values()];
     const count = (outcome: Attempt['outcome']) => mine.filter((a) => a.outcome === outcome).length;
+    const writtenSilently = mine.filter((a) => result.committedUnacknowledged.has(a.address)).length;
+    const deletedSilently = load.deletes.filter((a) => result.deletedUnacknowledged.has(a.address)).length;
+    if (signal === 'SIGTERM') {
+      // A graceful stop finishes and answers what it started: nothing may change without the client being told.
+      expect(writtenSilently, 'orders written without an answer during a graceful stop').toBe(0);
+      expect(deletedSilently, 'orders deleted without an answer during a graceful stop').toBe(0);
+    }
     figures.push({
       round,
+      signal,
       killAfterMs,
       sent: mine.length,
       acknowledged: count('acknowledged'),
       refused: count('refused'),
       unknown: count('unknown'),
-      committedUnacknowledged: mine.filter((a) => result.committedUnacknowledged.has(a.address)).length,
+      committedUnacknowledged: writtenSilently,
+      closing: load.closing,
+      notConnected: load.notConnected,
       deletesAcknowledged: load.deletes.filter((a) => a.deletion === 'acknowledged').length,
       deletesUnknown: load.deletes.filter((a) => a.deletion === 'unknown').length,
       lost: result.lost,
@@ -312,19 +361,20 @@ async function crashRepeatedly(driver: 'pglite' | 'postgres', port: number): Pro
     expect(count('acknowledged'), 'the load placed orders before the kill').toBeGreaterThan(0);
   }
 
-  // A clean stop at the end: the data directory is released as designed.
   expect(await server.stop('SIGTERM')).toBe(0);
   for (const f of figures) {
     console.log(
-      `[crash-safety ${driver}] kill ${f.round} after ${f.killAfterMs} ms: orders sent ${f.sent}, acknowledged ` +
-        `${f.acknowledged}, refused (stock) ${f.refused}, in flight at the kill ${f.unknown} (written anyway ` +
+      `[crash-safety ${driver}] round ${f.round}, ${f.signal} after ${f.killAfterMs} ms: orders sent ${f.sent}, ` +
+        `acknowledged ${f.acknowledged}, refused ${f.refused} (503 closing ${f.closing}, not connected ` +
+        `${f.notConnected}, the rest stock), ` +
+        `no answer ${f.unknown} (written anyway ` +
         `${f.committedUnacknowledged}); deletions acknowledged ${f.deletesAcknowledged}, in flight ` +
         `${f.deletesUnknown}; lost ${f.lost}; restart ${f.restartMs} ms`,
     );
   }
 }
 
-describe('crash safety: SIGKILL mid-load, restart on the same data', () => {
+describe('crash safety: SIGKILL (and a last SIGTERM) mid-load, restart on the same data', () => {
   it('PGlite: acknowledged orders survive, nothing is half-written, stock adds up', async () => {
     await crashRepeatedly('pglite', 3150);
   });
