@@ -1,6 +1,6 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, notExists, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.ts';
-import { orders, parts } from '../../db/schema.ts';
+import { orders, parts, paymentIntents } from '../../db/schema.ts';
 
 export type OrderRow = typeof orders.$inferSelect;
 type Executor = Database | Transaction;
@@ -114,9 +114,15 @@ export class OrderRepository {
   /** Deletes an unpaid order and gives its quantity back to the part, in one transaction. */
   async deleteUnpaid(id: string): Promise<DeleteResult> {
     return this.#db.transaction(async (tx) => {
+      // A card payment that already went through (order not yet marked paid) keeps its order: deleting it would
+      // release the stock and, by cascade, erase the only record of the charge.
+      const charged = tx
+        .select({ one: sql`1` })
+        .from(paymentIntents)
+        .where(and(eq(paymentIntents.orderId, orders.id), eq(paymentIntents.status, 'succeeded')));
       const [deleted] = await tx
         .delete(orders)
-        .where(and(eq(orders.id, id), eq(orders.paid, false)))
+        .where(and(eq(orders.id, id), eq(orders.paid, false), notExists(charged)))
         .returning({ partId: orders.partId, quantity: orders.quantity });
       if (!deleted) {
         const existing = await this.findById(id, tx);
