@@ -66,6 +66,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: 64 * 1024,
     trustProxy: config.TRUST_PROXY ? parseTrustProxy(config.TRUST_PROXY) : false,
     routerOptions: { ignoreTrailingSlash: true },
+    // During a graceful stop, requests already on their way are still served (with `Connection: close`) rather
+    // than answered 503 outside our error shape; the database stays open until app.close() has finished.
+    return503OnClosing: false,
     // Fastify answers a URL it cannot even route (bad percent-encoding, an over-long parameter) before any hook
     // runs; without this those answers would lack the security headers and the one error shape.
     frameworkErrors: (error, request, rawReply) => {

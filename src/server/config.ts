@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMAIL_PATTERN } from '../shared/schemas/accounts.ts';
 
 const optionalString = z
   .string()
@@ -26,7 +27,10 @@ const configSchema = z
     CORS_ORIGINS: optionalString,
     TRUST_PROXY: optionalString,
     REDIS_URL: optionalString,
-    ADMIN_EMAIL: optionalString,
+    ADMIN_EMAIL: optionalString.refine(
+      (value) => value === undefined || EMAIL_PATTERN.test(value),
+      'ADMIN_EMAIL must be an address the login form accepts (e.g. admin@example.com)',
+    ),
     ADMIN_PASSWORD: optionalString,
     SEED_DEMO_DATA: z.enum(['true', 'false']).default('true'),
     GOOGLE_CLIENT_ID: optionalString,

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { count } from 'drizzle-orm';
+import { count, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config.ts';
 import { hashPassword } from '../modules/accounts/password-hasher.ts';
@@ -10,6 +10,9 @@ import { seedParts, seedReviews } from './seed-data.ts';
 export const DEFAULT_ADMIN_EMAIL = 'admin@redline.dev';
 
 type SeedLogger = Pick<FastifyBaseLogger, 'info' | 'warn'>;
+
+/** Any fixed number (not the migrations' one): the advisory lock that lets one of several starting instances seed. */
+const SEED_LOCK_KEY = 72_535_278;
 
 /**
  * Fills an empty database with the demo catalogue, reviews and one admin. Idempotent: a database that already
@@ -31,7 +34,13 @@ export async function seedDemoData(
   const passwordHash = await hashPassword(adminPassword);
   const now = Date.now();
 
-  await db.transaction(async (tx) => {
+  const seeded = await db.transaction(async (tx) => {
+    // Several instances may start at once on one empty database: one seeds while the others wait on the lock,
+    // then find the data and leave it alone (instead of failing on the admin's unique email).
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_KEY})`);
+    const [usersNow] = await tx.select({ n: count() }).from(users);
+    const [partsNow] = await tx.select({ n: count() }).from(parts);
+    if ((usersNow?.n ?? 0) > 0 || (partsNow?.n ?? 0) > 0) return false;
     await tx.insert(users).values({ email: adminEmail, displayName: 'Shop Admin', passwordHash, isAdmin: true });
     await tx.insert(parts).values(
       seedParts.map((part, index) => ({
@@ -46,7 +55,9 @@ export async function seedDemoData(
       .values(
         seedReviews.map((r, index) => ({ ...r, createdAt: new Date(now - (seedReviews.length - index) * 60_000) })),
       );
+    return true;
   });
+  if (!seeded) return { seeded: false };
 
   log.info(`Seeded the demo catalogue: ${seedParts.length} parts, ${seedReviews.length} reviews.`);
   if (generated) {
