@@ -641,7 +641,7 @@ describeEachDatabase('bad input, generated from every request schema', (ctx) => 
   });
 
   it('answers bodies over 64 KiB with 413 and wrong content types with a 4xx, on every route that takes a body', async () => {
-    type Sized = { label: string; headers: Record<string, string>; payload: string; status?: number };
+    type Sized = { label: string; headers: Record<string, string>; payload: string | Buffer; status?: number };
     const planned: { key: string; caller: CallerName; method: string; url: string; attempt: Sized }[] = [];
     for (const [key, operation] of operations) {
       const method = key.slice(0, key.indexOf(' '));
@@ -664,6 +664,18 @@ describeEachDatabase('bad input, generated from every request schema', (ctx) => 
             status: 413,
           },
           { label: 'empty JSON', headers: json, payload: '' },
+          // Valid JSON of the wrong shape: only wrong where the route reads a body (logout and deletes ignore one).
+          ...(operation.requestBody === undefined
+            ? []
+            : [
+                { label: 'nested 30,000 deep', headers: json, payload: `${'['.repeat(30_000)}${']'.repeat(30_000)}` },
+                { label: 'nested objects', headers: json, payload: `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}` },
+                {
+                  label: 'UTF-16 JSON',
+                  headers: { ...headers, 'content-type': 'application/json; charset=utf-16' },
+                  payload: Buffer.from('\ufeff{"email":"a@b.co"}', 'utf16le'),
+                },
+              ]),
           ...[
             'text/plain',
             'text/html',
