@@ -132,6 +132,28 @@ describeEachDatabase('authorization matrix over every route of the OpenAPI docum
     expect(got).toEqual(Object.fromEntries(operations.map((key) => [key, matrix[key]])));
   });
 
+  it('answers another customer about an order exactly as about an order that does not exist (ids cannot be probed)', async () => {
+    const orderId = await fx.order();
+    const unknown = crypto.randomUUID();
+    const calls = (id: string) => [
+      { method: 'GET' as const, url: `/api/myorder/${id}` },
+      { method: 'DELETE' as const, url: `/api/myorder/${id}` },
+      { method: 'PATCH' as const, url: `/api/myorder/${id}`, payload: { transactionId: 'pi_probe_000000' } },
+      { method: 'POST' as const, url: '/api/create-payment-intent', payload: { orderId: id } },
+    ];
+    const answers = async (id: string) => {
+      const result: { status: number; body: unknown }[] = [];
+      for (const call of calls(id)) {
+        const res = await ctx().app.inject({ ...call, headers: fx.callers.other.headers });
+        result.push({ status: res.statusCode, body: res.json() });
+      }
+      return result;
+    };
+    const before = await databaseChecksum(ctx().database.db);
+    expect(await answers(orderId)).toEqual(await answers(unknown));
+    expect(await databaseChecksum(ctx().database.db)).toEqual(before);
+  });
+
   it('answers a signed-out token exactly as it answers an anonymous caller (401 where sign-in is needed)', async () => {
     const gone = await createUser(ctx());
     await ctx().app.inject({ method: 'POST', url: '/api/logout', headers: gone.headers });
