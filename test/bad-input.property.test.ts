@@ -350,7 +350,7 @@ function attemptsFor(
     if (numeric.length > 0) {
       options.push(
         fc
-          .tuple(fc.constantFrom(...numeric.map(([n]) => n)), fc.constantFrom('1e309', '-1e309', '1' + '0'.repeat(400)))
+          .tuple(fc.constantFrom(...numeric.map(([n]) => n)), fc.constantFrom('1e309', '-1e309', `1${'0'.repeat(400)}`))
           .map(([name, literal]) => {
             const text = JSON.stringify({ ...(base.payload as object), [name]: '__N__' }).replace('"__N__"', literal);
             return {
