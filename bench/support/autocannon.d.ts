@@ -33,6 +33,7 @@ declare module 'autocannon' {
     body?: string;
     title?: string;
     pipelining?: number;
+    setupClient?: (client: { setHeaders(h: Record<string, string>): void; setBody(b: string): void }) => void;
   }
   function autocannon(options: Options): Promise<Result>;
   // biome-ignore lint/style/noDefaultExport: declares the package's own (CommonJS) default export.

@@ -6,6 +6,10 @@ export interface LoadOptions {
   connections?: number;
   durationSeconds?: number;
   headers?: Record<string, string>;
+  method?: string;
+  body?: string;
+  /** Per-connection set-up (autocannon's setupClient), e.g. one customer's token and body per connection. */
+  setupClient?: (client: { setHeaders(h: Record<string, string>): void; setBody(b: string): void }) => void;
 }
 
 export interface LoadFigures {
@@ -27,6 +31,9 @@ export async function measure(options: LoadOptions): Promise<LoadFigures> {
     duration: options.durationSeconds ?? 10,
     headers: options.headers ?? {},
     title: options.title,
+    ...(options.method ? { method: options.method } : {}),
+    ...(options.body ? { body: options.body } : {}),
+    ...(options.setupClient ? { setupClient: options.setupClient } : {}),
   });
   return {
     title: options.title,

@@ -1,6 +1,5 @@
 import './zod-config.ts';
 import 'bootstrap/dist/css/bootstrap.min.css';
-import 'react-toastify/ReactToastify.css';
 import './styles/app.css';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';

@@ -1,7 +1,6 @@
-import { Suspense } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import Spinner from 'react-bootstrap/Spinner';
 import { Outlet, ScrollRestoration } from 'react-router';
-import { ToastContainer } from 'react-toastify/unstyled';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteNavbar } from './site-navbar.tsx';
 
@@ -15,7 +14,35 @@ export function PageSpinner() {
   );
 }
 
+/**
+ * The toast container and its stylesheet arrive after the page has loaded, not on the way to the first paint: no
+ * page shows a toast before the visitor has done something. A toast raised earlier is not lost: react-toastify
+ * queues toasts until a container mounts, then shows them.
+ */
+const ToastContainer = lazy(async () => {
+  const [toastify] = await Promise.all([import('react-toastify/unstyled'), import('react-toastify/ReactToastify.css')]);
+  return { default: toastify.ToastContainer };
+});
+
+function useAfterLoad(): boolean {
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    const idle = () => {
+      if ('requestIdleCallback' in window) window.requestIdleCallback(() => setReady(true), { timeout: 1000 });
+      else setTimeout(() => setReady(true), 200);
+    };
+    if (document.readyState === 'complete') {
+      idle();
+      return;
+    }
+    window.addEventListener('load', idle, { once: true });
+    return () => window.removeEventListener('load', idle);
+  }, []);
+  return ready;
+}
+
 export function RootLayout() {
+  const toastsReady = useAfterLoad();
   return (
     <div className="d-flex flex-column min-vh-100">
       <a className="visually-hidden-focusable skip-link" href="#main">
@@ -29,7 +56,11 @@ export function RootLayout() {
       </main>
       <SiteFooter />
       {/* Spec §9: top right, 5000 ms, draggable, removed after dragging 80 % of its width. */}
-      <ToastContainer position="top-right" autoClose={5000} draggable draggablePercent={80} newestOnTop />
+      {toastsReady && (
+        <Suspense fallback={null}>
+          <ToastContainer position="top-right" autoClose={5000} draggable draggablePercent={80} newestOnTop />
+        </Suspense>
+      )}
       <ScrollRestoration />
     </div>
   );
