@@ -16,6 +16,7 @@ import { paymentsRoutes } from './modules/payments/payments-routes.ts';
 import { reviewsRoutes } from './modules/reviews/reviews-routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { dbPlugin } from './plugins/db.ts';
+import { refuseNulCharacters } from './plugins/nul-character-guard.ts';
 import { openapiPlugin } from './plugins/openapi.ts';
 import { fallbackSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
 import { staticSpaPlugin } from './plugins/static-spa.ts';
@@ -108,6 +109,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
   });
   await app.register(openapiPlugin);
+
+  // For every route, present and future: PostgreSQL text cannot hold U+0000, so it is refused as bad input.
+  app.addHook('preValidation', refuseNulCharacters);
 
   await app.register(dbPlugin, { handle: options.database });
   await app.register(authPlugin, { sessionSecret: options.sessionSecret, sessionTtlHours: config.SESSION_TTL_HOURS });

@@ -70,7 +70,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const details = error.validation.map((issue) => ({
-        path: `${error.validationContext ?? 'body'}${issue.instancePath.replaceAll('/', '.')}`,
+        // instancePath is '' for the whole body, '/items/0/name' for a field inside it.
+        path: `${error.validationContext ?? 'body'}${issue.instancePath.replaceAll('/', '.')}`.replace(/\.$/, ''),
         message: issue.message,
       }));
       const first = details[0];

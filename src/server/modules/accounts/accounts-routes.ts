@@ -19,7 +19,6 @@ import {
 } from '../../../shared/schemas/accounts.ts';
 import { errorResponseSchema } from '../../../shared/schemas/common.ts';
 import { currentUser, requireAdmin, requireUser } from '../../plugins/auth.ts';
-import { refuseNulCharacters } from '../nul-character-guard.ts';
 import { createAbuseLimits } from './abuse-limits.ts';
 import { AccountsService, badCredentials } from './accounts-service.ts';
 import { GoogleSignIn, GoogleSignInError } from './google-sign-in.ts';
@@ -31,7 +30,6 @@ const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 429)[]) =>
 
 /** Sign-up, sign-in, Google, tokens, roles, users admin and profile. */
 export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.addHook('preValidation', refuseNulCharacters);
   const { config } = app;
   const accounts = new AccountsService(app.db, app.sessions);
   const profiles = new ProfileService(app.db);

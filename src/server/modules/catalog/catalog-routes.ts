@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { errorResponseSchema, idParamsSchema } from '../../../shared/schemas/common.ts';
 import { partInputSchema, partListQuerySchema, partPatchSchema, partSchema } from '../../../shared/schemas/parts.ts';
 import { currentUser, requireAdmin } from '../../plugins/auth.ts';
-import { refuseNulCharacters } from '../nul-character-guard.ts';
 import { CatalogService } from './catalog-service.ts';
 
 const adminOnly = {
@@ -17,7 +16,6 @@ const adminErrors = {
 } as const;
 
 export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.addHook('preValidation', refuseNulCharacters);
   const catalog = new CatalogService(app.db);
 
   app.get(

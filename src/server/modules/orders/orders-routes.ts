@@ -10,7 +10,6 @@ import {
   placeOrderBodySchema,
 } from '../../../shared/schemas/orders.ts';
 import { currentUser, requireAdmin, requireUser } from '../../plugins/auth.ts';
-import { refuseNulCharacters } from '../nul-character-guard.ts';
 import { createPaymentProvider } from '../payments/payment-settings.ts';
 import { PaymentsService } from '../payments/payments-service.ts';
 import { toWireOrder } from './order-mapper.ts';
@@ -26,7 +25,6 @@ const errors = {
 
 /** Placing, listing, paying, deleting and shipping orders. */
 export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.addHook('preValidation', refuseNulCharacters);
   const orders = new OrdersService(app.db);
   const payments = new PaymentsService(app.db, createPaymentProvider(app.config, app.db));
 

@@ -10,7 +10,6 @@ import {
 } from '../../../shared/schemas/payments.ts';
 import { NotFoundError } from '../../errors.ts';
 import { currentUser, requireUser } from '../../plugins/auth.ts';
-import { refuseNulCharacters } from '../nul-character-guard.ts';
 import { createPaymentProvider } from './payment-settings.ts';
 import { PaymentsService } from './payments-service.ts';
 
@@ -18,7 +17,6 @@ const security = [{ bearerAuth: [] }];
 
 /** Payment intents, the built-in test gateway, and Stripe's webhook. */
 export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.addHook('preValidation', refuseNulCharacters);
   const payments = new PaymentsService(app.db, createPaymentProvider(app.config, app.db));
 
   app.get(

@@ -3,11 +3,9 @@ import { z } from 'zod';
 import { errorResponseSchema } from '../../../shared/schemas/common.ts';
 import { reviewInputSchema, reviewListQuerySchema, reviewSchema } from '../../../shared/schemas/reviews.ts';
 import { currentUser, requireUser } from '../../plugins/auth.ts';
-import { refuseNulCharacters } from '../nul-character-guard.ts';
 import { ReviewsService } from './reviews-service.ts';
 
 export const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.addHook('preValidation', refuseNulCharacters);
   const reviews = new ReviewsService(app.db);
 
   app.get(
