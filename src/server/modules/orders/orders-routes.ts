@@ -25,8 +25,8 @@ const errors = {
 
 /** Placing, listing, paying, deleting and shipping orders. */
 export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
-  const orders = new OrdersService(app.db);
   const payments = new PaymentsService(app.db, createPaymentProvider(app.config, app.db));
+  const orders = new OrdersService(app.db, payments);
 
   app.post(
     '/api/myorder',

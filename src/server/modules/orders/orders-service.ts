@@ -15,10 +15,17 @@ const orderNotFound = () => new NotFoundError('This order does not exist.');
  * Order rules. Who may touch an order: its buyer, or an admin. Anybody else is told the order does not exist
  * (404, never 403), so order ids cannot be probed.
  */
+/** Asked before an order is deleted; the payments module answers whether money is already on its way. */
+export interface PaymentGuard {
+  assertNoPaymentUnderway(orderId: string): Promise<void>;
+}
+
 export class OrdersService {
   readonly #orders: OrderRepository;
-  constructor(db: Database) {
+  readonly #paymentGuard: PaymentGuard | undefined;
+  constructor(db: Database, paymentGuard?: PaymentGuard) {
     this.#orders = new OrderRepository(db);
+    this.#paymentGuard = paymentGuard;
   }
 
   async place(user: SessionUser, body: PlaceOrderBody): Promise<Order> {
@@ -72,7 +79,9 @@ export class OrdersService {
   }
 
   async delete(user: SessionUser, id: string): Promise<void> {
-    await this.#visibleOrder(user, id);
+    const order = await this.#visibleOrder(user, id);
+    if (order.paid) throw new ConflictError('A paid order cannot be deleted.', 'order_paid');
+    await this.#paymentGuard?.assertNoPaymentUnderway(id);
     const result = await this.#orders.deleteUnpaid(id);
     if (result.ok) return;
     if (result.reason === 'paid') throw new ConflictError('A paid order cannot be deleted.', 'order_paid');

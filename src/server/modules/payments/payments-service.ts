@@ -32,6 +32,9 @@ const notYourOrder = () => new NotFoundError('This order does not exist.');
  * Payments as a recipe: load the order, check who asks, talk to the provider OUTSIDE any transaction,
  * then change the order in one short transaction that is conditional on it still being unpaid.
  */
+/** Stripe PaymentIntent states in which money has moved or is moving. */
+const PAYMENT_UNDER_WAY = new Set(['succeeded', 'processing', 'requires_capture']);
+
 export class PaymentsService {
   readonly provider: PaymentProvider;
   readonly #db: Database;
@@ -43,6 +46,24 @@ export class PaymentsService {
     this.provider = provider;
     this.#orders = new OrderRepository(db);
     this.#payments = payments;
+  }
+
+  /**
+   * Before an unpaid order is deleted: does the provider hold a payment for it that went through or is on its way?
+   * Our database only learns of a Stripe success on confirmation or webhook, so Stripe itself is asked (outside any
+   * transaction). A success already recorded here is refused by the delete's own transaction.
+   */
+  async assertNoPaymentUnderway(orderId: string): Promise<void> {
+    if (this.provider.name !== 'stripe') return;
+    const intent = await this.#payments.findForOrder(orderId, 'stripe');
+    if (!intent) return;
+    const payment = await this.provider.retrievePayment(intent.id);
+    if (payment && PAYMENT_UNDER_WAY.has(payment.status)) {
+      throw new ConflictError(
+        'A card payment for this order has gone through or is being processed, so it cannot be deleted.',
+        'payment_under_way',
+      );
+    }
   }
 
   /** The buyer's own order; anyone else's is "not found", so order ids cannot be probed. */

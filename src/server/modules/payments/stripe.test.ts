@@ -192,6 +192,27 @@ describeEachDatabase(
       expect(await databaseChecksum(ctx().database.db)).toEqual(before);
     });
 
+    it('refuses to delete an order whose Stripe payment went through before we heard of it', async () => {
+      const ann = await createUser(ctx());
+      const order = await orderFor(ctx(), ann);
+      const { clientSecret } = (await intentFor(ctx(), ann, order._id)).json();
+      // Stripe has taken the money; neither the confirmation nor the webhook has reached us yet.
+      standIn.succeed(intentIdOf(clientSecret));
+      const before = await databaseChecksum(ctx().database.db);
+      const res = await ctx().app.inject({ method: 'DELETE', url: `/api/myorder/${order._id}`, headers: ann.headers });
+      expect(res.statusCode).toBe(409);
+      expect(res.json().error.code).toBe('payment_under_way');
+      expect(await databaseChecksum(ctx().database.db)).toEqual(before);
+    });
+
+    it('still deletes an unpaid order whose Stripe payment never went through', async () => {
+      const ann = await createUser(ctx());
+      const order = await orderFor(ctx(), ann);
+      expect((await intentFor(ctx(), ann, order._id)).statusCode).toBe(200);
+      const res = await ctx().app.inject({ method: 'DELETE', url: `/api/myorder/${order._id}`, headers: ann.headers });
+      expect(res.statusCode).toBe(200);
+    });
+
     it('rejects bad, missing, stale or foreign signatures and changes nothing', async () => {
       const ann = await createUser(ctx());
       const order = await orderFor(ctx(), ann);
