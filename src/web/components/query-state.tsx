@@ -32,3 +32,17 @@ export function LoadingSpinner({ label }: { label: string }) {
 export function EmptyState({ children }: { children: ReactNode }) {
   return <div className="text-center text-body-secondary py-5 border rounded bg-white">{children}</div>;
 }
+
+interface QueryLike {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  refetch(): unknown;
+}
+
+/** The loading and error states of one query, as every list page shows them; nothing once data is there. */
+export function QueryStatus({ query, what, loadingLabel }: { query: QueryLike; what: string; loadingLabel: string }) {
+  if (query.isPending) return <LoadingSpinner label={loadingLabel} />;
+  if (query.isError) return <LoadError error={query.error} onRetry={() => void query.refetch()} what={what} />;
+  return null;
+}

@@ -7,7 +7,7 @@ import { confirmMessages } from '../../../shared/messages.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import type { Order } from '../../../shared/schemas/orders.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
-import { EmptyState, LoadError, LoadingSpinner } from '../../components/query-state.tsx';
+import { EmptyState, QueryStatus } from '../../components/query-state.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { OrderStatusText } from './order-status.tsx';
@@ -38,10 +38,7 @@ export function Component() {
       <h1 id="manage-orders-title" className="h3 mb-3">
         Manage Orders
       </h1>
-      {orders.isPending ? <LoadingSpinner label="Loading orders…" /> : null}
-      {orders.isError ? (
-        <LoadError error={orders.error} onRetry={() => void orders.refetch()} what="the orders" />
-      ) : null}
+      <QueryStatus query={orders} what="the orders" loadingLabel="Loading orders…" />
       {orders.data?.items.length === 0 ? (
         <EmptyState>
           <p className="mb-0">No orders yet.</p>

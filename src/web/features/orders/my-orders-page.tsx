@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { confirmMessages } from '../../../shared/messages.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
-import { EmptyState, LoadError, LoadingSpinner } from '../../components/query-state.tsx';
+import { EmptyState, QueryStatus } from '../../components/query-state.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { OrderStatusText } from './order-status.tsx';
 import { myOrdersQueryOptions } from './orders-api.ts';
@@ -22,10 +22,7 @@ export function Component() {
       <h1 id="my-orders-title" className="h3 mb-3">
         My Order
       </h1>
-      {orders.isPending ? <LoadingSpinner label="Loading your orders…" /> : null}
-      {orders.isError ? (
-        <LoadError error={orders.error} onRetry={() => void orders.refetch()} what="your orders" />
-      ) : null}
+      <QueryStatus query={orders} what="your orders" loadingLabel="Loading your orders…" />
       {orders.data?.length === 0 ? (
         <EmptyState>
           <p className="mb-2">You have not ordered anything yet.</p>
