@@ -54,8 +54,46 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * `<link rel="modulepreload">` in index.html for the lazy route module `entry` and every chunk it imports statically.
+ * Vite preloads only the entry's own imports; a lazy route's chunks are found only once the entry has downloaded and
+ * run, one round trip and one script evaluation later. The home page is where most visits start, and most of its
+ * chunks (zod, TanStack Query's hooks, the part card, the query states) are the ones every other data page needs
+ * too; only ~9 KiB of it (the home page itself, Modal) is home-only.
+ */
+function preloadRoute(entry: string): Plugin {
+  return {
+    name: 'redline-preload-route',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const bundle = ctx.bundle;
+        if (!bundle) return;
+        const chunks = Object.values(bundle).filter((output) => output.type === 'chunk');
+        const route = chunks.find((chunk) => chunk.facadeModuleId?.endsWith(entry));
+        const main = chunks.find((chunk) => chunk.isEntry);
+        if (!route || !main) throw new Error(`preloadRoute: no chunk for ${entry}`);
+        const alreadyLoaded = new Set([main.fileName, ...main.imports]);
+        const wanted = new Set<string>();
+        const visit = (fileName: string) => {
+          if (wanted.has(fileName) || alreadyLoaded.has(fileName)) return;
+          wanted.add(fileName);
+          for (const imported of chunks.find((chunk) => chunk.fileName === fileName)?.imports ?? []) visit(imported);
+        };
+        visit(route.fileName);
+        return [...wanted].map((fileName) => ({
+          tag: 'link',
+          attrs: { rel: 'modulepreload', crossorigin: '', href: `/${fileName}` },
+          injectTo: 'head' as const,
+        }));
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), preloadRoute('src/web/features/catalog/home-page.tsx')],
   publicDir: 'public',
   build: {
     outDir: 'dist/web',

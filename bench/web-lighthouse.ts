@@ -26,6 +26,12 @@ const staticDir = path.resolve(process.env.STATIC_DIR ?? 'dist/web');
 const chromePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const jsonOut = process.env.BENCH_WEB_JSON;
 const runCount = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 1));
+// Narrowing the audits makes A/B comparisons with many runs affordable, e.g. BENCH_WEB_PAGES=/ BENCH_WEB_FORM_FACTORS=mobile.
+const pages = (process.env.BENCH_WEB_PAGES ?? '/,/allparts').split(',').map((p) => p.trim());
+const formFactors = (process.env.BENCH_WEB_FORM_FACTORS ?? 'mobile,desktop')
+  .split(',')
+  .map((f) => f.trim())
+  .filter((f): f is FormFactor => f === 'mobile' || f === 'desktop');
 
 // Nothing may leave this machine: every host name except the loopback address fails to resolve, and Chromium's
 // own background traffic (updates, sync, field trials, QUIC probes) is switched off.
@@ -229,8 +235,8 @@ try {
   chrome = await chromeLauncher.launch({ chromePath, chromeFlags, logLevel: 'error' });
   const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
   const results: PageFigures[] = [];
-  for (const formFactor of ['mobile', 'desktop'] as const) {
-    for (const pagePath of ['/', '/allparts']) {
+  for (const formFactor of formFactors) {
+    for (const pagePath of pages) {
       const runs: PageFigures[] = [];
       for (let run = 0; run < runCount; run++) {
         runs.push(await audit(browser, server.baseUrl, pagePath, formFactor, pagePath === '/' ? null : token));
@@ -251,7 +257,7 @@ try {
     }
   }
   await browser.disconnect();
-  const home = results.find((r) => r.page === '/' && r.formFactor === 'desktop');
+  const home = results.find((r) => r.page === '/' && r.formFactor === 'desktop') ?? results.find((r) => r.page === '/');
   if (home) {
     const sizes = assetSizes(home, server.baseUrl);
     console.log(
