@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/support/test-app.ts';
 
@@ -14,6 +15,8 @@ describe('serving the built SPA', () => {
     fs.writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>shop</title><div id="root"></div>');
     fs.writeFileSync(path.join(root, 'assets', 'index-abc123.js'), `console.log(${JSON.stringify('x'.repeat(5000))});`);
     fs.writeFileSync(path.join(root, 'images', 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    fs.writeFileSync(path.join(root, 'assets', 'vendor-def456.js'), 'x'.repeat(4000));
+    fs.writeFileSync(path.join(root, 'assets', 'vendor-def456.js.br'), zlib.brotliCompressSync('x'.repeat(4000)));
     ctx = await createTestApp('pglite', { STATIC_DIR: root });
   });
   afterAll(async () => {
@@ -31,6 +34,18 @@ describe('serving the built SPA', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(res.headers['content-encoding']).toMatch(/br|gzip/);
+  });
+
+  it("serves the build's precompressed copy as it is", async () => {
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/assets/vendor-def456.js',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(zlib.brotliDecompressSync(res.rawPayload).toString()).toBe('x'.repeat(4000));
   });
 
   it('serves index.html, revalidated, for every page path so the web app routes it', async () => {

@@ -20,9 +20,11 @@ export const staticSpaPlugin = fp(
         root,
         wildcard: false,
         index: false,
+        // The build writes .br and .gz beside each asset: served as they are, no compression per request.
+        preCompressed: true,
         setHeaders(res, filePath) {
           if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', IMMUTABLE);
-          else if (filePath.endsWith('.html')) res.header('cache-control', 'no-cache');
+          else if (/\.html(\.br|\.gz)?$/.test(filePath)) res.header('cache-control', 'no-cache');
           else res.header('cache-control', 'public, max-age=86400');
         },
       });

@@ -36,7 +36,14 @@ export function Component() {
 function HeroBanner() {
   return (
     <section className="home-hero text-white" aria-labelledby="hero-title">
-      <img src="/images/home/hero-banner.svg" alt="" className="home-hero-art" width={1200} height={500} />
+      <img
+        src="/images/home/hero-banner.svg"
+        alt=""
+        className="home-hero-art"
+        width={1200}
+        height={500}
+        fetchPriority="high"
+      />
       <Container className="home-hero-content py-5">
         <p className="text-uppercase fw-semibold small mb-2 home-hero-kicker">Redline Parts for workshops and riders</p>
         <h1 id="hero-title" className="display-5 fw-bold mb-3">

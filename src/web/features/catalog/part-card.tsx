@@ -13,10 +13,12 @@ export interface PartCardProps {
   headingLevel?: HeadingLevel;
   /** Actions shown at the bottom of the card: Purchase, Delete, Edit… */
   children?: ReactNode;
+  /** The first cards of a list are the page's largest paint: load their images at once, not lazily. */
+  priority?: boolean;
 }
 
 /** One part as the spec shows it everywhere: image, name, price per unit, stock, minimum order, description. */
-export function PartCard({ part, headingLevel = 2, children }: PartCardProps) {
+export function PartCard({ part, headingLevel = 2, children, priority = false }: PartCardProps) {
   const Heading = `h${headingLevel}` as const;
   return (
     <Card className="part-card h-100 shadow-sm">
@@ -27,7 +29,8 @@ export function PartCard({ part, headingLevel = 2, children }: PartCardProps) {
           alt={part.name}
           width={400}
           height={400}
-          loading="lazy"
+          loading={priority ? 'eager' : 'lazy'}
+          fetchPriority={priority ? 'high' : 'auto'}
           decoding="async"
         />
       </div>

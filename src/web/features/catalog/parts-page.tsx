@@ -66,9 +66,9 @@ export function Component() {
       ) : (
         <>
           <Row xs={1} sm={2} lg={3} xl={4} className={`g-4 ${parts.isPlaceholderData ? 'opacity-50' : ''}`}>
-            {parts.data.items.map((part) => (
+            {parts.data.items.map((part, index) => (
               <Col key={part._id}>
-                <PartCard part={part}>
+                <PartCard part={part} priority={index < 4}>
                   <Link to={`/part/${part._id}`} className="btn btn-brand" aria-label={`Purchase ${part.name}`}>
                     Purchase
                   </Link>
