@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig } from 'lighthouse';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium.ts';
 import { freePort } from '../test/support/server-process.ts';
 import { startProductionServer } from './support/server.ts';
 
@@ -23,7 +24,7 @@ import { startProductionServer } from './support/server.ts';
  */
 
 const staticDir = path.resolve(process.env.STATIC_DIR ?? 'dist/web');
-const chromePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromePath = CHROMIUM_PATH;
 const jsonOut = process.env.BENCH_WEB_JSON;
 const runCount = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 1));
 // Narrowing the audits makes A/B comparisons with many runs affordable, e.g. BENCH_WEB_PAGES=/ BENCH_WEB_FORM_FACTORS=mobile.
@@ -37,12 +38,7 @@ const formFactors = (process.env.BENCH_WEB_FORM_FACTORS ?? 'mobile,desktop')
 // own background traffic (updates, sync, field trials, QUIC probes) is switched off.
 const chromeFlags = [
   '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
+  ...CHROMIUM_ARGS,
   '--disable-default-apps',
   '--disable-extensions',
   '--no-first-run',

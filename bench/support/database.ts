@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { DatabaseHandle } from '../../src/server/db/client.ts';
 import { openDatabase } from '../../src/server/db/open-database.ts';
+import { withAdminClient } from '../../test/support/postgres-admin.ts';
 
 /** Where a benchmark keeps its data: a PostgreSQL URL, or a PGlite directory. */
 export interface BenchTarget {
@@ -43,7 +43,7 @@ export async function openBenchDatabase(
 /** Creates an empty PostgreSQL database next to `serverUrl`'s (e.g. postgres://postgres@127.0.0.1:5432/postgres). */
 export async function createPostgresDatabase(serverUrl: string, name: string): Promise<string> {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Unsafe database name: ${name}`);
-  await withClient(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();
@@ -51,17 +51,7 @@ export async function createPostgresDatabase(serverUrl: string, name: string): P
 
 export async function dropPostgresDatabase(serverUrl: string, name: string): Promise<void> {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Unsafe database name: ${name}`);
-  await withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
-}
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
+  await withAdminClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
 }
 
 function redact(url: string): string {
