@@ -45,3 +45,16 @@ export async function startOidcProvider(port = 0): Promise<LocalOidcProvider> {
     stop: () => server.stop(),
   };
 }
+
+/** The shop's settings that point "Sign In With Google" at a local provider, as the integration tests use them. */
+export function googleSettingsFor(
+  provider: LocalOidcProvider,
+  client = { id: 'redline-test-client', secret: 'redline-test-secret' },
+): { GOOGLE_CLIENT_ID: string; GOOGLE_CLIENT_SECRET: string; GOOGLE_ISSUER: string; PUBLIC_URL: string } {
+  return {
+    GOOGLE_CLIENT_ID: client.id,
+    GOOGLE_CLIENT_SECRET: client.secret,
+    GOOGLE_ISSUER: provider.issuer,
+    PUBLIC_URL: 'http://shop.test',
+  };
+}

@@ -1,7 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalOidcProvider, startOidcProvider } from '../../../../test/support/oidc-provider.ts';
+import {
+  googleSettingsFor,
+  type LocalOidcProvider,
+  startOidcProvider,
+} from '../../../../test/support/oidc-provider.ts';
 import { databaseChecksum } from '../../../../test/support/table-checksum.ts';
 import { createTestApp, describeEachDatabase, type TestContext } from '../../../../test/support/test-app.ts';
 import { testDrivers } from '../../../../test/support/test-database.ts';
@@ -9,12 +13,7 @@ import { oauthStates, users } from '../../db/schema.ts';
 
 // The provider must exist before the apps are built: their config names its issuer.
 const provider: LocalOidcProvider = await startOidcProvider();
-const googleEnv = {
-  GOOGLE_CLIENT_ID: 'redline-test-client',
-  GOOGLE_CLIENT_SECRET: 'redline-test-secret',
-  GOOGLE_ISSUER: provider.issuer,
-  PUBLIC_URL: 'http://shop.test',
-};
+const googleEnv = googleSettingsFor(provider);
 afterAll(async () => {
   await provider.stop();
 });

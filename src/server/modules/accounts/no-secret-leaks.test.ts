@@ -2,19 +2,18 @@ import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalOidcProvider, startOidcProvider } from '../../../../test/support/oidc-provider.ts';
+import {
+  googleSettingsFor,
+  type LocalOidcProvider,
+  startOidcProvider,
+} from '../../../../test/support/oidc-provider.ts';
 import { TEST_SESSION_SECRET, testConfig } from '../../../../test/support/test-app.ts';
 import { createTestDatabase, type TestDatabase, testDrivers } from '../../../../test/support/test-database.ts';
 import { buildApp, loggerOptions } from '../../app.ts';
 import { users } from '../../db/schema.ts';
 
 const provider: LocalOidcProvider = await startOidcProvider();
-const env = {
-  GOOGLE_CLIENT_ID: 'leak-test-client',
-  GOOGLE_CLIENT_SECRET: 'leak-test-client-secret-value',
-  GOOGLE_ISSUER: provider.issuer,
-  PUBLIC_URL: 'http://shop.test',
-};
+const env = googleSettingsFor(provider, { id: 'leak-test-client', secret: 'leak-test-client-secret-value' });
 afterAll(async () => {
   await provider.stop();
 });
