@@ -1,13 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import Spinner from 'react-bootstrap/Spinner';
 import { useForm } from 'react-hook-form';
 import { Link, Navigate, useLocation } from 'react-router';
 import { type LoginBody, loginBodySchema } from '../../../shared/schemas/accounts.ts';
 import { FormField } from '../../components/form-field.tsx';
+import { SubmitButton } from '../../components/submit-button.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { logIn } from './accounts-api.ts';
@@ -46,18 +45,9 @@ export function Component() {
             {errorMessage(login.error)}
           </p>
         ) : null}
-        <Button type="submit" className="btn-brand w-100" disabled={login.isPending}>
-          {login.isPending ? (
-            <>
-              <Spinner animation="border" size="sm" role="status" className="me-2">
-                <span className="visually-hidden">Signing in…</span>
-              </Spinner>
-              Login
-            </>
-          ) : (
-            'Login'
-          )}
-        </Button>
+        <SubmitButton busy={login.isPending} busyLabel="Signing in…">
+          Login
+        </SubmitButton>
       </Form>
       <p className="mt-3 mb-0 text-center">
         New to Redline Parts?{' '}

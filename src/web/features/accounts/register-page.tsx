@@ -1,12 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
-import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import Spinner from 'react-bootstrap/Spinner';
 import { useForm } from 'react-hook-form';
 import { Link, Navigate, useLocation } from 'react-router';
 import { type SignupBody, signupBodySchema } from '../../../shared/schemas/accounts.ts';
 import { FormField } from '../../components/form-field.tsx';
+import { SubmitButton } from '../../components/submit-button.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { signUp } from './accounts-api.ts';
@@ -38,18 +37,9 @@ export function Component() {
             {errorMessage(register.error)}
           </p>
         ) : null}
-        <Button type="submit" className="btn-brand w-100" disabled={register.isPending}>
-          {register.isPending ? (
-            <>
-              <Spinner animation="border" size="sm" role="status" className="me-2">
-                <span className="visually-hidden">Creating your account…</span>
-              </Spinner>
-              SignUp
-            </>
-          ) : (
-            'SignUp'
-          )}
-        </Button>
+        <SubmitButton busy={register.isPending} busyLabel="Creating your account…">
+          SignUp
+        </SubmitButton>
       </Form>
       <p className="mt-3 mb-0 text-center">
         Already have an account?{' '}
