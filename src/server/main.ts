@@ -30,7 +30,12 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   try {
-    if (config.SEED_DEMO_DATA === 'true') await seedDemoData(handle.db, config, app.log);
+    if (config.SEED_DEMO_DATA === 'true') {
+      // A plain stdout line, whatever LOG_LEVEL says, written before "serving" so whoever sees that has seen it.
+      await seedDemoData(handle.db, config, app.log, {
+        announceAdminSignIn: (line) => process.stdout.write(`${line}\n`),
+      });
+    }
     await app.listen({ port: config.PORT, host: config.HOST });
     const where = handle.driver === 'pglite' ? `PGlite in ${path.resolve(config.DATA_DIR)}` : 'PostgreSQL';
     app.log.info(`Redline Parts is serving on http://localhost:${config.PORT} (database: ${where})`);

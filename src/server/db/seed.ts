@@ -11,6 +11,14 @@ export const DEFAULT_ADMIN_EMAIL = 'admin@redline.dev';
 
 type SeedLogger = Pick<FastifyBaseLogger, 'info' | 'warn'>;
 
+export interface SeedOptions {
+  /**
+   * Receives the generated admin's sign-in as one plain line, besides the log record: on a first start the JSON log
+   * is easy to scroll past, and this line is the only way to learn the password. Never called with ADMIN_PASSWORD.
+   */
+  announceAdminSignIn?: (line: string) => void;
+}
+
 /** Any fixed number (not the migrations' one): the advisory lock that lets one of several starting instances seed. */
 const SEED_LOCK_KEY = 72_535_278;
 
@@ -22,6 +30,7 @@ export async function seedDemoData(
   db: Database,
   config: Pick<AppConfig, 'ADMIN_EMAIL' | 'ADMIN_PASSWORD'>,
   log: SeedLogger,
+  options: SeedOptions = {},
 ): Promise<{ seeded: boolean }> {
   const [userCount] = await db.select({ n: count() }).from(users);
   const [partCount] = await db.select({ n: count() }).from(parts);
@@ -64,6 +73,9 @@ export async function seedDemoData(
     // Printed once, on the start that creates it; it is never stored in clear anywhere.
     log.warn(
       `Demo admin account: ${adminEmail} / password ${adminPassword} (shown once; set ADMIN_PASSWORD to choose it).`,
+    );
+    options.announceAdminSignIn?.(
+      `Admin sign-in: ${adminEmail} / ${adminPassword} (shown once and stored only as a hash: note it now)`,
     );
   } else {
     log.info(`Admin account created: ${adminEmail} (password from ADMIN_PASSWORD).`);

@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort, startServer, waitForHealthy } from '../../test/support/server-process.ts';
+
+const dataDirs: string[] = [];
+const freshDataDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-main-'));
+  dataDirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const PLAIN_LINE = /^Admin sign-in: admin@redline\.dev \/ (\S+) \(shown once[^\n]*$/gm;
+
+describe('the first start announces the generated admin sign-in', () => {
+  it('prints one plain line before "serving", the same password as the log record, and only on the seeding start', async () => {
+    const dataDir = freshDataDir();
+    const port = await freePort();
+    const first = startServer({ DATA_DIR: dataDir, ADMIN_PASSWORD: '', ADMIN_EMAIL: '' }, port);
+    await waitForHealthy(first);
+    const output = first.output();
+
+    const lines = [...output.matchAll(PLAIN_LINE)];
+    expect(lines).toHaveLength(1);
+    const password = lines[0]?.[1] ?? '';
+    expect(output).toContain(`Demo admin account: admin@redline.dev / password ${password} `);
+    // Shown in the plain line and the log record, nowhere else.
+    expect(output.split(password)).toHaveLength(3);
+    // Whoever reads up to "serving" has already seen it.
+    expect(output.indexOf('Admin sign-in:')).toBeLessThan(output.indexOf('Redline Parts is serving on'));
+
+    const login = await fetch(`${first.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@redline.dev', password }),
+    });
+    expect(login.status).toBe(200);
+    expect(((await login.json()) as { user: { isAdmin: boolean } }).user.isAdmin).toBe(true);
+    expect(await first.stop()).toBe(0);
+
+    const second = startServer({ DATA_DIR: dataDir, ADMIN_PASSWORD: '', ADMIN_EMAIL: '' }, port);
+    await waitForHealthy(second);
+    expect(second.output()).not.toMatch(/Admin sign-in:/);
+    expect(second.output()).not.toContain(password);
+    expect(await second.stop()).toBe(0);
+  }, 90_000);
+});
