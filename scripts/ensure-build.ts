@@ -1,8 +1,50 @@
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 
-// `npm start` serves the built SPA; build it the first time so `npm install && npm start` just works.
-if (!fs.existsSync('dist/web/index.html')) {
-  console.log('No web build yet: building the shop pages once (npm run build)…');
-  execSync('npm run build', { stdio: 'inherit' });
+// `npm start` serves the built SPA. Build it the first time, and again whenever the web app's sources are newer than
+// the build, so `npm start` never serves pages older than the code beside it (a `git pull` that changed a page).
+
+const root = path.resolve(import.meta.dirname, '..');
+const BUILD_DIR = 'dist/web';
+/** Vite rewrites it on every build, so its mtime is the build's time stamp. */
+const BUILD_STAMP = path.join(BUILD_DIR, 'index.html');
+/** Everything `vite build` reads; package-lock.json stands for the dependencies bundled into the pages. */
+const SOURCES = ['src/web', 'src/shared', 'index.html', 'vite.config.ts', 'public', 'package-lock.json'];
+
+/** The most recently modified file among `entries` (directories walked), or undefined when none exists. */
+function newestFile(entries: readonly string[]): { file: string; mtimeMs: number } | undefined {
+  let newest: { file: string; mtimeMs: number } | undefined;
+  const consider = (file: string) => {
+    const stat = fs.statSync(path.join(root, file), { throwIfNoEntry: false });
+    if (!stat) return;
+    if (stat.isDirectory()) {
+      for (const name of fs.readdirSync(path.join(root, file))) consider(path.join(file, name));
+    } else if (!newest || stat.mtimeMs > newest.mtimeMs) {
+      newest = { file, mtimeMs: stat.mtimeMs };
+    }
+  };
+  for (const entry of entries) consider(entry);
+  return newest;
+}
+
+/** Why the web app must be (re)built, in one line, or undefined when the build is current. */
+function rebuildReason(): string | undefined {
+  const built = fs.statSync(path.join(root, BUILD_STAMP), { throwIfNoEntry: false });
+  if (!built) return 'No web build yet: building the shop pages once (npm run build)…';
+  const newest = newestFile(SOURCES);
+  if (newest && newest.mtimeMs > built.mtimeMs) {
+    return `The web app changed since the last build (${newest.file} is newer): rebuilding it (npm run build)…`;
+  }
+  return undefined;
+}
+
+// A STATIC_DIR elsewhere is a build made and deployed on purpose (docs/operations.md): not ours to rebuild.
+const staticDir = process.env.STATIC_DIR;
+if (!staticDir || path.resolve(staticDir) === path.resolve(root, BUILD_DIR)) {
+  const reason = rebuildReason();
+  if (reason) {
+    console.log(reason);
+    execSync('npm run build', { cwd: root, stdio: 'inherit' });
+  }
 }
