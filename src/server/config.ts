@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { paymentProviders } from '../shared/enums.ts';
 import { EMAIL_PATTERN } from '../shared/schemas/accounts.ts';
 
 const optionalString = z
@@ -45,7 +46,7 @@ const configSchema = z
     RATE_LIMIT_SIGNUP_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
     /** Prefix of the counters in the shared store (Redis), so several shops or test runs can share one. */
     RATE_LIMIT_NAMESPACE: z.string().default('redline:'),
-    PAYMENT_PROVIDER: z.enum(['test', 'stripe']).optional(),
+    PAYMENT_PROVIDER: z.enum(paymentProviders).optional(),
     STRIPE_SECRET_KEY: optionalString,
     STRIPE_PUBLISHABLE_KEY: optionalString,
     STRIPE_WEBHOOK_SECRET: optionalString,

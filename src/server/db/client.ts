@@ -3,13 +3,15 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import type { DatabaseDriver } from '../../shared/enums.ts';
 import * as schema from './schema.ts';
 
 /** The one database type the app codes against, whichever driver is underneath. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** The handle inside `db.transaction(async (tx) => …)`: always use it there, never the outer `db`. */
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
-export type DatabaseDriver = 'pglite' | 'postgres';
+/** Which driver a handle runs on; the list itself is shared with the health check's schema. */
+export type { DatabaseDriver };
 
 export interface DatabaseHandle {
   db: Database;

@@ -11,9 +11,12 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { orderStatuses, paymentAttemptOutcomes, paymentProviders } from '../../shared/enums.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+/** A constant list as SQL text, `('a', 'b')`, so a check constraint names the same values as the shared list. */
+const sqlList = (values: readonly string[]) => sql.raw(`(${values.map((value) => `'${value}'`).join(', ')})`);
 
 export const users = pgTable(
   'users',
@@ -99,9 +102,6 @@ export const parts = pgTable(
   ],
 );
 
-export const orderStatuses = ['unpaid', 'paid', 'shipped'] as const;
-export type OrderStatus = (typeof orderStatuses)[number];
-
 export const orders = pgTable(
   'orders',
   {
@@ -132,7 +132,7 @@ export const orders = pgTable(
     check('orders_quantity_positive', sql`${t.quantity} > 0`),
     check('orders_unit_price_positive', sql`${t.unitPriceCents} > 0`),
     check('orders_total_matches', sql`${t.totalCents} = ${t.unitPriceCents} * ${t.quantity}`),
-    check('orders_status_valid', sql`${t.status} in ('unpaid', 'paid', 'shipped')`),
+    check('orders_status_valid', sql`${t.status} in ${sqlList(orderStatuses)}`),
     check('orders_paid_matches_status', sql`${t.paid} = (${t.status} <> 'unpaid')`),
     check('orders_paid_has_transaction', sql`not ${t.paid} or ${t.transactionId} is not null`),
     index('orders_user_created_idx').on(t.userId, t.createdAt.desc()),
@@ -140,9 +140,6 @@ export const orders = pgTable(
     index('orders_part_id_idx').on(t.partId),
   ],
 );
-
-export const paymentProviders = ['test', 'stripe'] as const;
-export type PaymentProviderName = (typeof paymentProviders)[number];
 
 /** One payment intent per order and provider: asking again returns the same one. */
 export const paymentIntents = pgTable(
@@ -174,7 +171,7 @@ export const paymentAttempts = pgTable(
     intentId: text('intent_id')
       .notNull()
       .references(() => paymentIntents.id, { onDelete: 'cascade' }),
-    outcome: text('outcome', { enum: ['succeeded', 'declined'] }).notNull(),
+    outcome: text('outcome', { enum: paymentAttemptOutcomes }).notNull(),
     declineCode: text('decline_code'),
     cardLast4: text('card_last4').notNull(),
     createdAt: createdAt(),

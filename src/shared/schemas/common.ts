@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { databaseDrivers } from '../enums.ts';
 
 /** The one error shape every failing API call answers with (design §2). */
 export const errorResponseSchema = z.object({
@@ -44,5 +45,5 @@ export const imageRefSchema = z
 
 export const healthResponseSchema = z.object({
   status: z.literal('ok'),
-  database: z.object({ reachable: z.boolean(), driver: z.enum(['pglite', 'postgres']) }),
+  database: z.object({ reachable: z.boolean(), driver: z.enum(databaseDrivers) }),
 });

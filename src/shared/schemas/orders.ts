@@ -1,7 +1,5 @@
 import { z } from 'zod';
-
-export const orderStatusValues = ['unpaid', 'paid', 'shipped'] as const;
-export type OrderStatusValue = (typeof orderStatusValues)[number];
+import { orderStatuses } from '../enums.ts';
 
 /**
  * An order as it travels on the wire: the spec's fields (`_id`, `name` = the part's name, `price` = unit price in
@@ -20,7 +18,7 @@ export const orderSchema = z.object({
   address: z.string(),
   phone: z.string(),
   paid: z.boolean(),
-  status: z.enum(orderStatusValues),
+  status: z.enum(orderStatuses),
   transactionId: z.string().nullable(),
   createdAt: z.string(),
 });

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-
-export const paymentProviderValues = ['test', 'stripe'] as const;
-export type PaymentProviderValue = (typeof paymentProviderValues)[number];
+import { paymentProviders } from '../enums.ts';
 
 /** `POST /api/create-payment-intent`. The spec sent `price`; it is accepted and ignored: the order sets the amount. */
 export const createPaymentIntentBodySchema = z.strictObject({
@@ -11,7 +9,7 @@ export const createPaymentIntentBodySchema = z.strictObject({
 
 export const createPaymentIntentResponseSchema = z.object({
   clientSecret: z.string(),
-  provider: z.enum(paymentProviderValues),
+  provider: z.enum(paymentProviders),
   publishableKey: z.string().nullable(),
   amount: z.number().describe('Dollars the card will be charged'),
   currency: z.string(),
@@ -19,16 +17,10 @@ export const createPaymentIntentResponseSchema = z.object({
 export type CreatePaymentIntentResponse = z.infer<typeof createPaymentIntentResponseSchema>;
 
 export const paymentsConfigSchema = z.object({
-  provider: z.enum(paymentProviderValues),
+  provider: z.enum(paymentProviders),
   publishableKey: z.string().nullable(),
 });
 export type PaymentsConfig = z.infer<typeof paymentsConfigSchema>;
-
-/** Card digits may be typed with spaces or dashes, as people copy them. */
-export const cardNumberSchema = z
-  .string()
-  .transform((value) => value.replace(/[\s-]/g, ''))
-  .pipe(z.string().regex(/^\d{12,19}$/, 'Your card number is incomplete.'));
 
 export const testGatewayConfirmBodySchema = z.strictObject({
   clientSecret: z.string().min(1).max(255),

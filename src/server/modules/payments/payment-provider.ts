@@ -1,4 +1,4 @@
-import type { PaymentProviderName } from '../../db/schema.ts';
+import type { PaymentProviderName } from '../../../shared/enums.ts';
 
 export interface CreateIntentInput {
   orderId: string;

@@ -1,6 +1,7 @@
 import { and, eq, ne } from 'drizzle-orm';
+import type { PaymentProviderName } from '../../../shared/enums.ts';
 import type { Database, Transaction } from '../../db/client.ts';
-import { type PaymentProviderName, paymentAttempts, paymentIntents, processedWebhookEvents } from '../../db/schema.ts';
+import { paymentAttempts, paymentIntents, processedWebhookEvents } from '../../db/schema.ts';
 
 export type PaymentIntentRow = typeof paymentIntents.$inferSelect;
 type Executor = Database | Transaction;
