@@ -93,7 +93,7 @@ function preloadRoute(entry: string): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), precompress(), preloadRoute('src/web/features/catalog/home-page.tsx')],
+  plugins: [react(), precompress(), preloadRoute('src/web/app/routes/home-page.tsx')],
   publicDir: 'public',
   build: {
     outDir: 'dist/web',

@@ -6,7 +6,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createAppRouter } from './app/router.tsx';
-import { AuthProvider } from './features/accounts/auth-context.tsx';
+import { AuthProvider } from './lib/auth-context.tsx';
 import { queryClient } from './lib/query-client.ts';
 
 const root = document.getElementById('root');

@@ -1,6 +1,7 @@
 import Button from 'react-bootstrap/Button';
 import Container from 'react-bootstrap/Container';
 import { Link, useRouteError } from 'react-router';
+import { paths } from '../lib/paths.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
 
 /** Shown when a page fails to load (e.g. a deploy replaced its chunk); the user can reload or go home. */
@@ -14,7 +15,7 @@ export function RouteError() {
       <p>This page could not be shown. Reloading usually helps.</p>
       <div className="d-flex gap-2 justify-content-center">
         <Button onClick={() => window.location.reload()}>Reload</Button>
-        <Link to="/" className="btn btn-outline-secondary">
+        <Link to={paths.home} className="btn btn-outline-secondary">
           Go home
         </Link>
       </div>

@@ -1,17 +1,19 @@
-import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
+import { createBrowserRouter, type LoaderFunctionArgs, Outlet, type RouteObject } from 'react-router';
 import { RequireAuth } from '../features/accounts/require-auth.tsx';
 import { SessionEndedRedirect } from '../features/accounts/session-ended-redirect.tsx';
+import { paths, routePatterns } from '../lib/paths.ts';
 import { queryClient } from '../lib/query-client.ts';
 import { RootLayout } from './root-layout.tsx';
 import { RouteError } from './route-error.tsx';
+import { HOME_HERO_IMAGE } from './routes/home-hero.ts';
 
 /**
  * Every route of spec §2. Page modules are lazy (each exports `Component`), so the home page downloads only
  * what it shows. Signed-in pages are wrapped in RequireAuth; the dashboard guards its admin pages itself.
  */
-export const routes: RouteObject[] = [
+const routes: RouteObject[] = [
   {
-    path: '/',
+    path: paths.home,
     element: <AppShell />,
     errorElement: <RouteError />,
     children: [
@@ -19,31 +21,30 @@ export const routes: RouteObject[] = [
         index: true,
         lazy: () => {
           preloadImage(HOME_HERO_IMAGE);
-          return import('../features/catalog/home-page.tsx');
+          return import('./routes/home-page.tsx');
         },
       },
       {
         element: <RequireAuthOutlet />,
         children: [
           {
-            path: 'allparts',
-            lazy: () => {
-              prefetchFirstPartsPage();
-              return import('../features/catalog/parts-page.tsx');
-            },
+            path: paths.parts,
+            loader: prefetchPartsPage,
+            lazy: () => import('../features/catalog/parts-page.tsx'),
           },
-          { path: 'part/:partId', lazy: () => import('../features/catalog/purchase-page.tsx') },
           {
-            path: 'dashboard/*',
-            lazy: () => import('../features/accounts/dashboard-page.tsx'),
+            path: routePatterns.part,
+            loader: prefetchPart,
+            lazy: () => import('./routes/purchase-route.tsx'),
           },
+          { path: `${paths.dashboard.root}/*`, lazy: () => import('./routes/dashboard-page.tsx') },
         ],
       },
-      { path: 'myprotfolio', lazy: () => import('../features/content/portfolio-page.tsx') },
-      { path: 'blog', lazy: () => import('../features/content/blog-page.tsx') },
-      { path: 'login', lazy: () => import('../features/accounts/login-page.tsx') },
-      { path: 'register', lazy: () => import('../features/accounts/register-page.tsx') },
-      { path: 'auth/callback', lazy: () => import('../features/accounts/auth-callback-page.tsx') },
+      { path: paths.portfolio, lazy: () => import('../features/content/portfolio-page.tsx') },
+      { path: paths.blog, lazy: () => import('../features/content/blog-page.tsx') },
+      { path: paths.login, lazy: () => import('../features/accounts/login-page.tsx') },
+      { path: paths.register, lazy: () => import('../features/accounts/register-page.tsx') },
+      { path: paths.authCallback, lazy: () => import('../features/accounts/auth-callback-page.tsx') },
       { path: '*', lazy: () => import('../features/content/not-found-page.tsx') },
     ],
   },
@@ -52,10 +53,7 @@ export const routes: RouteObject[] = [
 /**
  * The home page's Largest Contentful Paint is its hero banner. The page only names it once its chunk has arrived
  * and rendered; asking for it here, as the route starts loading, fetches it alongside that chunk instead of after.
- * Keep in step with the <img> in features/catalog/home-page.tsx.
  */
-const HOME_HERO_IMAGE = '/images/home/hero-banner.svg';
-
 function preloadImage(href: string) {
   if (document.head.querySelector(`link[rel="preload"][href="${href}"]`)) return;
   const link = document.createElement('link');
@@ -66,18 +64,30 @@ function preloadImage(href: string) {
   document.head.append(link);
 }
 
-/**
- * The parts list waits for the sign-in check (GET /api/me) before it renders and asks for its first page; the list
- * itself is public data, so it is fetched alongside the check instead of after it. Only the plain /allparts (no
- * search, sort or page in the URL): the query key must be exactly the one parts-page.tsx builds, or this is a
- * wasted request.
+/*
+ * Loaders that start a page's first request as its route starts loading. The signed-in pages wait for the sign-in
+ * check (GET /api/me) before they render and ask; the catalogue is public data, so it is fetched alongside the
+ * check instead of after it. The query options come from the very function the page calls, so the page finds this
+ * request in the cache instead of making its own. A loader does not wait for it: the page shows its own loading
+ * state. The modules are imported here, not at the top, to keep them out of the first chunk.
  */
-function prefetchFirstPartsPage() {
-  if (window.location.pathname !== '/allparts' || window.location.search !== '') return;
-  void Promise.all([import('../features/catalog/parts-api.ts'), import('../features/catalog/catalog-search.tsx')]).then(
-    ([{ partsQueryOptions }, { PAGE_SIZE }]) =>
-      queryClient.prefetchQuery(partsQueryOptions({ q: undefined, sort: undefined, limit: PAGE_SIZE, offset: 0 })),
+
+/** /allparts with whatever search, order and page its URL holds. */
+function prefetchPartsPage({ request }: LoaderFunctionArgs) {
+  const search = new URL(request.url).searchParams;
+  void import('../features/catalog/catalog-search-params.ts').then(({ catalogPageQueryOptions, readCatalogSearch }) =>
+    queryClient.prefetchQuery(catalogPageQueryOptions(readCatalogSearch(search))),
   );
+  return null;
+}
+
+/** /part/{partId}: the part the purchase screen shows. */
+function prefetchPart({ params }: LoaderFunctionArgs) {
+  const partId = params.partId ?? '';
+  void import('../features/catalog/parts-api.ts').then(({ partQueryOptions }) =>
+    queryClient.prefetchQuery(partQueryOptions(partId)),
+  );
+  return null;
 }
 
 /** The layout, plus the watcher that sends the user to /login when a session ends under them (a 401). */

@@ -4,6 +4,7 @@ import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router';
 import { SocialIcon, type SocialNetwork } from '../components/social-icons.tsx';
 import { shopInfo } from '../features/content/shop-info.ts';
+import { paths } from '../lib/paths.ts';
 
 const networks: SocialNetwork[] = ['facebook', 'twitter', 'linkedin', 'instagram'];
 
@@ -35,13 +36,13 @@ export function SiteFooter() {
             <nav aria-label="Footer">
               <ul className="footer-menu list-unstyled d-flex flex-wrap gap-3 justify-content-md-end mb-0">
                 <li>
-                  <Link to="/">Home</Link>
+                  <Link to={paths.home}>Home</Link>
                 </li>
                 <li>
-                  <Link to="/allparts">Parts</Link>
+                  <Link to={paths.parts}>Parts</Link>
                 </li>
                 <li>
-                  <Link to="/blog">Blog</Link>
+                  <Link to={paths.blog}>Blog</Link>
                 </li>
                 <li>
                   <a href={`mailto:${shopInfo.contactEmail}`}>Contact</a>

@@ -1,9 +1,11 @@
 import type { ReactNode } from 'react';
 import Card from 'react-bootstrap/Card';
 import Placeholder from 'react-bootstrap/Placeholder';
-import { formatUsd } from '../../../shared/money.ts';
-import type { Part } from '../../../shared/schemas/parts.ts';
-import './catalog.css';
+import { Link } from 'react-router';
+import { formatUsd } from '../../shared/money.ts';
+import type { Part } from '../../shared/schemas/parts.ts';
+import { paths } from '../lib/paths.ts';
+import './part-card.css';
 
 type HeadingLevel = 2 | 3 | 4;
 
@@ -77,5 +79,14 @@ export function PartCardSkeleton() {
         <Placeholder.Button variant="secondary" xs={4} />
       </Card.Body>
     </Card>
+  );
+}
+
+/** A card's 'Purchase' button: the part's purchase screen, named after the part for screen readers. */
+export function PurchaseLink({ part }: { part: Pick<Part, '_id' | 'name'> }) {
+  return (
+    <Link to={paths.part(part._id)} className="btn btn-brand" aria-label={`Purchase ${part.name}`}>
+      Purchase
+    </Link>
   );
 }

@@ -1,7 +1,7 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import { api, onUnauthorized } from '../../lib/api-client.ts';
-import { clearToken, readToken, storeToken } from '../../lib/auth-token.ts';
-import { queryClient } from '../../lib/query-client.ts';
+import { api, onUnauthorized } from './api-client.ts';
+import { clearToken, readToken, storeToken } from './auth-token.ts';
+import { queryClient } from './query-client.ts';
 
 export interface AuthUser {
   email: string;

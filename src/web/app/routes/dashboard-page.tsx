@@ -1,44 +1,47 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { type ComponentType, lazy, type ReactNode, Suspense, useEffect, useRef } from 'react';
 import Col from 'react-bootstrap/Col';
 import Container from 'react-bootstrap/Container';
 import Nav from 'react-bootstrap/Nav';
 import Row from 'react-bootstrap/Row';
 import { Navigate, NavLink, Route, Routes, useLocation } from 'react-router';
 import { LoadingSpinner } from '../../components/query-state.tsx';
+import { adminCheckQuery } from '../../features/accounts/accounts-api.ts';
+import { RequireAdmin } from '../../features/accounts/require-admin.tsx';
+import { useAuth } from '../../lib/auth-context.tsx';
+import { dashboardRoute, paths, routePatterns } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { adminCheckQuery } from './accounts-api.ts';
-import { useAuth } from './auth-context.tsx';
-import { RequireAdmin } from './require-admin.tsx';
-import './accounts.css';
+import './dashboard.css';
 
-const page = <T extends { Component: () => React.ReactNode }>(load: () => Promise<T>) =>
-  lazy(() => load().then((m) => ({ default: m.Component })));
+/** A page module, loaded the first time its dashboard entry is opened. */
+const page = (load: () => Promise<{ Component: ComponentType }>) =>
+  lazy(() => load().then((module) => ({ default: module.Component })));
 
-const MyOrders = page(() => import('../orders/my-orders-page.tsx'));
-const AddReview = page(() => import('../reviews/add-review-page.tsx'));
-const Payment = page(() => import('../payments/payment-page.tsx'));
-const MyProfile = page(() => import('./my-profile-page.tsx'));
-const Users = page(() => import('./users-page.tsx'));
-const ManageProducts = page(() => import('../catalog/manage-products-page.tsx'));
-const ManageOrders = page(() => import('../orders/manage-orders-page.tsx'));
-const AddProduct = page(() => import('../catalog/add-product-page.tsx'));
-const NotFound = page(() => import('../content/not-found-page.tsx'));
+const MyOrders = page(() => import('../../features/orders/my-orders-page.tsx'));
+const AddReview = page(() => import('../../features/reviews/add-review-page.tsx'));
+const Payment = page(() => import('./payment-route.tsx'));
+const MyProfile = page(() => import('../../features/accounts/my-profile-page.tsx'));
+const Users = page(() => import('../../features/accounts/users-page.tsx'));
+const ManageProducts = page(() => import('../../features/catalog/manage-products-page.tsx'));
+const ManageOrders = page(() => import('../../features/orders/manage-orders-page.tsx'));
+const AddProduct = page(() => import('../../features/catalog/add-product-page.tsx'));
+const NotFound = page(() => import('../../features/content/not-found-page.tsx'));
 
 /** Spec §2: the side menu per role, in the spec's order. */
 const customerMenu = [
-  { to: '/dashboard/myorder', label: 'My Order' },
-  { to: '/dashboard/addreview', label: 'Add Review' },
-  { to: '/dashboard/myprofile', label: 'My Profile' },
+  { to: paths.dashboard.myOrder, label: 'My Order' },
+  { to: paths.dashboard.addReview, label: 'Add Review' },
+  { to: paths.dashboard.myProfile, label: 'My Profile' },
 ];
 const adminMenu = [
-  { to: '/dashboard/myprofile', label: 'My Profile' },
-  { to: '/dashboard/users', label: 'Users' },
-  { to: '/dashboard/manageproduct', label: 'Manage Products' },
-  { to: '/dashboard/manageorder', label: 'Manage Orders' },
-  { to: '/dashboard/addaproduct', label: 'Add A Product' },
+  { to: paths.dashboard.myProfile, label: 'My Profile' },
+  { to: paths.dashboard.users, label: 'Users' },
+  { to: paths.dashboard.manageProducts, label: 'Manage Products' },
+  { to: paths.dashboard.manageOrders, label: 'Manage Orders' },
+  { to: paths.dashboard.addProduct, label: 'Add A Product' },
 ];
 
+/** The dashboard (spec §2): the side menu for the user's role beside the nested page it has open. */
 export function Component() {
   usePageTitle('Dashboard');
   const { user } = useAuth();
@@ -46,7 +49,7 @@ export function Component() {
   // The server's answer wins; until it comes, the role the session reported at sign-in.
   const isAdmin = check.data?.admin ?? user?.isAdmin ?? false;
   const menu = isAdmin ? adminMenu : customerMenu;
-  const admin = (element: React.ReactNode) => <RequireAdmin>{element}</RequireAdmin>;
+  const admin = (element: ReactNode) => <RequireAdmin>{element}</RequireAdmin>;
   const { pathname } = useLocation();
   const menuRef = useRef<HTMLDivElement>(null);
 
@@ -81,16 +84,16 @@ export function Component() {
             <Routes>
               <Route
                 index
-                element={<Navigate to={isAdmin ? '/dashboard/myprofile' : '/dashboard/myorder'} replace />}
+                element={<Navigate to={isAdmin ? paths.dashboard.myProfile : paths.dashboard.myOrder} replace />}
               />
-              <Route path="myorder" element={<MyOrders />} />
-              <Route path="addreview" element={<AddReview />} />
-              <Route path="payment/:id" element={<Payment />} />
-              <Route path="myprofile" element={<MyProfile />} />
-              <Route path="users" element={admin(<Users />)} />
-              <Route path="manageproduct" element={admin(<ManageProducts />)} />
-              <Route path="manageorder" element={admin(<ManageOrders />)} />
-              <Route path="addaproduct" element={admin(<AddProduct />)} />
+              <Route path={dashboardRoute(paths.dashboard.myOrder)} element={<MyOrders />} />
+              <Route path={dashboardRoute(paths.dashboard.addReview)} element={<AddReview />} />
+              <Route path={dashboardRoute(routePatterns.payment)} element={<Payment />} />
+              <Route path={dashboardRoute(paths.dashboard.myProfile)} element={<MyProfile />} />
+              <Route path={dashboardRoute(paths.dashboard.users)} element={admin(<Users />)} />
+              <Route path={dashboardRoute(paths.dashboard.manageProducts)} element={admin(<ManageProducts />)} />
+              <Route path={dashboardRoute(paths.dashboard.manageOrders)} element={admin(<ManageOrders />)} />
+              <Route path={dashboardRoute(paths.dashboard.addProduct)} element={admin(<AddProduct />)} />
               <Route path="*" element={<NotFound />} />
             </Routes>
           </Suspense>

@@ -1,3 +1,5 @@
+import { paths } from '../../lib/paths.ts';
+
 /** The home page's fixed content (spec §1, §9): these are marketing texts, not catalogue data. */
 export const featuredProducts = [
   { name: 'Sport Breake', price: 260, img: '/images/parts/brake-disc.svg' },
@@ -20,4 +22,4 @@ export const featuredImages = [
 ] as const;
 
 /** 'I NEED IT' opens the catalogue already searched for protective gear. */
-export const safetyGearSearch = '/allparts?q=protector';
+export const safetyGearSearch = paths.partsSearch('protector');

@@ -7,15 +7,17 @@ import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router';
 import { formatUsd } from '../../../shared/money.ts';
+import { PartCard, PartCardSkeleton, PurchaseLink } from '../../components/part-card.tsx';
 import { EmptyState, LoadError } from '../../components/query-state.tsx';
+import { latestPartsQueryOptions } from '../../features/catalog/parts-api.ts';
+import { shopInfo } from '../../features/content/shop-info.ts';
+import { ReviewCard, ReviewCardSkeleton } from '../../features/reviews/review-card.tsx';
+import { reviewsQueryOptions } from '../../features/reviews/reviews-api.ts';
+import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { shopInfo } from '../content/shop-info.ts';
-import { ReviewCard, ReviewCardSkeleton } from '../reviews/review-card.tsx';
-import { reviewsQueryOptions } from '../reviews/reviews-api.ts';
-import { featuredImages, featuredProducts, safetyGearSearch, trustFigures } from './featured-content.ts';
-import { PartCard, PartCardSkeleton } from './part-card.tsx';
-import { latestPartsQueryOptions } from './parts-api.ts';
-import './catalog.css';
+import { featuredImages, featuredProducts, safetyGearSearch, trustFigures } from './home-content.ts';
+import { HOME_HERO_IMAGE } from './home-hero.ts';
+import './home.css';
 
 export function Component() {
   usePageTitle();
@@ -36,14 +38,7 @@ export function Component() {
 function HeroBanner() {
   return (
     <section className="home-hero text-white" aria-labelledby="hero-title">
-      <img
-        src="/images/home/hero-banner.svg"
-        alt=""
-        className="home-hero-art"
-        width={1200}
-        height={500}
-        fetchPriority="high"
-      />
+      <img src={HOME_HERO_IMAGE} alt="" className="home-hero-art" width={1200} height={500} fetchPriority="high" />
       <Container className="home-hero-content py-5">
         <p className="text-uppercase fw-semibold small mb-2 home-hero-kicker">Redline Parts for workshops and riders</p>
         <h1 id="hero-title" className="display-5 fw-bold mb-3">
@@ -53,7 +48,7 @@ function HeroBanner() {
           Stock your shop with genuine vehicle and motorcycle parts at wholesale prices, and grow your business with
           every order.
         </p>
-        <Link to="/allparts" className="btn btn-brand btn-lg">
+        <Link to={paths.parts} className="btn btn-brand btn-lg">
           Explore More
         </Link>
       </Container>
@@ -70,7 +65,7 @@ function LatestParts() {
           <h2 id="parts-title" className="mb-0">
             Parts
           </h2>
-          <Link to="/allparts" className="btn btn-outline-dark">
+          <Link to={paths.parts} className="btn btn-outline-dark">
             See All
           </Link>
         </div>
@@ -91,9 +86,7 @@ function LatestParts() {
             {parts.data.items.map((part) => (
               <Col key={part._id}>
                 <PartCard part={part} headingLevel={3}>
-                  <Link to={`/part/${part._id}`} className="btn btn-brand" aria-label={`Purchase ${part.name}`}>
-                    Purchase
-                  </Link>
+                  <PurchaseLink part={part} />
                 </PartCard>
               </Col>
             ))}

@@ -18,12 +18,13 @@ import {
   userListItemSchema,
 } from '../../../shared/schemas/accounts.ts';
 import { api } from '../../lib/api-client.ts';
+import { queryRoots } from '../../lib/query-keys.ts';
 
 export const accountKeys = {
-  providers: ['auth', 'providers'] as const,
-  admin: (email: string) => ['auth', 'admin', email.toLowerCase()] as const,
-  users: ['users'] as const,
-  profile: ['profile'] as const,
+  providers: [...queryRoots.auth, 'providers'] as const,
+  admin: (email: string) => [...queryRoots.auth, 'admin', email.toLowerCase()] as const,
+  users: queryRoots.users,
+  profile: queryRoots.profile,
 };
 
 export function logIn(body: LoginBody): Promise<AuthResponse> {

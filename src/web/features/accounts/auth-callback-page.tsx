@@ -4,11 +4,12 @@ import { Link, useNavigate } from 'react-router';
 import { safeReturnTo } from '../../../shared/schemas/accounts.ts';
 import { LoadingSpinner } from '../../components/query-state.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
+import { useAuth } from '../../lib/auth-context.tsx';
 import { clearToken, storeToken } from '../../lib/auth-token.ts';
+import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { fetchMe } from './accounts-api.ts';
 import { AuthCard } from './auth-card.tsx';
-import { useAuth } from './auth-context.tsx';
 
 /**
  * Where Google sign-in lands: the server put the token (or an error) in the URL fragment, which browsers never
@@ -49,7 +50,7 @@ export function Component() {
       <Alert variant="danger" role="alert">
         {error}
       </Alert>
-      <Link to="/login" className="btn btn-brand w-100">
+      <Link to={paths.login} className="btn btn-brand w-100">
         Back to Login
       </Link>
     </AuthCard>

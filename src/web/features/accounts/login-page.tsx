@@ -8,10 +8,11 @@ import { type LoginBody, loginBodySchema } from '../../../shared/schemas/account
 import { FormField } from '../../components/form-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
+import { useAuth } from '../../lib/auth-context.tsx';
+import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { logIn } from './accounts-api.ts';
 import { AuthCard } from './auth-card.tsx';
-import { useAuth } from './auth-context.tsx';
 import { GoogleButton } from './google-button.tsx';
 import { type LoginLocationState, returnPath } from './session-ended-redirect.tsx';
 
@@ -51,7 +52,7 @@ export function Component() {
       </Form>
       <p className="mt-3 mb-0 text-center">
         New to Redline Parts?{' '}
-        <Link to="/register" state={location.state}>
+        <Link to={paths.register} state={location.state}>
           Creat New Account
         </Link>
       </p>

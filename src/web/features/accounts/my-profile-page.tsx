@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -16,8 +16,10 @@ import { FormField } from '../../components/form-field.tsx';
 import { LoadError, LoadingSpinner } from '../../components/query-state.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { accountKeys, profileQuery, saveProfile } from './accounts-api.ts';
-import { useAuth } from './auth-context.tsx';
+import { profileQuery } from './accounts-api.ts';
+import { useSaveProfile } from './use-account-mutations.ts';
+import './accounts.css';
+import { useAuth } from '../../lib/auth-context.tsx';
 
 type ProfileForm = z.input<typeof profileBodySchema>;
 type ProfileValues = z.output<typeof profileBodySchema>;
@@ -56,7 +58,6 @@ function SavedProfile({ profile, name }: { profile: Profile; name: string }) {
 export function Component() {
   usePageTitle('My Profile');
   const { user } = useAuth();
-  const queryClient = useQueryClient();
   const profile = useQuery(profileQuery);
   const form = useForm<ProfileForm, unknown, ProfileValues>({
     resolver: zodResolver(profileBodySchema),
@@ -72,14 +73,13 @@ export function Component() {
     }
   }, [profile.data, reset]);
 
-  const save = useMutation({
-    mutationFn: saveProfile,
-    onSuccess: (saved) => {
-      queryClient.setQueryData(accountKeys.profile, saved);
-      toast.success(toastMessages.profileSaved);
-    },
-    onError: (error) => toast.error(errorMessage(error)),
-  });
+  const save = useSaveProfile();
+  const submit = form.handleSubmit((values) =>
+    save.mutate(values, {
+      onSuccess: () => toast.success(toastMessages.profileSaved),
+      onError: (error) => toast.error(errorMessage(error)),
+    }),
+  );
 
   const name = user?.displayName || user?.email || '';
   return (
@@ -110,7 +110,7 @@ export function Component() {
               {profile.isPending ? (
                 <LoadingSpinner label="Loading the form…" />
               ) : (
-                <Form noValidate onSubmit={form.handleSubmit((values) => save.mutate(values))}>
+                <Form noValidate onSubmit={submit}>
                   <FormField form={form} name="education" label="Education" as="textarea" rows={3} />
                   <FormField form={form} name="phonenumber" label="Phone Number" type="tel" autoComplete="tel" />
                   <FormField

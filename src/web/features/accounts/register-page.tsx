@@ -7,10 +7,11 @@ import { type SignupBody, signupBodySchema } from '../../../shared/schemas/accou
 import { FormField } from '../../components/form-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
+import { useAuth } from '../../lib/auth-context.tsx';
+import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { signUp } from './accounts-api.ts';
 import { AuthCard } from './auth-card.tsx';
-import { useAuth } from './auth-context.tsx';
 import { GoogleButton } from './google-button.tsx';
 
 /** Spec §2 Register: the display name comes from Name; afterwards the user goes to the home page. */
@@ -24,7 +25,7 @@ export function Component() {
   });
   const register = useMutation({ mutationFn: signUp, onSuccess: (result) => signIn(result.token, result.user) });
 
-  if (status === 'signed-in') return <Navigate to="/" replace />;
+  if (status === 'signed-in') return <Navigate to={paths.home} replace />;
 
   return (
     <AuthCard title="Please Sign Up">
@@ -43,14 +44,14 @@ export function Component() {
       </Form>
       <p className="mt-3 mb-0 text-center">
         Already have an account?{' '}
-        <Link to="/login" state={location.state}>
+        <Link to={paths.login} state={location.state}>
           Please Login
         </Link>
       </p>
       <div className="auth-divider my-3" aria-hidden="true">
         <span>or</span>
       </div>
-      <GoogleButton returnTo="/" />
+      <GoogleButton returnTo={paths.home} />
     </AuthCard>
   );
 }

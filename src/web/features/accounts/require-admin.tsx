@@ -3,8 +3,8 @@ import { type ReactNode, useEffect } from 'react';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { LoadError } from '../../components/query-state.tsx';
+import { useAuth } from '../../lib/auth-context.tsx';
 import { adminCheckQuery } from './accounts-api.ts';
-import { useAuth } from './auth-context.tsx';
 
 function CheckingButton() {
   return (

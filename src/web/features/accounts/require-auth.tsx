@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import Spinner from 'react-bootstrap/Spinner';
 import { Navigate, useLocation } from 'react-router';
-import { useAuth } from './auth-context.tsx';
+import { useAuth } from '../../lib/auth-context.tsx';
+import { paths } from '../../lib/paths.ts';
 import type { LoginLocationState } from './session-ended-redirect.tsx';
 
 /** Pages that need a signed-in user send visitors to /login, remembering where they were going. */
@@ -20,9 +21,9 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   if (status === 'signed-out') {
     // Log Out on a signed-in page goes home, as it does anywhere else; any later visit asks to log in.
     const here = signedOutFrom === location.pathname;
-    if (here && signOutReason === 'log-out') return <Navigate to="/" replace />;
+    if (here && signOutReason === 'log-out') return <Navigate to={paths.home} replace />;
     const state: LoginLocationState = { from: location, sessionEnded: here && signOutReason === 'session-ended' };
-    return <Navigate to="/login" replace state={state} />;
+    return <Navigate to={paths.login} replace state={state} />;
   }
   return children;
 }

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { useAuth } from './auth-context.tsx';
+import { useAuth } from '../../lib/auth-context.tsx';
+import { paths } from '../../lib/paths.ts';
 
 export interface LoginLocationState {
   from?: { pathname: string; search?: string; hash?: string };
@@ -20,18 +21,20 @@ export function SessionEndedRedirect() {
   useEffect(() => {
     if (sessionEnded === handled.current) return;
     handled.current = sessionEnded;
-    if (location.pathname === '/login') return;
+    if (location.pathname === paths.login) return;
     const state: LoginLocationState = { from: location, sessionEnded: true };
-    navigate('/login', { replace: true, state });
+    navigate(paths.login, { replace: true, state });
   }, [sessionEnded, location, navigate]);
 
   return null;
 }
 
+const signInPages: string[] = [paths.login, paths.register, paths.authCallback];
+
 /** The page to return to after signing in: where RequireAuth or a 401 sent the user from, else the home page. */
 export function returnPath(state: unknown): string {
   const from = (state as LoginLocationState | null)?.from;
-  if (!from?.pathname?.startsWith('/') || from.pathname.startsWith('//')) return '/';
-  if (['/login', '/register', '/auth/callback'].includes(from.pathname)) return '/';
+  if (!from?.pathname?.startsWith('/') || from.pathname.startsWith('//')) return paths.home;
+  if (signInPages.includes(from.pathname)) return paths.home;
   return `${from.pathname}${from.search ?? ''}${from.hash ?? ''}`;
 }

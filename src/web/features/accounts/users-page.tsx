@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
@@ -8,24 +8,26 @@ import { toastMessages } from '../../../shared/messages.ts';
 import { EmptyState, LoadError, LoadingSpinner } from '../../components/query-state.tsx';
 import { ApiError, errorMessage } from '../../lib/api-client.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { accountKeys, makeAdmin, usersQuery } from './accounts-api.ts';
+import { usersQuery } from './accounts-api.ts';
+import { useMakeAdmin } from './use-account-mutations.ts';
 
 /** Spec §2 Users (admin): every user with a Make Admin button; admins show a badge instead. */
 export function Component() {
   usePageTitle('Users');
-  const queryClient = useQueryClient();
   const users = useQuery(usersQuery);
-  const promote = useMutation({
-    mutationFn: makeAdmin,
-    onSuccess: (result) => {
-      if (result.modifiedCount > 0) toast.success(toastMessages.adminMade);
-      else toast.info('This User Is Already An Admin');
-      void queryClient.invalidateQueries({ queryKey: accountKeys.users });
-    },
-    onError: (error) => {
-      toast.error(error instanceof ApiError && error.status === 403 ? toastMessages.adminFailed : errorMessage(error));
-    },
-  });
+  const promote = useMakeAdmin();
+  const makeAdmin = (email: string) =>
+    promote.mutate(email, {
+      onSuccess: (result) => {
+        if (result.modifiedCount > 0) toast.success(toastMessages.adminMade);
+        else toast.info('This User Is Already An Admin');
+      },
+      onError: (error) => {
+        toast.error(
+          error instanceof ApiError && error.status === 403 ? toastMessages.adminFailed : errorMessage(error),
+        );
+      },
+    });
 
   return (
     <section aria-labelledby="users-title">
@@ -68,7 +70,7 @@ export function Component() {
                           size="sm"
                           className="btn-brand text-nowrap"
                           disabled={busy}
-                          onClick={() => promote.mutate(user.email)}
+                          onClick={() => makeAdmin(user.email)}
                           aria-label={`Make Admin: ${user.email}`}
                         >
                           {busy ? <Spinner animation="border" size="sm" className="me-1" aria-hidden="true" /> : null}

@@ -1,16 +1,15 @@
-import { useQueryClient } from '@tanstack/react-query';
 import Card from 'react-bootstrap/Card';
 import { toast } from 'react-toastify/unstyled';
 import { toastMessages } from '../../../shared/messages.ts';
+import { useAuth } from '../../lib/auth-context.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { useAuth } from '../accounts/auth-context.tsx';
-import { createPart, partKeys } from './parts-api.ts';
 import { ProductForm } from './product-form.tsx';
+import { useCreatePart } from './use-part-mutations.ts';
 
 export function Component() {
   usePageTitle('Add A Product');
   const { user } = useAuth();
-  const queryClient = useQueryClient();
+  const create = useCreatePart();
   return (
     <section aria-labelledby="add-product-title">
       <h1 id="add-product-title" className="h3 mb-3">
@@ -21,9 +20,8 @@ export function Component() {
           adminEmail={user?.email ?? ''}
           submitLabel="Add Item"
           onSubmit={async (values) => {
-            await createPart(values);
+            await create.mutateAsync(values);
             toast.success(toastMessages.productAdded);
-            await queryClient.invalidateQueries({ queryKey: partKeys.all });
             return 'reset';
           }}
         />

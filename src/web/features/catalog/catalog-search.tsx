@@ -5,11 +5,9 @@ import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { useSearchParams } from 'react-router';
 import { type PartSort, partSortValues } from '../../../shared/schemas/parts.ts';
+import { readCatalogSearch } from './catalog-search-params.ts';
 
-export const PAGE_SIZE = 24;
-const MAX_PAGE = Math.floor(1_000_000 / PAGE_SIZE);
-
-export const sortLabels: Record<PartSort | 'oldest', string> = {
+const sortLabels: Record<PartSort | 'oldest', string> = {
   oldest: 'Catalogue order',
   newest: 'Newest first',
   price_asc: 'Price: low to high',
@@ -20,11 +18,7 @@ export const sortLabels: Record<PartSort | 'oldest', string> = {
 /** The list state lives in the URL (?q=&sort=&page=), so a search can be shared, bookmarked and gone back to. */
 export function useCatalogSearch() {
   const [params, setParams] = useSearchParams();
-  // A hand-edited URL must not turn into a request the API refuses: clamp to what it accepts (q ≤ 100, offset ≤ 1e6).
-  const q = (params.get('q') ?? '').trim().slice(0, 100);
-  const rawSort = params.get('sort');
-  const sort = partSortValues.find((value) => value === rawSort);
-  const page = Math.min(MAX_PAGE, Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1));
+  const { q, sort, page } = readCatalogSearch(params);
   const update = (changes: { q?: string; sort?: PartSort | undefined; page?: number }) => {
     const next = new URLSearchParams(params);
     const apply = (key: string, value: string | undefined) => {

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
@@ -8,18 +8,18 @@ import { toast } from 'react-toastify/unstyled';
 import { confirmMessages } from '../../../shared/messages.ts';
 import type { Part } from '../../../shared/schemas/parts.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { PartCard, PartCardSkeleton } from '../../components/part-card.tsx';
 import { EmptyState, LoadError } from '../../components/query-state.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
+import { useAuth } from '../../lib/auth-context.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { useAuth } from '../accounts/auth-context.tsx';
-import { PAGE_SIZE, SearchBar, useCatalogSearch } from './catalog-search.tsx';
-import { PartCard, PartCardSkeleton } from './part-card.tsx';
-import { deletePart, partKeys, partsQueryOptions, updatePart } from './parts-api.ts';
+import { SearchBar, useCatalogSearch } from './catalog-search.tsx';
+import { catalogPageQueryOptions, pageCountOf } from './catalog-search-params.ts';
 import { PartsPagination } from './parts-pagination.tsx';
 import { ProductForm } from './product-form.tsx';
-import './catalog.css';
+import { useDeletePart, useUpdatePart } from './use-part-mutations.ts';
 
-export const productMessages = {
+const productMessages = {
   updated: 'Product Updated Successfully',
   deleted: 'Product Deleted Successfully',
 } as const;
@@ -27,29 +27,26 @@ export const productMessages = {
 export function Component() {
   usePageTitle('Manage Products');
   const { user } = useAuth();
-  const queryClient = useQueryClient();
   const { q, sort, page, update } = useCatalogSearch();
-  const parts = useQuery(
-    partsQueryOptions({ q: q || undefined, sort, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
-  );
+  const parts = useQuery(catalogPageQueryOptions({ q, sort, page }));
   const [toDelete, setToDelete] = useState<Part | null>(null);
   const [toEdit, setToEdit] = useState<Part | null>(null);
   const total = parts.data?.total ?? 0;
-  const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const pageCount = pageCountOf(total);
 
-  const remove = useMutation({
-    mutationFn: (part: Part) => deletePart(part._id),
-    onSuccess: async () => {
-      toast.success(productMessages.deleted);
-      setToDelete(null);
-      await queryClient.invalidateQueries({ queryKey: partKeys.all });
-    },
-    onError: (error) => {
-      toast.error(errorMessage(error));
-      setToDelete(null);
-      void queryClient.invalidateQueries({ queryKey: partKeys.all });
-    },
-  });
+  const remove = useDeletePart();
+  const save = useUpdatePart();
+  const confirmDelete = (part: Part) =>
+    remove.mutate(part._id, {
+      onSuccess: () => {
+        toast.success(productMessages.deleted);
+        setToDelete(null);
+      },
+      onError: (error) => {
+        toast.error(errorMessage(error));
+        setToDelete(null);
+      },
+    });
 
   return (
     <section aria-labelledby="manage-products-title">
@@ -106,7 +103,7 @@ export function Component() {
             : undefined
         }
         busy={remove.isPending}
-        onConfirm={() => toDelete && remove.mutate(toDelete)}
+        onConfirm={() => toDelete && confirmDelete(toDelete)}
         onCancel={() => setToDelete(null)}
       />
 
@@ -126,10 +123,9 @@ export function Component() {
               onCancel={() => setToEdit(null)}
               onSubmit={async (values) => {
                 const { email: _ignored, ...patch } = values;
-                await updatePart(toEdit._id, patch);
+                await save.mutateAsync({ id: toEdit._id, patch });
                 toast.success(productMessages.updated);
                 setToEdit(null);
-                await queryClient.invalidateQueries({ queryKey: partKeys.all });
                 return 'keep';
               }}
             />

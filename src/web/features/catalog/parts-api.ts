@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { PartInput, PartPatch, PartSort } from '../../../shared/schemas/parts.ts';
 import { type Part, partSchema } from '../../../shared/schemas/parts.ts';
 import { api, apiRequest } from '../../lib/api-client.ts';
+import { queryRoots } from '../../lib/query-keys.ts';
 
 export interface PartListParams {
   q?: string | undefined;
@@ -19,9 +20,9 @@ export interface PartPage {
 
 /** Query keys: mutations invalidate `partKeys.all`, so every list and detail refreshes. */
 export const partKeys = {
-  all: ['parts'] as const,
-  list: (params: PartListParams) => ['parts', 'list', params] as const,
-  detail: (id: string) => ['parts', 'detail', id] as const,
+  all: queryRoots.parts,
+  list: (params: PartListParams) => [...queryRoots.parts, 'list', params] as const,
+  detail: (id: string) => [...queryRoots.parts, 'detail', id] as const,
 };
 
 export async function fetchParts(params: PartListParams, signal?: AbortSignal): Promise<PartPage> {

@@ -3,23 +3,19 @@ import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Container from 'react-bootstrap/Container';
 import Row from 'react-bootstrap/Row';
-import { Link } from 'react-router';
+import { PartCard, PartCardSkeleton, PurchaseLink } from '../../components/part-card.tsx';
 import { EmptyState, LoadError } from '../../components/query-state.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { PAGE_SIZE, SearchBar, useCatalogSearch } from './catalog-search.tsx';
-import { PartCard, PartCardSkeleton } from './part-card.tsx';
-import { partsQueryOptions } from './parts-api.ts';
+import { SearchBar, useCatalogSearch } from './catalog-search.tsx';
+import { catalogPageQueryOptions, pageCountOf } from './catalog-search-params.ts';
 import { PartsPagination } from './parts-pagination.tsx';
-import './catalog.css';
 
 export function Component() {
   usePageTitle('Parts');
   const { q, sort, page, update } = useCatalogSearch();
-  const parts = useQuery(
-    partsQueryOptions({ q: q || undefined, sort, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
-  );
+  const parts = useQuery(catalogPageQueryOptions({ q, sort, page }));
   const total = parts.data?.total ?? 0;
-  const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const pageCount = pageCountOf(total);
 
   const goToPage = (next: number) => {
     update({ page: next });
@@ -69,9 +65,7 @@ export function Component() {
             {parts.data.items.map((part, index) => (
               <Col key={part._id}>
                 <PartCard part={part} priority={index < 4}>
-                  <Link to={`/part/${part._id}`} className="btn btn-brand" aria-label={`Purchase ${part.name}`}>
-                    Purchase
-                  </Link>
+                  <PurchaseLink part={part} />
                 </PartCard>
               </Col>
             ))}

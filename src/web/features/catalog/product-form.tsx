@@ -4,12 +4,13 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
-import { type FieldValues, type Path, type UseFormReturn, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { toast } from 'react-toastify/unstyled';
 import type { z } from 'zod';
 import { type Part, type PartInput, partInputSchema } from '../../../shared/schemas/parts.ts';
 import { FormField } from '../../components/form-field.tsx';
-import { ApiError, errorMessage } from '../../lib/api-client.ts';
+import { errorMessage } from '../../lib/api-client.ts';
+import { applyServerFieldErrors, blankNumber } from '../../lib/form.ts';
 
 type PartFormValues = z.input<typeof partInputSchema>;
 
@@ -23,9 +24,6 @@ export interface ProductFormProps {
   onSubmit(values: PartInput): Promise<'reset' | 'keep'>;
   onCancel?: () => void;
 }
-
-/** What an empty number input holds; typed as number because the schema's input type says so. */
-export const blankNumber = '' as unknown as number;
 
 function initialValues(part: Part | undefined): PartFormValues {
   return {
@@ -145,21 +143,4 @@ export function ProductForm({ adminEmail, part, submitLabel, onSubmit, onCancel 
       </div>
     </Form>
   );
-}
-
-/**
- * A 400 from the server names its fields (`body.price`): show each message under its field, as the form's own
- * check would.
- */
-export function applyServerFieldErrors<T extends FieldValues>(
-  form: UseFormReturn<T, unknown, unknown>,
-  error: unknown,
-) {
-  if (!(error instanceof ApiError) || error.status !== 400 || !error.details) return;
-  for (const detail of error.details as { path?: string; message?: string }[]) {
-    const field = detail.path?.replace(/^body\./, '');
-    if (field && field in form.getValues()) {
-      form.setError(field as Path<T>, { type: 'server', message: detail.message ?? 'Invalid value' });
-    }
-  }
 }

@@ -1,6 +1,7 @@
 import Container from 'react-bootstrap/Container';
 import { Link } from 'react-router';
 import { notFoundText } from '../../../shared/messages.ts';
+import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 
 export function Component() {
@@ -12,7 +13,7 @@ export function Component() {
       </p>
       <h1 className="h2">{notFoundText}</h1>
       <p className="text-body-secondary">The page you are looking for does not exist or has moved.</p>
-      <Link to="/" className="btn btn-brand">
+      <Link to={paths.home} className="btn btn-brand">
         Back to home
       </Link>
     </Container>

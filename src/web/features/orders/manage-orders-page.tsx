@@ -1,18 +1,18 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { toast } from 'react-toastify/unstyled';
 import { confirmMessages } from '../../../shared/messages.ts';
 import { formatUsd } from '../../../shared/money.ts';
-import type { Order } from '../../../shared/schemas/orders.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { EmptyState, QueryStatus } from '../../components/query-state.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { OrderStatusText } from './order-status.tsx';
-import { allOrdersQueryOptions, orderKeys, shipOrder } from './orders-api.ts';
+import { allOrdersQueryOptions } from './orders-api.ts';
 import { useDeleteOrder } from './use-delete-order.ts';
+import { useShipOrder } from './use-order-mutations.ts';
 import './orders.css';
 
 const PAGE_SIZE = 25;
@@ -22,15 +22,12 @@ export function Component() {
   const [offset, setOffset] = useState(0);
   const orders = useQuery(allOrdersQueryOptions({ limit: PAGE_SIZE, offset }));
   const remove = useDeleteOrder();
-  const queryClient = useQueryClient();
-  const ship = useMutation({
-    mutationFn: (order: Order) => shipOrder(order._id),
-    onSuccess: async (order) => {
-      toast.success(`${order.name} for ${order.userName || order.email} is shipped.`);
-      await queryClient.invalidateQueries({ queryKey: orderKeys.all });
-    },
-    onError: (error) => toast.error(errorMessage(error)),
-  });
+  const ship = useShipOrder();
+  const shipOrder = (orderId: string) =>
+    ship.mutate(orderId, {
+      onSuccess: (order) => toast.success(`${order.name} for ${order.userName || order.email} is shipped.`),
+      onError: (error) => toast.error(errorMessage(error)),
+    });
   const total = orders.data?.total ?? 0;
 
   return (
@@ -93,8 +90,8 @@ export function Component() {
                         <Button
                           size="sm"
                           variant="outline-primary"
-                          disabled={ship.isPending && ship.variables?._id === order._id}
-                          onClick={() => ship.mutate(order)}
+                          disabled={ship.isPending && ship.variables === order._id}
+                          onClick={() => shipOrder(order._id)}
                         >
                           Ship<span className="visually-hidden"> {`${order.name} for ${order.email}`}</span>
                         </Button>

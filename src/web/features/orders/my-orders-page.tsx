@@ -6,6 +6,7 @@ import { confirmMessages } from '../../../shared/messages.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { EmptyState, QueryStatus } from '../../components/query-state.tsx';
+import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { OrderStatusText } from './order-status.tsx';
 import { myOrdersQueryOptions } from './orders-api.ts';
@@ -26,7 +27,7 @@ export function Component() {
       {orders.data?.length === 0 ? (
         <EmptyState>
           <p className="mb-2">You have not ordered anything yet.</p>
-          <Link to="/allparts" className="btn btn-brand">
+          <Link to={paths.parts} className="btn btn-brand">
             Browse Parts
           </Link>
         </EmptyState>
@@ -80,7 +81,7 @@ export function Component() {
                     </div>
                   ) : (
                     <Link
-                      to={`/dashboard/payment/${order._id}`}
+                      to={paths.dashboard.payment(order._id)}
                       className="btn btn-brand btn-sm"
                       aria-label={`Pay for ${order.name}`}
                     >

@@ -2,13 +2,14 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import { type Order, orderSchema } from '../../../shared/schemas/orders.ts';
 import { api, apiRequest } from '../../lib/api-client.ts';
+import { queryRoots } from '../../lib/query-keys.ts';
 
 /** Query keys: every order mutation invalidates `orderKeys.all`, so My Order, Manage Orders and Payment refresh. */
 export const orderKeys = {
-  all: ['orders'] as const,
-  mine: () => ['orders', 'mine'] as const,
-  detail: (id: string) => ['orders', 'detail', id] as const,
-  admin: (page: { limit: number; offset: number }) => ['orders', 'admin', page] as const,
+  all: queryRoots.orders,
+  mine: () => [...queryRoots.orders, 'mine'] as const,
+  detail: (id: string) => [...queryRoots.orders, 'detail', id] as const,
+  admin: (page: { limit: number; offset: number }) => [...queryRoots.orders, 'admin', page] as const,
 };
 
 export const myOrdersQueryOptions = queryOptions({

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
@@ -9,22 +9,23 @@ import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
 import { useForm } from 'react-hook-form';
-import { Link, useParams } from 'react-router';
+import { Link } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { z } from 'zod';
-import { belowMinimumMessage, toastMessages } from '../../../shared/messages.ts';
-import { formatUsd } from '../../../shared/money.ts';
+import { toastMessages } from '../../../shared/messages.ts';
+import { dollarsToCents, formatUsd } from '../../../shared/money.ts';
+import { checkOrderQuantity } from '../../../shared/order-rules.ts';
 import type { Order } from '../../../shared/schemas/orders.ts';
 import { placeOrderBodySchema } from '../../../shared/schemas/orders.ts';
 import type { Part } from '../../../shared/schemas/parts.ts';
 import { FormField } from '../../components/form-field.tsx';
+import { PartCard, PartCardSkeleton } from '../../components/part-card.tsx';
 import { LoadError } from '../../components/query-state.tsx';
 import { ApiError, errorMessage } from '../../lib/api-client.ts';
+import { useAuth } from '../../lib/auth-context.tsx';
+import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { useAuth } from '../accounts/auth-context.tsx';
-import { orderKeys, placeOrder } from '../orders/orders-api.ts';
-import { PartCard, PartCardSkeleton } from './part-card.tsx';
-import { partKeys, partQueryOptions } from './parts-api.ts';
+import { usePlaceOrder } from './use-order-mutations.ts';
 
 /** The form's own rules: address and phone as the server checks them; the quantity only as a whole number here. */
 const purchaseFormSchema = z.object({
@@ -34,9 +35,11 @@ const purchaseFormSchema = z.object({
 });
 type PurchaseForm = z.infer<typeof purchaseFormSchema>;
 
-export function Component() {
-  const { partId = '' } = useParams();
-  const part = useQuery(partQueryOptions(partId));
+/**
+ * Spec §2 Purchase screen: the part, the order form and its total. The part is the catalogue's: the app's route
+ * loads it and hands its query over.
+ */
+export function PurchasePage({ part }: { part: UseQueryResult<Part> }) {
   usePageTitle(part.data ? `Purchase ${part.data.name}` : 'Purchase');
 
   if (part.isPending) {
@@ -59,7 +62,7 @@ export function Component() {
         <Container className="py-5 text-center">
           <h1 className="h3">This part does not exist</h1>
           <p className="text-body-secondary">It may have been removed from the catalogue.</p>
-          <Link to="/allparts" className="btn btn-brand">
+          <Link to={paths.parts} className="btn btn-brand">
             See All Parts
           </Link>
         </Container>
@@ -77,7 +80,6 @@ export function Component() {
 
 function PurchaseScreen({ part }: { part: Part }) {
   const { user } = useAuth();
-  const queryClient = useQueryClient();
   const [placed, setPlaced] = useState<Order | null>(null);
   const form = useForm<PurchaseForm>({
     resolver: zodResolver(purchaseFormSchema),
@@ -86,32 +88,34 @@ function PurchaseScreen({ part }: { part: Part }) {
   const typed = form.watch('quantity');
   const quantity = Number.isFinite(typed) && typed > 0 ? typed : 0;
 
-  const order = useMutation({
-    mutationFn: placeOrder,
-    onSuccess: async (created) => {
-      setPlaced(created);
-      toast.success(toastMessages.orderPlaced);
-      form.reset({ address: '', phone: '', quantity: part.minimunorder });
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: partKeys.all }),
-        queryClient.invalidateQueries({ queryKey: orderKeys.all }),
-      ]);
-    },
-    onError: (error) => toast.error(errorMessage(error)),
-  });
+  const order = usePlaceOrder();
 
   const onSubmit = form.handleSubmit((values) => {
-    // The same rules as the server, so a person hears about them without a round trip.
-    if (values.quantity < part.minimunorder) {
-      toast.error(belowMinimumMessage(part.minimunorder));
-      return;
-    }
-    if (values.quantity > part.availablequantity) {
-      toast.error(toastMessages.stockOut);
+    // The server's own rule, so a person hears about it without a round trip.
+    const check = checkOrderQuantity(
+      {
+        minimumOrder: part.minimunorder,
+        availableQuantity: part.availablequantity,
+        priceCents: dollarsToCents(part.price),
+      },
+      values.quantity,
+    );
+    if (!check.ok) {
+      toast.error(check.message);
       return;
     }
     setPlaced(null);
-    order.mutate({ partId: part._id, quantity: values.quantity, address: values.address, phone: values.phone });
+    order.mutate(
+      { partId: part._id, quantity: values.quantity, address: values.address, phone: values.phone },
+      {
+        onSuccess: (created) => {
+          setPlaced(created);
+          toast.success(toastMessages.orderPlaced);
+          form.reset({ address: '', phone: '', quantity: part.minimunorder });
+        },
+        onError: (error) => toast.error(errorMessage(error)),
+      },
+    );
   });
 
   return (
@@ -136,7 +140,7 @@ function PurchaseScreen({ part }: { part: Part }) {
                   {toastMessages.orderPlaced}
                 </Alert.Heading>
                 {placed.quantity} PCS of {placed.name}, {formatUsd(placed.total)}.{' '}
-                <Link to="/dashboard/myorder" className="alert-link">
+                <Link to={paths.dashboard.myOrder} className="alert-link">
                   Go to My Order to pay
                 </Link>
               </Alert>

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import type { Order } from '../../../shared/schemas/orders.ts';
 import { errorMessage } from '../../lib/api-client.ts';
-import { partKeys } from '../catalog/parts-api.ts';
+import { queryRoots } from '../../lib/query-keys.ts';
 import { deleteOrder, orderKeys } from './orders-api.ts';
 
 /** The Delete flow both order tables share: pick an order, confirm in the dialog, refresh lists and stock. */
@@ -17,7 +17,7 @@ export function useDeleteOrder() {
       toast.success(`The order of ${order.name} was deleted.`);
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: orderKeys.all }),
-        queryClient.invalidateQueries({ queryKey: partKeys.all }),
+        queryClient.invalidateQueries({ queryKey: queryRoots.parts }),
       ]);
     },
     onError: (error) => {

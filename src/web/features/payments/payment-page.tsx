@@ -1,15 +1,15 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
-import { Link, useParams } from 'react-router';
+import { Link } from 'react-router';
 import { toastMessages } from '../../../shared/messages.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import type { Order } from '../../../shared/schemas/orders.ts';
 import { LoadError, LoadingSpinner } from '../../components/query-state.tsx';
 import { ApiError } from '../../lib/api-client.ts';
+import { useAuth } from '../../lib/auth-context.tsx';
+import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { useAuth } from '../accounts/auth-context.tsx';
-import { markOrderPaid, orderKeys, orderQueryOptions } from '../orders/orders-api.ts';
 import { paymentIntentQueryOptions, paymentsConfigQueryOptions } from './payments-api.ts';
 import { TestCardForm } from './test-card-form.tsx';
 import './payments.css';
@@ -17,10 +17,15 @@ import './payments.css';
 // Stripe's libraries are only downloaded when Stripe is the provider.
 const StripeCardForm = lazy(() => import('./stripe-card-form.tsx').then((m) => ({ default: m.StripeCardForm })));
 
-export function Component() {
+/** Records a payment the provider confirmed against the order; resolves with the order as the server now has it. */
+export type MarkPaid = (transactionId: string) => Promise<Order>;
+
+/**
+ * Spec §2 Payment: the order's amount and a card form. The order is the orders feature's: the app's route loads it
+ * and says how a payment is recorded against it.
+ */
+export function PaymentPage({ order, markPaid }: { order: UseQueryResult<Order>; markPaid: MarkPaid }) {
   usePageTitle('Payment');
-  const { id = '' } = useParams();
-  const order = useQuery(orderQueryOptions(id));
 
   return (
     <section aria-labelledby="payment-title" className="payment-panel">
@@ -38,34 +43,38 @@ export function Component() {
           </h1>
           {order.error instanceof ApiError && order.error.status === 404 ? (
             <Alert variant="warning">
-              This order does not exist. <Link to="/dashboard/myorder">Back to My Order</Link>
+              This order does not exist. <Link to={paths.dashboard.myOrder}>Back to My Order</Link>
             </Alert>
           ) : (
             <LoadError error={order.error} onRetry={() => void order.refetch()} what="your order" />
           )}
         </>
       ) : (
-        <PaymentPanel order={order.data} />
+        <PaymentPanel order={order.data} markPaid={markPaid} />
       )}
     </section>
   );
 }
 
-function PaymentPanel({ order }: { order: Order }) {
+function PaymentPanel({ order, markPaid }: { order: Order; markPaid: MarkPaid }) {
   const { user } = useAuth();
-  const queryClient = useQueryClient();
   const [paidWith, setPaidWith] = useState<string | null>(null);
+  // While a confirmed payment is being recorded, the order turns paid under the form: that is this payment, not an
+  // earlier one, so the form stays until the success message replaces it.
+  const [recording, setRecording] = useState(false);
   const unpaid = !order.paid && paidWith === null;
   const config = useQuery({ ...paymentsConfigQueryOptions, enabled: unpaid });
   const intent = useQuery({ ...paymentIntentQueryOptions(order._id), enabled: unpaid });
   const name = user?.displayName || order.userName || 'there';
 
   const onSucceeded = async (transactionId: string) => {
-    // The server checks with the provider before it records the order as paid.
-    const updated = await markOrderPaid(order._id, transactionId);
-    setPaidWith(updated.transactionId ?? transactionId);
-    queryClient.setQueryData(orderKeys.detail(order._id), updated);
-    await queryClient.invalidateQueries({ queryKey: orderKeys.all });
+    setRecording(true);
+    try {
+      const updated = await markPaid(transactionId);
+      setPaidWith(updated.transactionId ?? transactionId);
+    } finally {
+      setRecording(false);
+    }
   };
 
   return (
@@ -86,11 +95,11 @@ function PaymentPanel({ order }: { order: Order }) {
           <p className="mb-1">
             Your Transaction Id: <span className="payment-transaction-id">{paidWith}</span>
           </p>
-          <Link to="/dashboard/myorder" className="alert-link">
+          <Link to={paths.dashboard.myOrder} className="alert-link">
             Back to My Order
           </Link>
         </Alert>
-      ) : order.paid ? (
+      ) : order.paid && !recording ? (
         <Alert variant="success" role="status">
           <p className="fw-semibold mb-1">
             This order is already paid{order.status === 'shipped' ? ' and shipped' : ''}.
@@ -98,7 +107,7 @@ function PaymentPanel({ order }: { order: Order }) {
           <p className="mb-1">
             Your Transaction Id: <span className="payment-transaction-id">{order.transactionId}</span>
           </p>
-          <Link to="/dashboard/myorder" className="alert-link">
+          <Link to={paths.dashboard.myOrder} className="alert-link">
             Back to My Order
           </Link>
         </Alert>

@@ -1,5 +1,4 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQueryClient } from '@tanstack/react-query';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
@@ -10,19 +9,19 @@ import type { z } from 'zod';
 import { type ReviewInput, reviewInputSchema } from '../../../shared/schemas/reviews.ts';
 import { FormField } from '../../components/form-field.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
+import { applyServerFieldErrors, blankNumber } from '../../lib/form.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { applyServerFieldErrors, blankNumber } from '../catalog/product-form.tsx';
-import { addReview, reviewKeys } from './reviews-api.ts';
+import { useAddReview } from './use-add-review.ts';
 
 type ReviewFormValues = z.input<typeof reviewInputSchema>;
 
-export const reviewAddedMessage = 'Thank You For Your Review';
+const reviewAddedMessage = 'Thank You For Your Review';
 
 const empty: ReviewFormValues = { name: '', number: blankNumber, img: '', review: '' };
 
 export function Component() {
   usePageTitle('Add Review');
-  const queryClient = useQueryClient();
+  const add = useAddReview();
   const form = useForm<ReviewFormValues, unknown, ReviewInput>({
     resolver: zodResolver(reviewInputSchema),
     defaultValues: empty,
@@ -31,7 +30,7 @@ export function Component() {
 
   const submit = form.handleSubmit(async (values) => {
     try {
-      await addReview(values);
+      await add.mutateAsync(values);
     } catch (error) {
       applyServerFieldErrors(form, error);
       toast.error(errorMessage(error));
@@ -39,8 +38,6 @@ export function Component() {
     }
     toast.success(reviewAddedMessage);
     form.reset(empty);
-    // The home page's 'Our Client Says' shows it next time it is opened.
-    await queryClient.invalidateQueries({ queryKey: reviewKeys.all });
   });
 
   return (

@@ -2,10 +2,11 @@ import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import { type Review, type ReviewInput, reviewSchema } from '../../../shared/schemas/reviews.ts';
 import { api } from '../../lib/api-client.ts';
+import { queryRoots } from '../../lib/query-keys.ts';
 
 export const reviewKeys = {
-  all: ['reviews'] as const,
-  list: (limit: number | undefined) => ['reviews', 'list', limit ?? 'all'] as const,
+  all: queryRoots.reviews,
+  list: (limit: number | undefined) => [...queryRoots.reviews, 'list', limit ?? 'all'] as const,
 };
 
 export function reviewsQueryOptions(limit?: number) {

@@ -1,0 +1,14 @@
+/**
+ * The first segment of every cached query, one per kind of data. Each feature builds its query keys under its root;
+ * a change to data another feature shows (deleting an order puts its PCS back in stock) invalidates that root
+ * without importing the other feature.
+ */
+export const queryRoots = {
+  parts: ['parts'],
+  orders: ['orders'],
+  reviews: ['reviews'],
+  auth: ['auth'],
+  users: ['users'],
+  profile: ['profile'],
+  payments: ['payments'],
+} as const;
