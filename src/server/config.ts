@@ -53,6 +53,28 @@ const configSchema = z
     /** Only for tests: points the Stripe SDK at a local stand-in of Stripe's API, e.g. http://127.0.0.1:12111. */
     STRIPE_API_BASE: optionalString.pipe(z.url().optional()),
     STATIC_DIR: z.string().default('./dist/web'),
+    /** smtp://user:pass@host:587 or smtps://…:465; unset, mails are written as .eml files under DATA_DIR/mail. */
+    SMTP_URL: optionalString.pipe(
+      z
+        .url()
+        .refine((value) => /^smtps?:\/\//.test(value), 'SMTP_URL must start with smtp:// or smtps://')
+        .optional(),
+    ),
+    MAIL_FROM: z
+      .string()
+      .trim()
+      .regex(
+        /^(?:[^<>]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/,
+        'MAIL_FROM must be an address, e.g. Shop <no-reply@shop.com>',
+      )
+      .default('Redline Parts <no-reply@redline.dev>'),
+    /** How often the delivery job looks for due mail (a new mail is also sent at once after its commit). */
+    MAIL_POLL_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
+    /** Attempts before a mail is marked failed; between them the wait doubles from MAIL_RETRY_BASE_SECONDS. */
+    MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+    MAIL_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
+    /** `false` on an instance that should run no background jobs (it can still enqueue them for the others). */
+    JOBS_ENABLED: z.enum(['true', 'false']).default('true'),
   })
   .transform((env) => {
     const stripeConfigured = Boolean(env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY && env.STRIPE_WEBHOOK_SECRET);

@@ -208,3 +208,55 @@ export const reviews = pgTable(
     index('reviews_created_at_idx').on(t.createdAt.desc()),
   ],
 );
+
+export const mailStatuses = ['pending', 'sending', 'sent', 'failed'] as const;
+export type MailStatus = (typeof mailStatuses)[number];
+
+/**
+ * Transactional outbox: a mail is a row written in the same transaction as the change that causes it, and a job
+ * delivers it. `message_id` is derived from the row id, so a re-send after a crash carries the same Message-ID.
+ * Bodies are cleared once sent: they carry one-time links (verify, reset) that must not outlive their delivery.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The template that rendered it, e.g. `verify-email`: for counts and logs, which never name the recipient. */
+    kind: text('kind').notNull(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject').notNull(),
+    html: text('html'),
+    text: text('text'),
+    status: text('status', { enum: mailStatuses }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /** While `sending`: the claim's lease; a sender that died is taken over after it. */
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    messageId: text('message_id').notNull(),
+    /** What the SMTP server answered on acceptance (its queue id), or the .eml file written. */
+    deliveryResponse: text('delivery_response'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('mail_outbox_status_valid', sql`${t.status} in ('pending', 'sending', 'sent', 'failed')`),
+    check('mail_outbox_attempts_non_negative', sql`${t.attempts} >= 0`),
+    // The delivery job's claim reads only unsent rows in due order.
+    index('mail_outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.status} in ('pending', 'sending')`),
+    index('mail_outbox_created_at_idx').on(t.createdAt),
+  ],
+);
+
+/** The last failures of background jobs, for the admin panel: job id and message only, never personal data. */
+export const jobFailures = pgTable(
+  'job_failures',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    queue: text('queue').notNull(),
+    jobId: text('job_id').notNull(),
+    message: text('message').notNull(),
+    failedAt: timestamp('failed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('job_failures_queue_failed_at_idx').on(t.queue, t.failedAt.desc())],
+);
