@@ -16,7 +16,6 @@ CREATE TABLE "mail_outbox" (
 	"status" text DEFAULT 'pending' NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"next_attempt_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"locked_until" timestamp with time zone,
 	"last_error" text,
 	"message_id" text NOT NULL,
 	"delivery_response" text,

@@ -229,9 +229,9 @@ export const mailOutbox = pgTable(
     text: text('text'),
     status: text('status', { enum: mailStatuses }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
+    /** When `pending`: the next try. When `sending`: the end of the claim's lease, after which a sender that died
+     * is taken over (same Message-ID). */
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
-    /** While `sending`: the claim's lease; a sender that died is taken over after it. */
-    lockedUntil: timestamp('locked_until', { withTimezone: true }),
     lastError: text('last_error'),
     messageId: text('message_id').notNull(),
     /** What the SMTP server answered on acceptance (its queue id), or the .eml file written. */
