@@ -4,7 +4,7 @@ import { Outlet, ScrollRestoration } from 'react-router';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteNavbar } from './site-navbar.tsx';
 
-export function PageSpinner() {
+function PageSpinner() {
   return (
     <div className="d-flex justify-content-center py-5">
       <Spinner animation="border" role="status">

@@ -2,7 +2,7 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
 
-export interface ConfirmDialogProps {
+interface ConfirmDialogProps {
   show: boolean;
   /** The question, e.g. the spec's 'Confirm Delete' or 'Are You Sure?'. */
   title: string;

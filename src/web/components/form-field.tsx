@@ -4,7 +4,7 @@ import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 
 type ControlProps = Omit<ComponentProps<typeof Form.Control>, 'name' | 'isInvalid'>;
 
-export interface FormFieldProps<T extends FieldValues> extends ControlProps {
+interface FormFieldProps<T extends FieldValues> extends ControlProps {
   form: UseFormReturn<T>;
   name: Path<T>;
   label: string;

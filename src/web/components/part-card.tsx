@@ -9,7 +9,7 @@ import './part-card.css';
 
 type HeadingLevel = 2 | 3 | 4;
 
-export interface PartCardProps {
+interface PartCardProps {
   part: Pick<Part, 'name' | 'img' | 'price' | 'availablequantity' | 'minimunorder' | 'desription'>;
   /** The heading level of the part's name, so the card fits the page's outline (h2 on a list, h3 under a section). */
   headingLevel?: HeadingLevel;

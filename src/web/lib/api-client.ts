@@ -23,7 +23,7 @@ export function onUnauthorized(listener: UnauthorizedListener): () => void {
   return () => unauthorizedListeners.delete(listener);
 }
 
-export interface ApiRequest<T> {
+interface ApiRequest<T> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
   query?: Record<string, string | number | undefined>;
@@ -32,7 +32,7 @@ export interface ApiRequest<T> {
   signal?: AbortSignal;
 }
 
-export interface ApiResponse<T> {
+interface ApiResponse<T> {
   data: T;
   headers: Headers;
 }

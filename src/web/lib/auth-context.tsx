@@ -3,16 +3,16 @@ import { api, onUnauthorized } from './api-client.ts';
 import { clearToken, readToken, storeToken } from './auth-token.ts';
 import { queryClient } from './query-client.ts';
 
-export interface AuthUser {
+interface AuthUser {
   email: string;
   displayName: string;
   isAdmin: boolean;
 }
 
-export type AuthStatus = 'loading' | 'signed-in' | 'signed-out';
-export type SignOutReason = 'log-out' | 'not-allowed';
+type AuthStatus = 'loading' | 'signed-in' | 'signed-out';
+type SignOutReason = 'log-out' | 'not-allowed';
 
-export interface AuthState {
+interface AuthState {
   status: AuthStatus;
   user: AuthUser | null;
   /** Stores the token (localStorage.accessToken, spec §3) and the user after a proven sign-in. */

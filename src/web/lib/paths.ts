@@ -1,10 +1,10 @@
+const PARTS = '/allparts';
+const DASHBOARD = '/dashboard';
+
 /**
  * Every address of the web app (spec §2), defined once: the router matches these, links and redirects go to them.
  * `/myprotfolio` is spelt as the spec spells it.
  */
-const PARTS = '/allparts';
-const DASHBOARD = '/dashboard';
-
 export const paths = {
   home: '/',
   parts: PARTS,

@@ -1,6 +1,7 @@
 import { paths } from '../../lib/paths.ts';
 
-/** The home page's fixed content (spec §1, §9): these are marketing texts, not catalogue data. */
+// The home page's fixed content (spec §1, §9): these are marketing texts, not catalogue data.
+
 export const featuredProducts = [
   { name: 'Sport Breake', price: 260, img: '/images/parts/brake-disc.svg' },
   { name: 'Sport Seat', price: 210, img: '/images/parts/sport-seat.svg' },

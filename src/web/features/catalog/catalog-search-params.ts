@@ -5,7 +5,7 @@ const PAGE_SIZE = 24;
 const MAX_PAGE = Math.floor(1_000_000 / PAGE_SIZE);
 
 /** A parts list's state as its URL holds it (?q=&sort=&page=). */
-export interface CatalogSearch {
+interface CatalogSearch {
   q: string;
   sort: PartSort | undefined;
   page: number;

@@ -5,7 +5,7 @@ import { type Part, partSchema } from '../../../shared/schemas/parts.ts';
 import { api, apiRequest } from '../../lib/api-client.ts';
 import { queryRoots } from '../../lib/query-keys.ts';
 
-export interface PartListParams {
+interface PartListParams {
   q?: string | undefined;
   sort?: PartSort | undefined;
   limit?: number | undefined;
@@ -25,7 +25,7 @@ export const partKeys = {
   detail: (id: string) => [...queryRoots.parts, 'detail', id] as const,
 };
 
-export async function fetchParts(params: PartListParams, signal?: AbortSignal): Promise<PartPage> {
+async function fetchParts(params: PartListParams, signal?: AbortSignal): Promise<PartPage> {
   const { data, headers } = await apiRequest('/part', {
     query: { q: params.q, sort: params.sort, limit: params.limit, offset: params.offset },
     schema: z.array(partSchema),

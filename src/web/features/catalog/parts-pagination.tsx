@@ -1,4 +1,4 @@
-export interface PartsPaginationProps {
+interface PartsPaginationProps {
   page: number;
   pageCount: number;
   onPage(page: number): void;

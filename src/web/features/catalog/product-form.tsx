@@ -14,7 +14,7 @@ import { applyServerFieldErrors, blankNumber } from '../../lib/form.ts';
 
 type PartFormValues = z.input<typeof partInputSchema>;
 
-export interface ProductFormProps {
+interface ProductFormProps {
   /** The signed-in admin's email, shown read-only: the server records the adder from the token. */
   adminEmail: string;
   /** Editing: the part's current values. Adding: omitted, the form starts empty. */

@@ -1,7 +1,7 @@
 // Blog posts are static, typed data: they change rarely and shipping them with the bundle
 // keeps the page fast and free of an extra API endpoint.
 
-export interface BlogPost {
+interface BlogPost {
   /** URL-safe slug, also used as the in-page anchor (`/blog#<id>`). */
   id: string;
   question: string;

@@ -16,7 +16,7 @@ export interface PortfolioProject {
   url?: string;
 }
 
-export interface PortfolioContent {
+interface PortfolioContent {
   name: string;
   role: string;
   email: string;

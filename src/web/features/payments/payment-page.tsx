@@ -18,7 +18,7 @@ import './payments.css';
 const StripeCardForm = lazy(() => import('./stripe-card-form.tsx').then((m) => ({ default: m.StripeCardForm })));
 
 /** Records a payment the provider confirmed against the order; resolves with the order as the server now has it. */
-export type MarkPaid = (transactionId: string) => Promise<Order>;
+type MarkPaid = (transactionId: string) => Promise<Order>;
 
 /**
  * Spec §2 Payment: the order's amount and a card form. The order is the orders feature's: the app's route loads it

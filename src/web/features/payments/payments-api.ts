@@ -7,7 +7,7 @@ import {
 } from '../../../shared/schemas/payments.ts';
 import { api } from '../../lib/api-client.ts';
 
-export const paymentKeys = {
+const paymentKeys = {
   config: ['payments', 'config'] as const,
   intent: (orderId: string) => ['payments', 'intent', orderId] as const,
 };
