@@ -17,7 +17,7 @@ CREATE TABLE "mail_outbox" (
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"next_attempt_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"last_error" text,
-	"message_id" text NOT NULL,
+	"message_id" text,
 	"delivery_response" text,
 	"sent_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,

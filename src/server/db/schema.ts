@@ -214,7 +214,7 @@ export type MailStatus = (typeof mailStatuses)[number];
 
 /**
  * Transactional outbox: a mail is a row written in the same transaction as the change that causes it, and a job
- * delivers it. `message_id` is derived from the row id, so a re-send after a crash carries the same Message-ID.
+ * delivers it. The Message-ID is derived from the row id, so a re-send after a crash carries the same one.
  * Bodies are cleared once sent: they carry one-time links (verify, reset) that must not outlive their delivery.
  */
 export const mailOutbox = pgTable(
@@ -233,7 +233,8 @@ export const mailOutbox = pgTable(
      * is taken over (same Message-ID). */
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     lastError: text('last_error'),
-    messageId: text('message_id').notNull(),
+    /** `<row id@MAIL_FROM's domain>`, fixed by the first delivery attempt and reused by every retry. */
+    messageId: text('message_id'),
     /** What the SMTP server answered on acceptance (its queue id), or the .eml file written. */
     deliveryResponse: text('delivery_response'),
     sentAt: timestamp('sent_at', { withTimezone: true }),
