@@ -16,6 +16,7 @@ CREATE TABLE "mail_outbox" (
 	"status" text DEFAULT 'pending' NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"next_attempt_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"last_attempt_at" timestamp with time zone,
 	"last_error" text,
 	"message_id" text,
 	"delivery_response" text,

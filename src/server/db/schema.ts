@@ -232,6 +232,7 @@ export const mailOutbox = pgTable(
     /** When `pending`: the next try. When `sending`: the end of the claim's lease, after which a sender that died
      * is taken over (same Message-ID). */
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
     lastError: text('last_error'),
     /** `<row id@MAIL_FROM's domain>`, fixed by the first delivery attempt and reused by every retry. */
     messageId: text('message_id'),
