@@ -30,7 +30,8 @@ describe('the first start announces the generated admin sign-in', () => {
     expect(output).toContain(`Demo admin account: admin@redline.dev / password ${password} `);
     // Shown in the plain line and the log record, nowhere else.
     expect(output.split(password)).toHaveLength(3);
-    // Whoever reads up to "serving" has already seen it.
+    // Whoever reads up to "listening" or "serving" has already seen it.
+    expect(output.indexOf('Admin sign-in:')).toBeLessThan(output.indexOf('Server listening at'));
     expect(output.indexOf('Admin sign-in:')).toBeLessThan(output.indexOf('Redline Parts is serving on'));
 
     const login = await fetch(`${first.url}/api/login`, {
