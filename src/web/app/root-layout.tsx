@@ -1,18 +1,8 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import Spinner from 'react-bootstrap/Spinner';
 import { Outlet, ScrollRestoration } from 'react-router';
+import { LoadingSpinner } from '../components/query-state.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteNavbar } from './site-navbar.tsx';
-
-function PageSpinner() {
-  return (
-    <div className="d-flex justify-content-center py-5">
-      <Spinner animation="border" role="status">
-        <span className="visually-hidden">Loading…</span>
-      </Spinner>
-    </div>
-  );
-}
 
 /**
  * The toast container and its stylesheet arrive after the page has loaded, not on the way to the first paint: no
@@ -50,7 +40,7 @@ export function RootLayout() {
       </a>
       <SiteNavbar />
       <main id="main" className="flex-grow-1" tabIndex={-1}>
-        <Suspense fallback={<PageSpinner />}>
+        <Suspense fallback={<LoadingSpinner label="Loading…" page />}>
           <Outlet />
         </Suspense>
       </main>

@@ -1,6 +1,7 @@
 import type { ComponentProps } from 'react';
 import Form from 'react-bootstrap/Form';
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
+import { errorMessage } from '../lib/api-client.ts';
 
 type ControlProps = Omit<ComponentProps<typeof Form.Control>, 'name' | 'isInvalid'>;
 
@@ -51,5 +52,15 @@ export function FormField<T extends FieldValues>({
         </Form.Control.Feedback>
       ) : null}
     </Form.Group>
+  );
+}
+
+/** A failed submit's message under the form, announced at once; nothing while there is no error. */
+export function FormError({ error }: { error: unknown }) {
+  if (!error) return null;
+  return (
+    <p className="text-danger small" role="alert">
+      {errorMessage(error)}
+    </p>
   );
 }

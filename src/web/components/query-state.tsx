@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
+import Col from 'react-bootstrap/Col';
+import Row, { type RowProps } from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
 import { errorMessage } from '../lib/api-client.ts';
 
@@ -18,13 +20,33 @@ export function LoadError({ error, onRetry, what }: { error: unknown; onRetry():
   );
 }
 
-export function LoadingSpinner({ label }: { label: string }) {
+/** A spinner that tells screen readers what is loading; `page` gives it a whole page's room. */
+export function LoadingSpinner({ label, page = false }: { label: string; page?: boolean }) {
   return (
-    <div className="d-flex justify-content-center py-4">
+    <div className={`d-flex justify-content-center ${page ? 'py-5' : 'py-4'}`}>
       <Spinner animation="border" role="status">
         <span className="visually-hidden">{label}</span>
       </Spinner>
     </div>
+  );
+}
+
+/**
+ * A grid's loading state: `count` placeholder cards where the real ones will stand, so the page does not jump, and
+ * one label that tells screen readers what is loading.
+ */
+export function SkeletonGrid({
+  label,
+  count,
+  skeleton,
+  ...columns
+}: { label: string; count: number; skeleton: ReactNode } & Pick<RowProps, 'xs' | 'sm' | 'md' | 'lg' | 'xl'>) {
+  return (
+    <Row {...columns} className="g-4" aria-busy="true" aria-label={label}>
+      {Array.from({ length: count }, (_, index) => index + 1).map((n) => (
+        <Col key={n}>{skeleton}</Col>
+      ))}
+    </Row>
   );
 }
 

@@ -8,7 +8,7 @@ import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router';
 import { formatUsd } from '../../../shared/money.ts';
 import { PartCard, PartCardSkeleton, PurchaseLink } from '../../components/part-card.tsx';
-import { EmptyState, LoadError } from '../../components/query-state.tsx';
+import { EmptyState, LoadError, SkeletonGrid } from '../../components/query-state.tsx';
 import { latestPartsQueryOptions } from '../../features/catalog/parts-api.ts';
 import { shopInfo } from '../../features/content/shop-info.ts';
 import { ReviewCard, ReviewCardSkeleton } from '../../features/reviews/review-card.tsx';
@@ -72,13 +72,14 @@ function LatestParts() {
         {parts.isError ? (
           <LoadError error={parts.error} onRetry={() => void parts.refetch()} what="the latest parts" />
         ) : parts.isPending ? (
-          <Row xs={1} sm={2} lg={3} className="g-4" aria-busy="true" aria-label="Loading the latest parts">
-            {[1, 2, 3].map((n) => (
-              <Col key={n}>
-                <PartCardSkeleton />
-              </Col>
-            ))}
-          </Row>
+          <SkeletonGrid
+            xs={1}
+            sm={2}
+            lg={3}
+            count={3}
+            label="Loading the latest parts"
+            skeleton={<PartCardSkeleton />}
+          />
         ) : parts.data.items.length === 0 ? (
           <EmptyState>No parts in the catalogue yet. Please check back soon.</EmptyState>
         ) : (
@@ -219,13 +220,7 @@ function ClientReviews() {
         {reviews.isError ? (
           <LoadError error={reviews.error} onRetry={() => void reviews.refetch()} what="the reviews" />
         ) : reviews.isPending ? (
-          <Row xs={1} md={3} className="g-4" aria-busy="true" aria-label="Loading the reviews">
-            {[1, 2, 3].map((n) => (
-              <Col key={n}>
-                <ReviewCardSkeleton />
-              </Col>
-            ))}
-          </Row>
+          <SkeletonGrid xs={1} md={3} count={3} label="Loading the reviews" skeleton={<ReviewCardSkeleton />} />
         ) : reviews.data.length === 0 ? (
           <EmptyState>No reviews yet. Bought from us? Tell others how it went from your dashboard.</EmptyState>
         ) : (

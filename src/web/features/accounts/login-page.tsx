@@ -3,17 +3,16 @@ import { useMutation } from '@tanstack/react-query';
 import Alert from 'react-bootstrap/Alert';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
-import { Link, Navigate, useLocation } from 'react-router';
+import { Navigate, useLocation } from 'react-router';
 import { type LoginBody, loginBodySchema } from '../../../shared/schemas/accounts.ts';
-import { FormField } from '../../components/form-field.tsx';
+import { FormError, FormField } from '../../components/form-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
-import { errorMessage } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-context.tsx';
 import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { logIn } from './accounts-api.ts';
 import { AuthCard } from './auth-card.tsx';
-import { GoogleButton } from './google-button.tsx';
+import { OtherWaysIn } from './other-ways-in.tsx';
 import { type LoginLocationState, returnPath } from './session-ended-redirect.tsx';
 
 /** Spec §2 Login: back to the page that asked for sign-in (location.state.from), or the home page. */
@@ -41,25 +40,17 @@ export function Component() {
       <Form noValidate onSubmit={form.handleSubmit((values) => login.mutate(values))}>
         <FormField form={form} name="email" label="Email" type="email" autoComplete="email" />
         <FormField form={form} name="password" label="Password" type="password" autoComplete="current-password" />
-        {login.isError ? (
-          <p className="text-danger small" role="alert">
-            {errorMessage(login.error)}
-          </p>
-        ) : null}
+        <FormError error={login.error} />
         <SubmitButton busy={login.isPending} busyLabel="Signing in…">
           Login
         </SubmitButton>
       </Form>
-      <p className="mt-3 mb-0 text-center">
-        New to Redline Parts?{' '}
-        <Link to={paths.register} state={location.state}>
-          Creat New Account
-        </Link>
-      </p>
-      <div className="auth-divider my-3" aria-hidden="true">
-        <span>or</span>
-      </div>
-      <GoogleButton returnTo={from} />
+      <OtherWaysIn
+        question="New to Redline Parts?"
+        to={paths.register}
+        label="Creat New Account"
+        googleReturnTo={from}
+      />
     </AuthCard>
   );
 }

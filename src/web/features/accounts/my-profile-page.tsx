@@ -1,12 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
-import Spinner from 'react-bootstrap/Spinner';
 import { useForm } from 'react-hook-form';
 import { toast } from 'react-toastify/unstyled';
 import type { z } from 'zod';
@@ -14,6 +12,7 @@ import { toastMessages } from '../../../shared/messages.ts';
 import { type Profile, profileBodySchema } from '../../../shared/schemas/accounts.ts';
 import { FormField } from '../../components/form-field.tsx';
 import { LoadError, LoadingSpinner } from '../../components/query-state.tsx';
+import { SubmitButton } from '../../components/submit-button.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { profileQuery } from './accounts-api.ts';
@@ -128,12 +127,9 @@ export function Component() {
                     type="url"
                     placeholder="https://www.linkedin.com/in/…"
                   />
-                  <Button type="submit" className="btn-brand" disabled={save.isPending}>
-                    {save.isPending ? (
-                      <Spinner animation="border" size="sm" className="me-2" aria-hidden="true" />
-                    ) : null}
+                  <SubmitButton busy={save.isPending} busyLabel="Saving…" className="btn-brand">
                     Add Item
-                  </Button>
+                  </SubmitButton>
                 </Form>
               )}
             </Card.Body>

@@ -2,22 +2,20 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
-import { Link, Navigate, useLocation } from 'react-router';
+import { Navigate } from 'react-router';
 import { type SignupBody, signupBodySchema } from '../../../shared/schemas/accounts.ts';
-import { FormField } from '../../components/form-field.tsx';
+import { FormError, FormField } from '../../components/form-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
-import { errorMessage } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-context.tsx';
 import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { signUp } from './accounts-api.ts';
 import { AuthCard } from './auth-card.tsx';
-import { GoogleButton } from './google-button.tsx';
+import { OtherWaysIn } from './other-ways-in.tsx';
 
 /** Spec §2 Register: the display name comes from Name; afterwards the user goes to the home page. */
 export function Component() {
   usePageTitle('Sign Up');
-  const location = useLocation();
   const { status, signIn } = useAuth();
   const form = useForm<SignupBody>({
     resolver: zodResolver(signupBodySchema),
@@ -33,25 +31,17 @@ export function Component() {
         <FormField form={form} name="name" label="Name" autoComplete="name" />
         <FormField form={form} name="email" label="Email" type="email" autoComplete="email" />
         <FormField form={form} name="password" label="Password" type="password" autoComplete="new-password" />
-        {register.isError ? (
-          <p className="text-danger small" role="alert">
-            {errorMessage(register.error)}
-          </p>
-        ) : null}
+        <FormError error={register.error} />
         <SubmitButton busy={register.isPending} busyLabel="Creating your account…">
           SignUp
         </SubmitButton>
       </Form>
-      <p className="mt-3 mb-0 text-center">
-        Already have an account?{' '}
-        <Link to={paths.login} state={location.state}>
-          Please Login
-        </Link>
-      </p>
-      <div className="auth-divider my-3" aria-hidden="true">
-        <span>or</span>
-      </div>
-      <GoogleButton returnTo={paths.home} />
+      <OtherWaysIn
+        question="Already have an account?"
+        to={paths.login}
+        label="Please Login"
+        googleReturnTo={paths.home}
+      />
     </AuthCard>
   );
 }

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import Spinner from 'react-bootstrap/Spinner';
 import { Navigate, useLocation } from 'react-router';
+import { LoadingSpinner } from '../../components/query-state.tsx';
 import { useAuth } from '../../lib/auth-context.tsx';
 import { paths } from '../../lib/paths.ts';
 import type { LoginLocationState } from './session-ended-redirect.tsx';
@@ -10,13 +10,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   const { status, signOutReason, signedOutFrom } = useAuth();
   const location = useLocation();
   if (status === 'loading') {
-    return (
-      <div className="d-flex justify-content-center py-5">
-        <Spinner animation="border" role="status">
-          <span className="visually-hidden">Checking your sign-in…</span>
-        </Spinner>
-      </div>
-    );
+    return <LoadingSpinner label="Checking your sign-in…" page />;
   }
   if (status === 'signed-out') {
     // Log Out on a signed-in page goes home, as it does anywhere else; any later visit asks to log in.

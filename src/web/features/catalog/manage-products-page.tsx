@@ -9,7 +9,7 @@ import { confirmMessages } from '../../../shared/messages.ts';
 import type { Part } from '../../../shared/schemas/parts.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { PartCard, PartCardSkeleton } from '../../components/part-card.tsx';
-import { EmptyState, LoadError } from '../../components/query-state.tsx';
+import { EmptyState, LoadError, SkeletonGrid } from '../../components/query-state.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-context.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
@@ -60,13 +60,7 @@ export function Component() {
       {parts.isError ? (
         <LoadError error={parts.error} onRetry={() => void parts.refetch()} what="the products" />
       ) : parts.isPending ? (
-        <Row xs={1} md={2} xl={3} className="g-4" aria-busy="true" aria-label="Loading products">
-          {[1, 2, 3].map((n) => (
-            <Col key={n}>
-              <PartCardSkeleton />
-            </Col>
-          ))}
-        </Row>
+        <SkeletonGrid xs={1} md={2} xl={3} count={3} label="Loading products" skeleton={<PartCardSkeleton />} />
       ) : parts.data.items.length === 0 ? (
         <EmptyState>{q ? `No products match “${q}”.` : 'No products yet. Add one from Add A Product.'}</EmptyState>
       ) : (

@@ -4,7 +4,7 @@ import Col from 'react-bootstrap/Col';
 import Container from 'react-bootstrap/Container';
 import Row from 'react-bootstrap/Row';
 import { PartCard, PartCardSkeleton, PurchaseLink } from '../../components/part-card.tsx';
-import { EmptyState, LoadError } from '../../components/query-state.tsx';
+import { EmptyState, LoadError, SkeletonGrid } from '../../components/query-state.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { SearchBar, useCatalogSearch } from './catalog-search.tsx';
 import { catalogPageQueryOptions, pageCountOf } from './catalog-search-params.ts';
@@ -32,13 +32,7 @@ export function Component() {
       {parts.isError ? (
         <LoadError error={parts.error} onRetry={() => void parts.refetch()} what="the parts" />
       ) : parts.isPending ? (
-        <Row xs={1} sm={2} lg={3} xl={4} className="g-4" aria-busy="true" aria-label="Loading parts">
-          {[1, 2, 3, 4, 5, 6, 7, 8].map((n) => (
-            <Col key={n}>
-              <PartCardSkeleton />
-            </Col>
-          ))}
-        </Row>
+        <SkeletonGrid xs={1} sm={2} lg={3} xl={4} count={8} label="Loading parts" skeleton={<PartCardSkeleton />} />
       ) : parts.data.items.length === 0 ? (
         <EmptyState>
           {q ? (

@@ -3,12 +3,12 @@ import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
-import Spinner from 'react-bootstrap/Spinner';
 import { useForm } from 'react-hook-form';
 import { toast } from 'react-toastify/unstyled';
 import type { z } from 'zod';
 import { type Part, type PartInput, partInputSchema } from '../../../shared/schemas/parts.ts';
 import { FormField } from '../../components/form-field.tsx';
+import { SubmitButton } from '../../components/submit-button.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { applyServerFieldErrors, blankNumber } from '../../lib/form.ts';
 
@@ -131,10 +131,9 @@ export function ProductForm({ adminEmail, part, submitLabel, onSubmit, onCancel 
         placeholder="https://… or /images/parts/…"
       />
       <div className="d-flex flex-wrap gap-2">
-        <Button type="submit" className="btn-brand" disabled={isSubmitting}>
-          {isSubmitting ? <Spinner animation="border" size="sm" className="me-2" aria-hidden="true" /> : null}
+        <SubmitButton busy={isSubmitting} busyLabel="Saving…" className="btn-brand">
           {submitLabel}
-        </Button>
+        </SubmitButton>
         {onCancel ? (
           <Button variant="outline-secondary" onClick={onCancel} disabled={isSubmitting}>
             Cancel

@@ -3,13 +3,11 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { toast } from 'react-toastify/unstyled';
-import { confirmMessages } from '../../../shared/messages.ts';
-import { formatUsd } from '../../../shared/money.ts';
-import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { EmptyState, QueryStatus } from '../../components/query-state.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { OrderStatusText } from './order-status.tsx';
+import { DeleteOrderCell, DeleteOrderDialog, OrderPriceCell, OrderQuantityCell } from './order-table.tsx';
 import { allOrdersQueryOptions } from './orders-api.ts';
 import { useDeleteOrder } from './use-delete-order.ts';
 import { useShipOrder } from './use-order-mutations.ts';
@@ -63,26 +61,13 @@ export function Component() {
                     {order.email}
                   </td>
                   <td data-label="Product Name">{order.name}</td>
-                  <td data-label="Order Quantity" className="text-nowrap-sm">
-                    {order.quantity} PCS
-                  </td>
-                  <td data-label="Price" className="text-nowrap-sm">
-                    <div>
-                      <strong>{formatUsd(order.total)}</strong>
-                      <div className="small text-body-secondary">{formatUsd(order.price)} per unit</div>
-                    </div>
-                  </td>
-                  <td data-label="Action">
-                    <Button
-                      variant="outline-danger"
-                      size="sm"
-                      disabled={order.paid}
-                      onClick={() => remove.ask(order)}
-                      aria-label={`Delete order of ${order.name} by ${order.email}`}
-                    >
-                      Delete
-                    </Button>
-                  </td>
+                  <OrderQuantityCell order={order} />
+                  <OrderPriceCell order={order} />
+                  <DeleteOrderCell
+                    order={order}
+                    label={`Delete order of ${order.name} by ${order.email}`}
+                    onDelete={() => remove.ask(order)}
+                  />
                   <td data-label="Status">
                     <div className="d-flex flex-wrap align-items-center gap-2">
                       <OrderStatusText order={order} view="admin" />
@@ -127,17 +112,11 @@ export function Component() {
           ) : null}
         </>
       ) : null}
-      <ConfirmDialog
-        show={remove.pending !== null}
-        title={confirmMessages.deleteOrder}
-        body={
-          remove.pending
-            ? `Delete ${remove.pending.email}'s order of ${remove.pending.quantity} PCS of ${remove.pending.name}? The parts go back into stock.`
-            : undefined
+      <DeleteOrderDialog
+        remove={remove}
+        describe={(order) =>
+          `Delete ${order.email}'s order of ${order.quantity} PCS of ${order.name}? The parts go back into stock.`
         }
-        busy={remove.busy}
-        onConfirm={remove.confirm}
-        onCancel={remove.cancel}
       />
     </section>
   );

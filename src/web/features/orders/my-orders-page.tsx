@@ -1,14 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
-import { confirmMessages } from '../../../shared/messages.ts';
-import { formatUsd } from '../../../shared/money.ts';
-import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { EmptyState, QueryStatus } from '../../components/query-state.tsx';
 import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { OrderStatusText } from './order-status.tsx';
+import { DeleteOrderCell, DeleteOrderDialog, OrderPriceCell, OrderQuantityCell } from './order-table.tsx';
 import { myOrdersQueryOptions } from './orders-api.ts';
 import { useDeleteOrder } from './use-delete-order.ts';
 import './orders.css';
@@ -51,26 +48,13 @@ export function Component() {
                   {index + 1}
                 </th>
                 <td data-label="Name">{order.name}</td>
-                <td data-label="Price" className="text-nowrap-sm">
-                  <div>
-                    <strong>{formatUsd(order.total)}</strong>
-                    <div className="small text-body-secondary">{formatUsd(order.price)} per unit</div>
-                  </div>
-                </td>
-                <td data-label="Order Quantity" className="text-nowrap-sm">
-                  {order.quantity} PCS
-                </td>
-                <td data-label="Action">
-                  <Button
-                    variant="outline-danger"
-                    size="sm"
-                    disabled={order.paid}
-                    onClick={() => remove.ask(order)}
-                    aria-label={`Delete order of ${order.name}`}
-                  >
-                    Delete
-                  </Button>
-                </td>
+                <OrderPriceCell order={order} />
+                <OrderQuantityCell order={order} />
+                <DeleteOrderCell
+                  order={order}
+                  label={`Delete order of ${order.name}`}
+                  onDelete={() => remove.ask(order)}
+                />
                 <td data-label="Payment Status">
                   {order.paid ? (
                     <div>
@@ -94,17 +78,11 @@ export function Component() {
           </tbody>
         </Table>
       ) : null}
-      <ConfirmDialog
-        show={remove.pending !== null}
-        title={confirmMessages.deleteOrder}
-        body={
-          remove.pending
-            ? `Delete your order of ${remove.pending.quantity} PCS of ${remove.pending.name}? The parts go back into stock.`
-            : undefined
+      <DeleteOrderDialog
+        remove={remove}
+        describe={(order) =>
+          `Delete your order of ${order.quantity} PCS of ${order.name}? The parts go back into stock.`
         }
-        busy={remove.busy}
-        onConfirm={remove.confirm}
-        onCancel={remove.cancel}
       />
     </section>
   );

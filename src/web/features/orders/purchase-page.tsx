@@ -2,12 +2,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Container from 'react-bootstrap/Container';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
-import Spinner from 'react-bootstrap/Spinner';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
@@ -21,6 +19,7 @@ import type { Part } from '../../../shared/schemas/parts.ts';
 import { FormField } from '../../components/form-field.tsx';
 import { PartCard, PartCardSkeleton } from '../../components/part-card.tsx';
 import { LoadError } from '../../components/query-state.tsx';
+import { SubmitButton } from '../../components/submit-button.tsx';
 import { ApiError, errorMessage } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-context.tsx';
 import { paths } from '../../lib/paths.ts';
@@ -189,12 +188,9 @@ function PurchaseScreen({ part }: { part: Part }) {
                 placeholder="Add Quantity"
                 hint={`Minimum order ${part.minimunorder} PCS, ${part.availablequantity} PCS available.`}
               />
-              <Button type="submit" className="btn-brand" disabled={order.isPending}>
-                {order.isPending ? (
-                  <Spinner animation="border" size="sm" role="status" aria-label="Placing the order" className="me-2" />
-                ) : null}
+              <SubmitButton busy={order.isPending} busyLabel="Placing the order" className="btn-brand">
                 Place Order
-              </Button>
+              </SubmitButton>
             </Form>
           </div>
         </Col>

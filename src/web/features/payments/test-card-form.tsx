@@ -23,6 +23,41 @@ function formatExpiry(value: string): string {
   return digits.length > 2 ? `${digits.slice(0, 2)} / ${digits.slice(2)}` : digits;
 }
 
+/** One card field: digits, reformatted as they are typed, with the browser's card autocomplete. */
+function CardField({
+  id,
+  label,
+  value,
+  onChange,
+  autoComplete,
+  placeholder,
+  invalid = false,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange(typed: string): void;
+  autoComplete: string;
+  placeholder: string;
+  invalid?: boolean;
+}) {
+  return (
+    <Form.Group className="mb-3" controlId={id}>
+      <Form.Label>{label}</Form.Label>
+      <Form.Control
+        className="payment-card-input"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        inputMode="numeric"
+        autoComplete={autoComplete}
+        placeholder={placeholder}
+        required
+        aria-invalid={invalid ? true : undefined}
+      />
+    </Form.Group>
+  );
+}
+
 /** The built-in test gateway's card form: labelled fields with the browser's card autocomplete. */
 export function TestCardForm({ clientSecret, billing, onSucceeded }: CardFormProps) {
   const [number, setNumber] = useState('');
@@ -68,47 +103,35 @@ export function TestCardForm({ clientSecret, billing, onSucceeded }: CardFormPro
           ))}
         </ul>
       </div>
-      <Form.Group className="mb-3" controlId="card-number">
-        <Form.Label>Card number</Form.Label>
-        <Form.Control
-          className="payment-card-input"
-          value={number}
-          onChange={(e) => setNumber(groupDigits(e.target.value))}
-          inputMode="numeric"
-          autoComplete="cc-number"
-          placeholder="1234 1234 1234 1234"
-          required
-          aria-invalid={error ? true : undefined}
-        />
-      </Form.Group>
+      <CardField
+        id="card-number"
+        label="Card number"
+        value={number}
+        onChange={(typed) => setNumber(groupDigits(typed))}
+        autoComplete="cc-number"
+        placeholder="1234 1234 1234 1234"
+        invalid={Boolean(error)}
+      />
       <Row>
         <Col xs={6}>
-          <Form.Group className="mb-3" controlId="card-expiry">
-            <Form.Label>Expiry (MM / YY)</Form.Label>
-            <Form.Control
-              className="payment-card-input"
-              value={expiry}
-              onChange={(e) => setExpiry(formatExpiry(e.target.value))}
-              inputMode="numeric"
-              autoComplete="cc-exp"
-              placeholder="MM / YY"
-              required
-            />
-          </Form.Group>
+          <CardField
+            id="card-expiry"
+            label="Expiry (MM / YY)"
+            value={expiry}
+            onChange={(typed) => setExpiry(formatExpiry(typed))}
+            autoComplete="cc-exp"
+            placeholder="MM / YY"
+          />
         </Col>
         <Col xs={6}>
-          <Form.Group className="mb-3" controlId="card-cvc">
-            <Form.Label>CVC</Form.Label>
-            <Form.Control
-              className="payment-card-input"
-              value={cvc}
-              onChange={(e) => setCvc(e.target.value.replace(/\D/g, '').slice(0, 4))}
-              inputMode="numeric"
-              autoComplete="cc-csc"
-              placeholder="CVC"
-              required
-            />
-          </Form.Group>
+          <CardField
+            id="card-cvc"
+            label="CVC"
+            value={cvc}
+            onChange={(typed) => setCvc(typed.replace(/\D/g, '').slice(0, 4))}
+            autoComplete="cc-csc"
+            placeholder="CVC"
+          />
         </Col>
       </Row>
       {error ? (

@@ -1,13 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import Spinner from 'react-bootstrap/Spinner';
 import { useForm } from 'react-hook-form';
 import { toast } from 'react-toastify/unstyled';
 import type { z } from 'zod';
 import { type ReviewInput, reviewInputSchema } from '../../../shared/schemas/reviews.ts';
 import { FormField } from '../../components/form-field.tsx';
+import { SubmitButton } from '../../components/submit-button.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { applyServerFieldErrors, blankNumber } from '../../lib/form.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
@@ -70,12 +69,9 @@ export function Component() {
             hint="A link to your photo (http or https)."
           />
           <FormField form={form} name="review" label="Review" as="textarea" rows={4} maxLength={500} />
-          <Button type="submit" className="btn-brand" disabled={form.formState.isSubmitting}>
-            {form.formState.isSubmitting ? (
-              <Spinner animation="border" size="sm" className="me-2" aria-hidden="true" />
-            ) : null}
+          <SubmitButton busy={form.formState.isSubmitting} busyLabel="Sending your review…" className="btn-brand">
             Add Review
-          </Button>
+          </SubmitButton>
         </Form>
       </Card>
     </section>
