@@ -1,0 +1,182 @@
+import { and, asc, count, desc, eq, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
+import type { Database, Transaction } from '../../db/client.ts';
+import { type MailStatus, mailOutbox } from '../../db/schema.ts';
+
+/** The outer handle or a transaction: `enqueueMail` takes the transaction of the change that causes the mail. */
+export type DbExecutor = Database | Transaction;
+
+export interface MailMessage {
+  /** The template's name, e.g. `verify-email`. Logs and counts name the kind, never the recipient. */
+  kind: string;
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+}
+
+/** A row claimed for one delivery attempt. */
+export interface ClaimedMail {
+  id: string;
+  kind: string;
+  recipient: string;
+  subject: string;
+  html: string;
+  text: string;
+  /** This attempt's number, from 1. */
+  attempts: number;
+  messageId: string;
+  createdAt: Date;
+}
+
+const KIND_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+/**
+ * Writes a mail to the outbox inside the caller's transaction: it is sent if and only if that transaction commits.
+ * Render it first (templates are async and take milliseconds), then open the transaction.
+ */
+export async function enqueueMail(tx: DbExecutor, message: MailMessage): Promise<{ id: string }> {
+  if (!KIND_PATTERN.test(message.kind)) throw new Error('Mail kind must be a short kebab-case name');
+  // One address, no header folding: what reaches the SMTP envelope is exactly one recipient.
+  if (!/^[^\s@<>,;"]+@[^\s@<>,;"]+$/.test(message.to) || message.to.length > 254) {
+    throw new Error('Mail recipient must be one plain email address');
+  }
+  const [row] = await tx
+    .insert(mailOutbox)
+    .values({
+      kind: message.kind,
+      recipient: message.to,
+      subject: message.subject.replace(/\s+/g, ' ').trim(),
+      html: message.html,
+      text: message.text,
+    })
+    .returning({ id: mailOutbox.id });
+  if (!row) throw new Error('mail not enqueued');
+  return row;
+}
+
+/**
+ * Claims up to `limit` due mails for one attempt each: pending ones whose time has come, and `sending` ones whose
+ * lease ran out (their sender died). One statement with SKIP LOCKED, so two instances never claim the same row;
+ * the lease (kept in next_attempt_at) is what a sender that dies mid-send leaves behind.
+ */
+export async function claimDueMail(
+  db: DbExecutor,
+  options: { now: Date; leaseSeconds: number; limit: number; messageIdDomain: string },
+): Promise<ClaimedMail[]> {
+  const due = db
+    .select({ id: mailOutbox.id })
+    .from(mailOutbox)
+    .where(and(inArray(mailOutbox.status, ['pending', 'sending']), lte(mailOutbox.nextAttemptAt, options.now)))
+    .orderBy(asc(mailOutbox.nextAttemptAt))
+    .limit(options.limit)
+    .for('update', { skipLocked: true });
+  const leaseEnds = new Date(options.now.getTime() + options.leaseSeconds * 1000);
+  const rows = await db
+    .update(mailOutbox)
+    .set({
+      status: 'sending',
+      attempts: sql`${mailOutbox.attempts} + 1`,
+      nextAttemptAt: leaseEnds,
+      lastAttemptAt: options.now,
+      // Fixed on the first attempt and never changed: a re-send after a crash is recognisably the same mail.
+      messageId: sql`coalesce(${mailOutbox.messageId}, '<' || ${mailOutbox.id}::text || '@' || ${options.messageIdDomain}::text || '>')`,
+    })
+    .where(inArray(mailOutbox.id, due))
+    .returning();
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    recipient: row.recipient,
+    subject: row.subject,
+    html: row.html ?? '',
+    text: row.text ?? '',
+    attempts: row.attempts,
+    messageId: row.messageId ?? '',
+    createdAt: row.createdAt,
+  }));
+}
+
+/**
+ * Records an accepted mail and drops its bodies. Fenced on the attempt number: if this sender's lease ran out and
+ * another took the row over, the other's outcome stands.
+ */
+export async function markMailSent(
+  db: DbExecutor,
+  mail: Pick<ClaimedMail, 'id' | 'attempts'>,
+  result: { now: Date; response: string },
+): Promise<boolean> {
+  const rows = await db
+    .update(mailOutbox)
+    .set({
+      status: 'sent',
+      sentAt: result.now,
+      deliveryResponse: result.response.slice(0, 500),
+      lastError: null,
+      html: null,
+      text: null,
+    })
+    .where(claimedBy(mail))
+    .returning({ id: mailOutbox.id });
+  return rows.length === 1;
+}
+
+/** Schedules the next attempt with exponential back-off, or gives up: after the last attempt, or at once if permanent. */
+export async function markMailAttemptFailed(
+  db: DbExecutor,
+  mail: Pick<ClaimedMail, 'id' | 'attempts'>,
+  failure: { now: Date; error: string; permanent: boolean; maxAttempts: number; retryBaseSeconds: number },
+): Promise<'retry' | 'failed'> {
+  const giveUp = failure.permanent || mail.attempts >= failure.maxAttempts;
+  const next = new Date(failure.now.getTime() + retryDelaySeconds(mail.attempts, failure.retryBaseSeconds) * 1000);
+  await db
+    .update(mailOutbox)
+    .set({
+      status: giveUp ? 'failed' : 'pending',
+      nextAttemptAt: giveUp ? failure.now : next,
+      lastError: failure.error.slice(0, 500),
+    })
+    .where(claimedBy(mail));
+  return giveUp ? 'failed' : 'retry';
+}
+
+/** 1 × base after the first attempt, then 2 ×, 4 × …, never more than six hours. */
+export function retryDelaySeconds(attempt: number, baseSeconds: number): number {
+  return Math.min(baseSeconds * 2 ** Math.max(0, attempt - 1), 6 * 3600);
+}
+
+function claimedBy(mail: Pick<ClaimedMail, 'id' | 'attempts'>) {
+  return and(eq(mailOutbox.id, mail.id), eq(mailOutbox.status, 'sending'), eq(mailOutbox.attempts, mail.attempts));
+}
+
+export interface MailOutboxStats {
+  counts: Record<MailStatus, number>;
+  /** The most recent failed attempt: the mail's id and kind and the error, never the recipient. */
+  lastError: { id: string; kind: string; message: string; at: Date } | null;
+}
+
+/** For the admin panel: how many mails wait, are being sent, went out or were given up, and the last error. */
+export async function mailOutboxStats(db: DbExecutor): Promise<MailOutboxStats> {
+  const rows = await db.select({ status: mailOutbox.status, n: count() }).from(mailOutbox).groupBy(mailOutbox.status);
+  const counts: Record<MailStatus, number> = { pending: 0, sending: 0, sent: 0, failed: 0 };
+  for (const row of rows) counts[row.status] = Number(row.n);
+  const [last] = await db
+    .select({ id: mailOutbox.id, kind: mailOutbox.kind, message: mailOutbox.lastError, at: mailOutbox.lastAttemptAt })
+    .from(mailOutbox)
+    .where(and(isNotNull(mailOutbox.lastError), isNotNull(mailOutbox.lastAttemptAt)))
+    .orderBy(desc(mailOutbox.lastAttemptAt))
+    .limit(1);
+  return {
+    counts,
+    lastError: last?.message && last.at ? { id: last.id, kind: last.kind, message: last.message, at: last.at } : null,
+  };
+}
+
+/** Housekeeping: sent and given-up mails older than `keepDays` are deleted (the recipient is personal data). */
+export async function purgeOldMail(db: DbExecutor, options: { now: Date; keepDays: number }): Promise<number> {
+  const cutoff = new Date(options.now.getTime() - options.keepDays * 86_400_000);
+  const rows = await db
+    .delete(mailOutbox)
+    .where(and(inArray(mailOutbox.status, ['sent', 'failed']), lt(mailOutbox.createdAt, cutoff)))
+    .returning({ id: mailOutbox.id });
+  return rows.length;
+}
