@@ -20,6 +20,7 @@ import { refuseNulCharacters } from './plugins/nul-character-guard.ts';
 import { openapiPlugin } from './plugins/openapi.ts';
 import { fallbackSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
 import { staticSpaPlugin } from './plugins/static-spa.ts';
+import { createServices } from './services.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -56,7 +57,8 @@ export function loggerOptions(config: AppConfig): FastifyServerOptions['logger']
 
 /**
  * Builds the whole app without listening, so tests can `inject` into exactly what production runs.
- * Boot order: external plugins, then the app's own (db, auth), then routes.
+ * Boot order: external plugins, then the app's own (db, the services built once, auth), then routes, each handed
+ * the services it uses.
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
@@ -114,14 +116,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('preValidation', refuseNulCharacters);
 
   await app.register(dbPlugin, { handle: options.database });
-  await app.register(authPlugin, { sessionSecret: options.sessionSecret, sessionTtlHours: config.SESSION_TTL_HOURS });
+  const services = createServices(options.database.db, config, { sessionSecret: options.sessionSecret, log: app.log });
+  app.decorate('services', services);
+  app.decorate('sessions', services.sessions);
+  await app.register(authPlugin, { sessions: services.sessions });
 
+  const { accounts, profiles, google, sessions, catalog, reviews, orders, payments } = services;
   await app.register(healthRoutes);
-  await app.register(accountsRoutes);
-  await app.register(catalogRoutes);
-  await app.register(reviewsRoutes);
-  await app.register(ordersRoutes);
-  await app.register(paymentsRoutes);
+  await app.register(accountsRoutes, { accounts, profiles, google, sessions });
+  await app.register(catalogRoutes, { catalog });
+  await app.register(reviewsRoutes, { reviews });
+  await app.register(ordersRoutes, { orders });
+  await app.register(paymentsRoutes, { payments });
 
   await app.register(staticSpaPlugin, { root: config.STATIC_DIR });
   return app;

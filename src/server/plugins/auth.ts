@@ -1,12 +1,30 @@
+/**
+ * Who is calling. Every request's bearer token is looked up through the `SessionLookup` port it is given (the
+ * accounts module's session store, wired in `services.ts`); this plugin knows no table and no module.
+ *
+ * Guard convention: a guarded route names its guard as `onRequest: requireUser` or `onRequest: requireAdmin`, always
+ * onRequest and never preHandler. onRequest runs before the body is parsed and before params, query and body are
+ * validated, so a caller who may not use the route is refused (401/403) whatever it sent, and learns nothing about
+ * what the route would have said of its input. Routes with other preHandlers (rate limits) keep those separate.
+ */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ForbiddenError, UnauthorizedError } from '../errors.ts';
-import { SessionRepository, type SessionUser } from '../modules/accounts/session-repository.ts';
+
+/** The signed-in caller, as every module sees it. */
+export interface SessionUser {
+  id: string;
+  email: string;
+  displayName: string;
+  isAdmin: boolean;
+}
+
+/** The one thing the auth plugin needs: the user behind a token, or null when it is unknown, expired or revoked. */
+export interface SessionLookup {
+  findUser(token: string): Promise<SessionUser | null>;
+}
 
 declare module 'fastify' {
-  interface FastifyInstance {
-    sessions: SessionRepository;
-  }
   interface FastifyRequest {
     /** The signed-in caller, or null. Filled from `Authorization: Bearer …` on every request. */
     user: SessionUser | null;
@@ -16,8 +34,7 @@ declare module 'fastify' {
 }
 
 export interface AuthPluginOptions {
-  sessionSecret: string;
-  sessionTtlHours: number;
+  sessions: SessionLookup;
 }
 
 function readBearer(request: FastifyRequest): string | null {
@@ -29,23 +46,23 @@ function readBearer(request: FastifyRequest): string | null {
 
 /**
  * Reads the bearer token on every request. An invalid token on a public route is treated as anonymous
- * (a stale token must not break the home page); protected routes reject it with 401 via `requireUser`.
+ * (a stale token must not break the home page); guarded routes reject it with 401 via `requireUser`.
  */
 export const authPlugin = fp(
   async (app: FastifyInstance, options: AuthPluginOptions) => {
-    app.decorate('sessions', new SessionRepository(app.db, options.sessionSecret, options.sessionTtlHours));
+    const { sessions } = options;
     app.decorateRequest('user', null);
     app.decorateRequest('bearerToken', null);
     app.addHook('onRequest', async (request) => {
       const token = readBearer(request);
       request.bearerToken = token;
-      request.user = token ? await app.sessions.findUser(token) : null;
+      request.user = token ? await sessions.findUser(token) : null;
     });
   },
-  { name: 'auth', dependencies: ['db'] },
+  { name: 'auth' },
 );
 
-/** preHandler: the caller must be signed in with a valid, unexpired, unrevoked token. */
+/** onRequest guard: the caller must be signed in with a valid, unexpired, unrevoked token. */
 export async function requireUser(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   if (!request.user) {
     throw request.bearerToken
@@ -54,7 +71,7 @@ export async function requireUser(request: FastifyRequest, _reply: FastifyReply)
   }
 }
 
-/** preHandler: the caller must be a signed-in administrator. */
+/** onRequest guard: the caller must be a signed-in administrator. */
 export async function requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   await requireUser(request, reply);
   if (!request.user?.isAdmin) throw new ForbiddenError('Only administrators can do this.');
@@ -64,9 +81,4 @@ export async function requireAdmin(request: FastifyRequest, reply: FastifyReply)
 export function currentUser(request: FastifyRequest): SessionUser {
   if (!request.user) throw new UnauthorizedError();
   return request.user;
-}
-
-/** Emails are compared without regard to case, as the database's unique index does. */
-export function sameEmail(a: string, b: string): boolean {
-  return a.trim().toLowerCase() === b.trim().toLowerCase();
 }

@@ -11,12 +11,22 @@ export const errorResponseSchema = z.object({
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
-/** Record ids are UUIDs; a malformed one is reported as not found, never as a server error. */
-export const idSchema = z.string();
-export const isUuid = (value: string): boolean =>
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+/** Record ids are UUIDs: 8-4-4-4-12 hex digits of any version, the canonical form of PostgreSQL's uuid type. */
+const uuidSchema = z.guid({ error: 'Provide A Valid Id' });
 
-export const idParamsSchema = z.strictObject({ id: idSchema });
+/**
+ * The params of every route with an `:id` in its path: a malformed id is bad input (400 invalid_data, from
+ * validation) and never reaches a query; a well-formed id that names nothing is the route's 404.
+ */
+export const uuidParamsSchema = z.strictObject({
+  id: uuidSchema,
+});
+
+/**
+ * For the ids that arrive in a body (`partId`, `orderId`) or from Stripe: those name a record, and one that names
+ * nothing, malformed or unknown, is answered "not found" (404) like an unknown one, so it is tested, not validated.
+ */
+export const isUuid = (value: string): boolean => uuidSchema.safeParse(value).success;
 
 /** An http(s) URL, for images and profile links a user types in. */
 export const httpUrlSchema = z

@@ -17,28 +17,30 @@ import {
   tokenResponseSchema,
   userListItemSchema,
 } from '../../../shared/schemas/accounts.ts';
-import { errorResponseSchema } from '../../../shared/schemas/common.ts';
 import { currentUser, requireAdmin, requireUser } from '../../plugins/auth.ts';
+import { bearerAuth, errorResponses } from '../../route-schemas.ts';
 import { createAbuseLimits } from './abuse-limits.ts';
-import { AccountsService, badCredentials } from './accounts-service.ts';
-import { GoogleSignIn, GoogleSignInError } from './google-sign-in.ts';
-import { ProfileService } from './profile-service.ts';
+import { type AccountsService, badCredentials } from './accounts-service.ts';
+import { type GoogleSignIn, GoogleSignInError } from './google-sign-in.ts';
+import type { ProfileService } from './profile-service.ts';
+import type { SessionRepository } from './session-repository.ts';
 
-const bearer = [{ bearerAuth: [] }];
-const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 429)[]) =>
-  Object.fromEntries(codes.map((code) => [code, errorResponseSchema])) as Record<number, typeof errorResponseSchema>;
+export interface AccountsRoutesOptions {
+  accounts: AccountsService;
+  profiles: ProfileService;
+  google: GoogleSignIn;
+  sessions: SessionRepository;
+}
 
 /** Sign-up, sign-in, Google, tokens, roles, users admin and profile. */
-export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
+export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = async (app, options) => {
   const { config } = app;
-  const accounts = new AccountsService(app.db, app.sessions);
-  const profiles = new ProfileService(app.db);
-  const google = new GoogleSignIn(config, app.db, accounts, app.log);
+  const { accounts, profiles, google, sessions } = options;
   const limits = createAbuseLimits(app, config);
 
   // Housekeeping: sessions that can no longer be used and abandoned Google sign-ins, every few hours.
   const housekeeping = setInterval(() => {
-    Promise.all([app.sessions.deleteExpired(), google.deleteExpiredStates()]).catch((error: unknown) =>
+    Promise.all([sessions.deleteExpired(), google.deleteExpiredStates()]).catch((error: unknown) =>
       app.log.warn({ err: error }, 'accounts housekeeping failed'),
     );
   }, 6 * 3_600_000);
@@ -53,7 +55,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Sign up with name, email and password',
         description: 'Creates a customer and signs them in. Rate limited per IP and per email (429 with Retry-After).',
         body: signupBodySchema,
-        response: { 201: authResponseSchema, ...errors(400, 409, 429) },
+        response: { 201: authResponseSchema, ...errorResponses(400, 409, 429) },
       },
       preHandler: [
         limits.signupPerIp.hit.bind(limits.signupPerIp),
@@ -76,7 +78,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
           'Wrong password and unknown email answer the same 401. Rate limited per IP (every attempt) and per account ' +
           '(failed attempts), 429 with Retry-After.',
         body: loginBodySchema,
-        response: { 200: authResponseSchema, ...errors(400, 401, 429) },
+        response: { 200: authResponseSchema, ...errorResponses(400, 401, 429) },
       },
       preHandler: [
         limits.loginPerIp.hit.bind(limits.loginPerIp),
@@ -100,12 +102,12 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['accounts'],
         summary: 'Sign out: revokes the bearer token',
         description: 'Always 204, so signing out twice or with an expired token is not an error.',
-        security: bearer,
+        security: bearerAuth,
         response: { 204: z.null().describe('Signed out') },
       },
     },
     async (request, reply) => {
-      if (request.bearerToken) await app.sessions.revoke(request.bearerToken);
+      if (request.bearerToken) await sessions.revoke(request.bearerToken);
       return reply.status(204).send(null);
     },
   );
@@ -116,10 +118,10 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['accounts'],
         summary: 'The signed-in user',
-        security: bearer,
-        response: { 200: meSchema, ...errors(401) },
+        security: bearerAuth,
+        response: { 200: meSchema, ...errorResponses(401) },
       },
-      preHandler: requireUser,
+      onRequest: requireUser,
     },
     async (request) => {
       const user = currentUser(request);
@@ -134,12 +136,12 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['accounts'],
         summary: 'A fresh token for your own account',
         description: 'Only for the caller’s own email and a valid session (401 anonymous, 403 another email).',
-        security: bearer,
+        security: bearerAuth,
         params: emailParamsSchema,
         body: tokenRequestBodySchema,
-        response: { 200: tokenResponseSchema, ...errors(400, 401, 403) },
+        response: { 200: tokenResponseSchema, ...errorResponses(400, 401, 403) },
       },
-      preHandler: requireUser,
+      onRequest: requireUser,
     },
     async (request) => accounts.freshToken(currentUser(request), request.params.email),
   );
@@ -151,11 +153,11 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['accounts'],
         summary: 'Is this user an admin?',
         description: 'For your own email, or any email when you are an admin (else 403).',
-        security: bearer,
+        security: bearerAuth,
         params: emailParamsSchema,
-        response: { 200: adminCheckSchema, ...errors(400, 401, 403, 404) },
+        response: { 200: adminCheckSchema, ...errorResponses(400, 401, 403, 404) },
       },
-      preHandler: requireUser,
+      onRequest: requireUser,
     },
     async (request) => accounts.adminCheck(currentUser(request), request.params.email),
   );
@@ -166,10 +168,10 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['accounts'],
         summary: 'All users (admin)',
-        security: bearer,
-        response: { 200: z.array(userListItemSchema), ...errors(401, 403) },
+        security: bearerAuth,
+        response: { 200: z.array(userListItemSchema), ...errorResponses(401, 403) },
       },
-      preHandler: requireAdmin,
+      onRequest: requireAdmin,
     },
     async () => accounts.listUsers(),
   );
@@ -182,11 +184,11 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Make a user an admin (admin)',
         description:
           '`modifiedCount` is 1 when the role changed, 0 when the user already was an admin; 404 for an unknown email.',
-        security: bearer,
+        security: bearerAuth,
         params: emailParamsSchema,
-        response: { 200: makeAdminResponseSchema, ...errors(400, 401, 403, 404) },
+        response: { 200: makeAdminResponseSchema, ...errorResponses(400, 401, 403, 404) },
       },
-      preHandler: requireAdmin,
+      onRequest: requireAdmin,
     },
     async (request) => accounts.makeAdmin(request.params.email),
   );
@@ -198,10 +200,10 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['accounts'],
         summary: 'Your profile',
         description: 'Empty fields and `updatedAt: null` until you save one.',
-        security: bearer,
-        response: { 200: profileSchema, ...errors(401) },
+        security: bearerAuth,
+        response: { 200: profileSchema, ...errorResponses(401) },
       },
-      preHandler: requireUser,
+      onRequest: requireUser,
     },
     async (request) => profiles.get(currentUser(request).id),
   );
@@ -213,11 +215,11 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['accounts'],
         summary: 'Save your profile',
         description: 'Creates or replaces the signed-in user’s profile. `img` and `link` accept http(s) links only.',
-        security: bearer,
+        security: bearerAuth,
         body: profileBodySchema,
-        response: { 200: profileSchema, ...errors(400, 401) },
+        response: { 200: profileSchema, ...errorResponses(400, 401) },
       },
-      preHandler: requireUser,
+      onRequest: requireUser,
     },
     async (request) => profiles.save(currentUser(request).id, request.body),
   );
@@ -249,7 +251,10 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
           'Redirects (302) to Google with state, nonce and a PKCE challenge. `returnTo` must be a path on this site. ' +
           'Problems redirect to `/auth/callback#error=…`.',
         querystring: z.object({ returnTo: z.string().max(512).optional() }),
-        response: { 302: z.null().describe('To the provider, or to /auth/callback#error=…'), ...errors(400, 429) },
+        response: {
+          302: z.null().describe('To the provider, or to /auth/callback#error=…'),
+          ...errorResponses(400, 429),
+        },
       },
       preHandler: limits.googlePerIp.hit.bind(limits.googlePerIp),
     },

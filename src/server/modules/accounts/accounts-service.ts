@@ -2,10 +2,11 @@ import type { AuthResponse, LoginBody, Me, SignupBody, UserListItem } from '../.
 import type { Database } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../errors.ts';
-import { sameEmail } from '../../plugins/auth.ts';
+import type { SessionUser } from '../../plugins/auth.ts';
+import { sameEmail } from './emails.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password-hasher.ts';
-import type { SessionRepository, SessionUser } from './session-repository.ts';
-import { isUniqueViolation, UserRepository, type UserRow } from './user-repository.ts';
+import type { SessionRepository } from './session-repository.ts';
+import { isUniqueViolation, type UserRepository, type UserRow } from './user-repository.ts';
 
 export const DUPLICATE_EMAIL_MESSAGE = 'An account with this email already exists. Please log in instead.';
 export const BAD_CREDENTIALS_MESSAGE = 'Wrong email or password.';
@@ -20,9 +21,9 @@ export class AccountsService {
   readonly #users: UserRepository;
   readonly #sessions: SessionRepository;
 
-  constructor(db: Database, sessions: SessionRepository) {
+  constructor(db: Database, users: UserRepository, sessions: SessionRepository) {
     this.#db = db;
-    this.#users = new UserRepository(db);
+    this.#users = users;
     this.#sessions = sessions;
   }
 

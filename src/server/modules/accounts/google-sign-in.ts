@@ -6,7 +6,7 @@ import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { oauthStates, users } from '../../db/schema.ts';
 import type { AccountsService } from './accounts-service.ts';
-import { isUniqueViolation, UserRepository, type UserRow } from './user-repository.ts';
+import { isUniqueViolation, type UserRepository, type UserRow } from './user-repository.ts';
 
 const STATE_TTL_MS = 10 * 60_000;
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -29,10 +29,16 @@ export class GoogleSignIn {
   readonly #log: FastifyBaseLogger;
   #discovered: Promise<oidc.Configuration> | undefined;
 
-  constructor(config: GoogleConfig, db: Database, accounts: AccountsService, log: FastifyBaseLogger) {
+  constructor(
+    config: GoogleConfig,
+    db: Database,
+    users: UserRepository,
+    accounts: AccountsService,
+    log: FastifyBaseLogger,
+  ) {
     this.#config = config;
     this.#db = db;
-    this.#users = new UserRepository(db);
+    this.#users = users;
     this.#accounts = accounts;
     this.#log = log;
   }

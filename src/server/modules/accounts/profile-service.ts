@@ -1,6 +1,5 @@
 import type { Profile } from '../../../shared/schemas/accounts.ts';
-import type { Database } from '../../db/client.ts';
-import { type ProfileRow, UserRepository } from './user-repository.ts';
+import type { ProfileRow, UserRepository } from './user-repository.ts';
 
 export interface ProfileInput {
   education: string;
@@ -23,8 +22,8 @@ function toWireProfile(row: ProfileRow | undefined): Profile {
 /** Spec §2 My Profile: one profile per signed-in user, written whole each time (the form always sends every field). */
 export class ProfileService {
   readonly #users: UserRepository;
-  constructor(db: Database) {
-    this.#users = new UserRepository(db);
+  constructor(users: UserRepository) {
+    this.#users = users;
   }
 
   async get(userId: string): Promise<Profile> {

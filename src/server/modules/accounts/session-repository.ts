@@ -2,20 +2,14 @@ import crypto from 'node:crypto';
 import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema.ts';
-
-export interface SessionUser {
-  id: string;
-  email: string;
-  displayName: string;
-  isAdmin: boolean;
-}
+import type { SessionLookup, SessionUser } from '../../plugins/auth.ts';
 
 /**
  * Thin, revocable sessions: the client holds a random bearer token; the server stores only its HMAC under the
  * session secret. Looking a token up is one indexed read that also returns the user's current role, so a role
  * change counts from the very next request.
  */
-export class SessionRepository {
+export class SessionRepository implements SessionLookup {
   readonly #db: Database;
   readonly #secret: string;
   readonly #ttlMs: number;

@@ -1,23 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponseSchema, idParamsSchema } from '../../../shared/schemas/common.ts';
+import { uuidParamsSchema } from '../../../shared/schemas/common.ts';
 import { partInputSchema, partListQuerySchema, partPatchSchema, partSchema } from '../../../shared/schemas/parts.ts';
 import { currentUser, requireAdmin } from '../../plugins/auth.ts';
-import { CatalogService } from './catalog-service.ts';
+import { bearerAuth, errorResponses } from '../../route-schemas.ts';
+import type { CatalogService } from './catalog-service.ts';
 
-const adminOnly = {
-  security: [{ bearerAuth: [] }],
-} as const;
-
-const adminErrors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-} as const;
-
-export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
-  const catalog = new CatalogService(app.db);
-
+export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> = async (app, { catalog }) => {
   app.get(
     '/api/part',
     {
@@ -28,7 +17,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
           'Without parameters: every part, oldest first (the spec). `q` searches name and description, `sort` orders, ' +
           '`limit`/`offset` page. The total matching count is in the `X-Total-Count` header.',
         querystring: partListQuerySchema,
-        response: { 200: z.array(partSchema), 400: errorResponseSchema },
+        response: { 200: z.array(partSchema), ...errorResponses(400) },
       },
     },
     async (request, reply) => {
@@ -44,14 +33,13 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['catalog'],
         summary: 'One part',
-        params: idParamsSchema,
-        response: { 200: partSchema, 404: errorResponseSchema },
+        params: uuidParamsSchema,
+        response: { 200: partSchema, ...errorResponses(400, 404) },
       },
     },
     async (request) => catalog.get(request.params.id),
   );
 
-  // Admin checks run onRequest, before the body is parsed or validated: a refused caller learns nothing about it.
   app.post(
     '/api/part',
     {
@@ -60,9 +48,9 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['catalog'],
         summary: 'Add a part (admin)',
         description: 'The adding admin is taken from the token; a body `email` is accepted for the spec and ignored.',
-        ...adminOnly,
+        security: bearerAuth,
         body: partInputSchema,
-        response: { 201: partSchema, ...adminErrors },
+        response: { 201: partSchema, ...errorResponses(400, 401, 403) },
       },
     },
     async (request, reply) => {
@@ -79,10 +67,10 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['catalog'],
         summary: 'Edit a part (admin)',
         description: 'Any subset of the fields, under the same rules as adding; omitted fields keep their values.',
-        ...adminOnly,
-        params: idParamsSchema,
+        security: bearerAuth,
+        params: uuidParamsSchema,
         body: partPatchSchema,
-        response: { 200: partSchema, ...adminErrors, 404: errorResponseSchema },
+        response: { 200: partSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => catalog.update(request.params.id, request.body),
@@ -96,9 +84,9 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['catalog'],
         summary: 'Delete a part (admin)',
         description: 'Existing orders keep their copy of the part name and unit price.',
-        ...adminOnly,
-        params: idParamsSchema,
-        response: { 204: z.null().describe('Deleted'), ...adminErrors, 404: errorResponseSchema },
+        security: bearerAuth,
+        params: uuidParamsSchema,
+        response: { 204: z.null().describe('Deleted'), ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request, reply) => {

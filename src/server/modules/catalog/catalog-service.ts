@@ -1,25 +1,26 @@
-import { isUuid } from '../../../shared/schemas/common.ts';
 import type { Part, PartInput, PartListQuery, PartPatch } from '../../../shared/schemas/parts.ts';
-import type { Database } from '../../db/client.ts';
 import { InvalidError, NotFoundError } from '../../errors.ts';
 import { fromPartInput, fromPartPatch, toWirePart } from './part-mapper.ts';
-import { PartRepository } from './part-repository.ts';
+import type { PartRepository } from './part-repository.ts';
 
 const notFound = () => new NotFoundError('This part does not exist.');
 
+/** The catalogue. Ids reach it already checked as UUIDs by the routes' params schema. */
 export class CatalogService {
   readonly #parts: PartRepository;
-  constructor(db: Database) {
-    this.#parts = new PartRepository(db);
+  constructor(parts: PartRepository) {
+    this.#parts = parts;
   }
 
   async list(query: PartListQuery): Promise<{ items: Part[]; total: number }> {
-    const { rows, total } = await this.#parts.list({ ...query, q: query.q || undefined });
+    const { q, sort, limit, offset } = query;
+    // An empty search is no search (the schema has trimmed it already).
+    const { rows, total } = await this.#parts.list({ q: q || undefined }, { sort, limit, offset });
     return { items: rows.map(toWirePart), total };
   }
 
   async get(id: string): Promise<Part> {
-    const row = isUuid(id) ? await this.#parts.findById(id) : undefined;
+    const row = await this.#parts.findById(id);
     if (!row) throw notFound();
     return toWirePart(row);
   }
@@ -31,7 +32,6 @@ export class CatalogService {
   }
 
   async update(id: string, patch: PartPatch): Promise<Part> {
-    if (!isUuid(id)) throw notFound();
     const changes = fromPartPatch(patch);
     if (Object.keys(changes).length === 0) {
       throw new InvalidError('Send at least one field to change.');
@@ -42,6 +42,6 @@ export class CatalogService {
   }
 
   async remove(id: string): Promise<void> {
-    if (!isUuid(id) || !(await this.#parts.delete(id))) throw notFound();
+    if (!(await this.#parts.delete(id))) throw notFound();
   }
 }

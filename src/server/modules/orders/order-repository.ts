@@ -1,6 +1,7 @@
-import { and, count, desc, eq, notExists, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { MAX_ORDER_TOTAL_CENTS, type OrderablePart } from '../../../shared/order-rules.ts';
 import type { Database, Transaction } from '../../db/client.ts';
-import { orders, parts, paymentIntents } from '../../db/schema.ts';
+import { orders, parts } from '../../db/schema.ts';
 
 export type OrderRow = typeof orders.$inferSelect;
 type Executor = Database | Transaction;
@@ -15,23 +16,22 @@ export interface NewOrder {
   phone: string;
 }
 
-export type PlaceResult =
-  | { ok: true; order: OrderRow }
-  | { ok: false; reason: 'part_not_found' }
-  | { ok: false; reason: 'below_minimum'; minimumOrder: number }
-  | { ok: false; reason: 'stock_out'; availableQuantity: number }
-  | { ok: false; reason: 'too_large' };
-
-/** Stripe's largest charge ($999,999.99), and well inside the integer column. */
-export const MAX_ORDER_TOTAL_CENTS = 99_999_999;
+/** Placed, or refused with the part as the statement found it (undefined: there is no such part). */
+export type PlaceResult = { ok: true; order: OrderRow } | { ok: false; part: OrderablePart | undefined };
 
 /** node-postgres answers `{ rows }`, PGlite's drizzle driver the same; older drivers a bare array. */
 function rowsOf<T>(result: unknown): T[] {
   return Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
 }
 
-export type DeleteResult = { ok: true } | { ok: false; reason: 'not_found' | 'paid' };
+interface PlaceRow {
+  order_id: string | null;
+  minimum_order: number;
+  available_quantity: number;
+  price_cents: number;
+}
 
+/** The orders table. It writes no other module's table, but for the one exception of `place` (ADR 006). */
 export class OrderRepository {
   readonly #db: Database;
   constructor(db: Database) {
@@ -39,15 +39,20 @@ export class OrderRepository {
   }
 
   /**
-   * Reserves the stock and writes the order in ONE statement (a data-modifying CTE, atomic like a transaction):
-   * the conditional UPDATE takes the part's row lock, the WHERE is re-checked after any wait, so the stock can
-   * never go below zero; and the lock is held for one statement, not for several round trips, so buyers of a
-   * popular part queue as briefly as possible (PGlite runs one statement at a time anyway).
+   * THE documented exception to "each module writes only its own tables" (ADR 006): the catalogue's stock is
+   * reserved and the order written in ONE statement (data-modifying CTEs, atomic like a transaction). The
+   * conditional UPDATE takes the part's row lock and its WHERE is re-checked after any wait, so stock never goes
+   * below zero; the lock is held for one statement, not for several round trips, so buyers of a popular part queue
+   * as briefly as possible. The WHERE is the atomic guard of the order rule in src/shared/order-rules.ts (change
+   * both together); the same statement reads the part's state so that a refusal can be explained by that rule.
    */
   async place(input: NewOrder): Promise<PlaceResult> {
     const q = input.quantity;
-    const result = await this.#db.execute<{ id: string }>(sql`
-      with reserved as (
+    const result = await this.#db.execute(sql`
+      with part as (
+        select minimum_order, available_quantity, price_cents from ${parts} where id = ${input.partId}::uuid
+      ),
+      reserved as (
         update ${parts}
         set available_quantity = available_quantity - ${q}::int, updated_at = now()
         where id = ${input.partId}::uuid
@@ -55,30 +60,28 @@ export class OrderRepository {
           and minimum_order <= ${q}::int
           and price_cents::bigint * ${q}::int <= ${MAX_ORDER_TOTAL_CENTS}
         returning id, name, price_cents
+      ),
+      placed as (
+        insert into ${orders} (part_id, user_id, part_name, unit_price_cents, quantity, total_cents, email, user_name, address, phone)
+        select id, ${input.userId}::uuid, name, price_cents, ${q}::int, price_cents * ${q}::int,
+               ${input.email}::text, ${input.userName}::text, ${input.address}::text, ${input.phone}::text
+        from reserved
+        returning id
       )
-      insert into ${orders} (part_id, user_id, part_name, unit_price_cents, quantity, total_cents, email, user_name, address, phone)
-      select id, ${input.userId}::uuid, name, price_cents, ${q}::int, price_cents * ${q}::int,
-             ${input.email}::text, ${input.userName}::text, ${input.address}::text, ${input.phone}::text
-      from reserved
-      returning id`);
-    const id = rowsOf<{ id: string }>(result)[0]?.id;
-    if (id) {
-      const order = await this.findById(id);
+      select (select id from placed) as order_id, minimum_order, available_quantity, price_cents from part`);
+    const [row] = rowsOf<PlaceRow>(result);
+    if (!row) return { ok: false, part: undefined };
+    if (row.order_id) {
+      const order = await this.findById(row.order_id);
       if (!order) throw new Error('placed order not found');
       return { ok: true, order };
     }
-    const [current] = await this.#db
-      .select({
-        minimumOrder: parts.minimumOrder,
-        availableQuantity: parts.availableQuantity,
-        priceCents: parts.priceCents,
-      })
-      .from(parts)
-      .where(eq(parts.id, input.partId));
-    if (!current) return { ok: false, reason: 'part_not_found' };
-    if (q < current.minimumOrder) return { ok: false, reason: 'below_minimum', minimumOrder: current.minimumOrder };
-    if (current.priceCents * q > MAX_ORDER_TOTAL_CENTS) return { ok: false, reason: 'too_large' };
-    return { ok: false, reason: 'stock_out', availableQuantity: current.availableQuantity };
+    const part = {
+      minimumOrder: Number(row.minimum_order),
+      availableQuantity: Number(row.available_quantity),
+      priceCents: Number(row.price_cents),
+    };
+    return { ok: false, part };
   }
 
   async findById(id: string, db: Executor = this.#db): Promise<OrderRow | undefined> {
@@ -111,31 +114,21 @@ export class OrderRepository {
     return { rows, total: totals[0]?.total ?? 0 };
   }
 
-  /** Deletes an unpaid order and gives its quantity back to the part, in one transaction. */
-  async deleteUnpaid(id: string): Promise<DeleteResult> {
-    return this.#db.transaction(async (tx) => {
-      // A card payment that already went through (order not yet marked paid) keeps its order: deleting it would
-      // release the stock and, by cascade, erase the only record of the charge.
-      const charged = tx
-        .select({ one: sql`1` })
-        .from(paymentIntents)
-        .where(and(eq(paymentIntents.orderId, orders.id), eq(paymentIntents.status, 'succeeded')));
-      const [deleted] = await tx
-        .delete(orders)
-        .where(and(eq(orders.id, id), eq(orders.paid, false), notExists(charged)))
-        .returning({ partId: orders.partId, quantity: orders.quantity });
-      if (!deleted) {
-        const existing = await this.findById(id, tx);
-        return { ok: false, reason: existing ? 'paid' : 'not_found' } as const;
-      }
-      if (deleted.partId) {
-        await tx
-          .update(parts)
-          .set({ availableQuantity: sql`${parts.availableQuantity} + ${deleted.quantity}`, updatedAt: new Date() })
-          .where(eq(parts.id, deleted.partId));
-      }
-      return { ok: true } as const;
-    });
+  /**
+   * Locks an unpaid order's row for the caller's transaction (a payment confirming meanwhile waits for it) and
+   * answers what its deletion gives back to the catalogue; undefined when it is paid or gone.
+   */
+  async lockUnpaid(tx: Transaction, id: string): Promise<Pick<OrderRow, 'partId' | 'quantity'> | undefined> {
+    const [row] = await tx
+      .select({ partId: orders.partId, quantity: orders.quantity })
+      .from(orders)
+      .where(and(eq(orders.id, id), eq(orders.paid, false)))
+      .for('update');
+    return row;
+  }
+
+  async delete(tx: Transaction, id: string): Promise<void> {
+    await tx.delete(orders).where(eq(orders.id, id));
   }
 
   /**

@@ -1,37 +1,23 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponseSchema, idParamsSchema } from '../../../shared/schemas/common.ts';
+import { uuidParamsSchema } from '../../../shared/schemas/common.ts';
 import {
   allOrdersQuerySchema,
   deleteOrderResponseSchema,
   myOrdersQuerySchema,
   orderSchema,
-  payOrderBodySchema,
   placeOrderBodySchema,
 } from '../../../shared/schemas/orders.ts';
 import { currentUser, requireAdmin, requireUser } from '../../plugins/auth.ts';
-import { createPaymentProvider } from '../payments/payment-settings.ts';
-import { PaymentsService } from '../payments/payments-service.ts';
-import { toWireOrder } from './order-mapper.ts';
-import { OrdersService } from './orders-service.ts';
+import { bearerAuth, errorResponses } from '../../route-schemas.ts';
+import type { OrdersService } from './orders-service.ts';
 
-const security = [{ bearerAuth: [] }];
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-};
-
-/** Placing, listing, paying, deleting and shipping orders. */
-export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
-  const payments = new PaymentsService(app.db, createPaymentProvider(app.config, app.db));
-  const orders = new OrdersService(app.db, payments);
-
+/** Placing, listing, deleting and shipping orders (paying for one is the payments module's PATCH /api/myorder/:id). */
+export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = async (app, { orders }) => {
   app.post(
     '/api/myorder',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['orders'],
         summary: 'Place an order',
@@ -39,9 +25,9 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
           'Reserves the stock and records the order. Price, part name and buyer come from the database and the token; ' +
           'the spec’s `price`, `name`, `userName` and `email` fields are accepted and ignored. ' +
           '422 `below_minimum_order` (details carry `minimumOrder`) or `stock_out`.',
-        security,
+        security: bearerAuth,
         body: placeOrderBodySchema,
-        response: { 201: orderSchema, ...errors, 422: errorResponseSchema },
+        response: { 201: orderSchema, ...errorResponses(400, 401, 403, 404, 422) },
       },
     },
     async (request, reply) => {
@@ -53,14 +39,14 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/myorder',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['orders'],
         summary: "The caller's orders, newest first",
         description: 'Another email than the caller’s is allowed to admins only (403 otherwise).',
-        security,
+        security: bearerAuth,
         querystring: myOrdersQuerySchema,
-        response: { 200: z.array(orderSchema), ...errors },
+        response: { 200: z.array(orderSchema), ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => orders.listMine(currentUser(request), request.query.email),
@@ -69,13 +55,13 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/myorder/:id',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['orders'],
         summary: 'One order (its buyer or an admin; anyone else gets 404)',
-        security,
-        params: idParamsSchema,
-        response: { 200: orderSchema, ...errors },
+        security: bearerAuth,
+        params: uuidParamsSchema,
+        response: { 200: orderSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => orders.get(currentUser(request), request.params.id),
@@ -84,14 +70,14 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/api/myorder/:id',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['orders'],
         summary: 'Delete an unpaid order and release its stock',
         description: 'Its buyer or an admin. A paid order answers 409 and stays.',
-        security,
-        params: idParamsSchema,
-        response: { 200: deleteOrderResponseSchema, ...errors, 409: errorResponseSchema },
+        security: bearerAuth,
+        params: uuidParamsSchema,
+        response: { 200: deleteOrderResponseSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request) => {
@@ -100,43 +86,17 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.patch(
-    '/api/myorder/:id',
-    {
-      preHandler: requireUser,
-      schema: {
-        tags: ['orders', 'payments'],
-        summary: 'Mark an order paid after the provider confirms the payment',
-        description:
-          'The server asks the payment provider whether `transactionId` succeeded for this order and its full amount; ' +
-          'only then is the order paid. Repeating the same id answers 200 and changes nothing.',
-        security,
-        params: idParamsSchema,
-        body: payOrderBodySchema,
-        response: {
-          200: orderSchema,
-          ...errors,
-          409: errorResponseSchema,
-          422: errorResponseSchema,
-          503: errorResponseSchema,
-        },
-      },
-    },
-    async (request) =>
-      toWireOrder(await payments.confirmOrderPaid(currentUser(request), request.params.id, request.body.transactionId)),
-  );
-
   app.get(
     '/api/allorder',
     {
-      preHandler: requireAdmin,
+      onRequest: requireAdmin,
       schema: {
         tags: ['orders', 'admin'],
         summary: 'Every order, newest first (admin)',
         description: '`limit`/`offset` page the list; the total is in the `X-Total-Count` header.',
-        security,
+        security: bearerAuth,
         querystring: allOrdersQuerySchema,
-        response: { 200: z.array(orderSchema), ...errors },
+        response: { 200: z.array(orderSchema), ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request, reply) => {
@@ -149,14 +109,14 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/api/allorder/:id/ship',
     {
-      preHandler: requireAdmin,
+      onRequest: requireAdmin,
       schema: {
         tags: ['orders', 'admin'],
         summary: 'Mark a paid order shipped (admin)',
         description: 'Paid → shipped. Already shipped answers 200 unchanged; an unpaid order answers 409.',
-        security,
-        params: idParamsSchema,
-        response: { 200: orderSchema, ...errors, 409: errorResponseSchema },
+        security: bearerAuth,
+        params: uuidParamsSchema,
+        response: { 200: orderSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request) => orders.ship(request.params.id),

@@ -1,36 +1,84 @@
-import { belowMinimumMessage, toastMessages } from '../../../shared/messages.ts';
-import { centsToDollars, formatUsd } from '../../../shared/money.ts';
+import { checkOrderQuantity, type OrderRefusal, stockOutRefusal } from '../../../shared/order-rules.ts';
 import { isUuid } from '../../../shared/schemas/common.ts';
 import type { AllOrdersQuery, Order, PlaceOrderBody } from '../../../shared/schemas/orders.ts';
-import type { Database } from '../../db/client.ts';
-import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from '../../errors.ts';
-import { sameEmail } from '../../plugins/auth.ts';
-import type { SessionUser } from '../accounts/session-repository.ts';
+import type { Database, Transaction } from '../../db/client.ts';
+import {
+  type AppError,
+  BusinessRuleError,
+  ConflictError,
+  ForbiddenError,
+  InvalidError,
+  NotFoundError,
+} from '../../errors.ts';
+import type { SessionUser } from '../../plugins/auth.ts';
+import { sameEmail } from '../accounts/emails.ts';
 import { toWireOrder } from './order-mapper.ts';
-import { MAX_ORDER_TOTAL_CENTS, OrderRepository, type OrderRow } from './order-repository.ts';
+import type { OrderRepository, OrderRow } from './order-repository.ts';
+
+/**
+ * Asked before an unpaid order is deleted; the payments module answers (orders never reads its tables).
+ * Required: without it a charged order could be deleted and its stock released.
+ */
+export interface PaymentGuard {
+  /** Outside any transaction: refuses (409) when the provider holds a payment for the order that is under way. */
+  assertNoPaymentUnderway(orderId: string): Promise<void>;
+  /**
+   * Inside the deleting transaction, after the order's row is locked: holds the order's payment records until the
+   * transaction ends and says whether one of them has succeeded (a charge recorded here keeps its order).
+   */
+  hasSucceededPayment(tx: Transaction, orderId: string): Promise<boolean>;
+}
+
+/** The catalogue's side of deleting an order: the catalog module gives the stock back, in the caller's transaction. */
+export interface StockRelease {
+  release(tx: Transaction, partId: string, quantity: number): Promise<void>;
+}
 
 const orderNotFound = () => new NotFoundError('This order does not exist.');
+const partNotFound = () => new NotFoundError('This part does not exist.');
+const orderPaid = () => new ConflictError('A paid order cannot be deleted.', 'order_paid');
+
+/** The API's code for each refusal of the order rule (the rule itself, and its messages, are in order-rules.ts). */
+const refusalCodes: Record<Exclude<OrderRefusal['reason'], 'not_whole'>, string> = {
+  below_minimum: 'below_minimum_order',
+  too_large: 'order_too_large',
+  stock_out: 'stock_out',
+};
+
+/** A refusal as the API answers it; its facts (the real minimum, the stock, the largest total) are the details. */
+function refusalError(refusal: OrderRefusal & { ok?: false }): AppError {
+  // The body schema already insists on a whole number of at least 1; kept so every refusal has an answer.
+  if (refusal.reason === 'not_whole') return new InvalidError(refusal.message, [{ path: 'body.quantity' }]);
+  const { ok: _ok, reason, message, ...facts } = refusal;
+  return new BusinessRuleError(refusalCodes[reason], message, [{ path: 'body.quantity', ...facts }]);
+}
 
 /**
  * Order rules. Who may touch an order: its buyer, or an admin. Anybody else is told the order does not exist
- * (404, never 403), so order ids cannot be probed.
+ * (404, never 403), so order ids cannot be probed. Order ids reach it already checked as UUIDs by the routes.
  */
-/** Asked before an order is deleted; the payments module answers whether money is already on its way. */
-export interface PaymentGuard {
-  assertNoPaymentUnderway(orderId: string): Promise<void>;
-}
-
 export class OrdersService {
+  readonly #db: Database;
   readonly #orders: OrderRepository;
-  readonly #paymentGuard: PaymentGuard | undefined;
-  constructor(db: Database, paymentGuard?: PaymentGuard) {
-    this.#orders = new OrderRepository(db);
+  readonly #stock: StockRelease;
+  readonly #paymentGuard: PaymentGuard;
+
+  constructor(db: Database, orders: OrderRepository, stock: StockRelease, paymentGuard: PaymentGuard) {
+    this.#db = db;
+    this.#orders = orders;
+    this.#stock = stock;
     this.#paymentGuard = paymentGuard;
   }
 
+  /**
+   * The statement that reserves stock is the guard; a refusal is explained by the shared order rule against the part
+   * as that statement found it. When the rule would have allowed the order, another buyer changed the part in the
+   * meantime: one more attempt sees it as it is now.
+   */
   async place(user: SessionUser, body: PlaceOrderBody): Promise<Order> {
-    if (!isUuid(body.partId)) throw new NotFoundError('This part does not exist.');
-    const result = await this.#orders.place({
+    // A body id that names nothing, malformed or unknown, is "not found" (path ids are checked by their schema).
+    if (!isUuid(body.partId)) throw partNotFound();
+    const order = {
       partId: body.partId,
       userId: user.id,
       quantity: body.quantity,
@@ -38,25 +86,15 @@ export class OrdersService {
       userName: user.displayName,
       address: body.address ?? '',
       phone: body.phone ?? '',
-    });
-    if (result.ok) return toWireOrder(result.order);
-    switch (result.reason) {
-      case 'part_not_found':
-        throw new NotFoundError('This part does not exist.');
-      case 'below_minimum':
-        throw new BusinessRuleError('below_minimum_order', belowMinimumMessage(result.minimumOrder), [
-          { path: 'body.quantity', minimumOrder: result.minimumOrder },
-        ]);
-      case 'too_large':
-        throw new BusinessRuleError(
-          'order_too_large',
-          `One order can be at most ${formatUsd(centsToDollars(MAX_ORDER_TOTAL_CENTS))}. Please order fewer PCS.`,
-          [{ path: 'body.quantity', maximumTotal: centsToDollars(MAX_ORDER_TOTAL_CENTS) }],
-        );
-      case 'stock_out':
-        throw new BusinessRuleError('stock_out', toastMessages.stockOut, [
-          { path: 'body.quantity', availableQuantity: result.availableQuantity },
-        ]);
+    };
+    for (let attempt = 1; ; attempt++) {
+      const result = await this.#orders.place(order);
+      if (result.ok) return toWireOrder(result.order);
+      if (!result.part) throw partNotFound();
+      const check = checkOrderQuantity(result.part, body.quantity);
+      if (!check.ok) throw refusalError(check);
+      // Still racing after a second look: what other buyers took is what is missing.
+      if (attempt === 2) throw refusalError(stockOutRefusal(result.part.availableQuantity));
     }
   }
 
@@ -69,7 +107,7 @@ export class OrdersService {
   }
 
   async #visibleOrder(user: SessionUser, id: string): Promise<OrderRow> {
-    const order = isUuid(id) ? await this.#orders.findById(id) : undefined;
+    const order = await this.#orders.findById(id);
     if (!order || (order.userId !== user.id && !user.isAdmin)) throw orderNotFound();
     return order;
   }
@@ -78,14 +116,24 @@ export class OrdersService {
     return toWireOrder(await this.#visibleOrder(user, id));
   }
 
+  /** Deletes an unpaid order and gives its stock back, in one transaction, unless money for it has moved. */
   async delete(user: SessionUser, id: string): Promise<void> {
     const order = await this.#visibleOrder(user, id);
-    if (order.paid) throw new ConflictError('A paid order cannot be deleted.', 'order_paid');
-    await this.#paymentGuard?.assertNoPaymentUnderway(id);
-    const result = await this.#orders.deleteUnpaid(id);
-    if (result.ok) return;
-    if (result.reason === 'paid') throw new ConflictError('A paid order cannot be deleted.', 'order_paid');
-    throw orderNotFound();
+    if (order.paid) throw orderPaid();
+    await this.#paymentGuard.assertNoPaymentUnderway(id);
+    const outcome = await this.#db.transaction(async (tx) => {
+      // The order's row first, then its payment records: the order in which confirming a payment takes them.
+      const unpaid = await this.#orders.lockUnpaid(tx, id);
+      if (!unpaid) return (await this.#orders.findById(id, tx)) ? 'paid' : 'gone';
+      // A card payment that went through (order not yet marked paid) keeps its order: deleting it would release
+      // the stock and, by cascade, erase the only record of the charge.
+      if (await this.#paymentGuard.hasSucceededPayment(tx, id)) return 'paid';
+      await this.#orders.delete(tx, id);
+      if (unpaid.partId) await this.#stock.release(tx, unpaid.partId, unpaid.quantity);
+      return 'deleted';
+    });
+    if (outcome === 'paid') throw orderPaid();
+    if (outcome === 'gone') throw orderNotFound();
   }
 
   async listAll(query: AllOrdersQuery): Promise<{ items: Order[]; total: number }> {
@@ -95,9 +143,9 @@ export class OrdersService {
 
   /** Admin: paid → shipped. Shipping a shipped order again is a no-op; an unpaid one cannot be shipped. */
   async ship(id: string): Promise<Order> {
-    const updated = isUuid(id) ? await this.#orders.markShipped(id) : undefined;
+    const updated = await this.#orders.markShipped(id);
     if (updated) return toWireOrder(updated);
-    const current = isUuid(id) ? await this.#orders.findById(id) : undefined;
+    const current = await this.#orders.findById(id);
     if (!current) throw orderNotFound();
     if (current.status === 'shipped') return toWireOrder(current);
     throw new ConflictError('Only a paid order can be shipped.', 'order_not_paid');

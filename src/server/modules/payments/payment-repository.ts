@@ -1,4 +1,4 @@
-import { and, eq, ne } from 'drizzle-orm';
+import { and, eq, ne, type SQL } from 'drizzle-orm';
 import type { PaymentProviderName } from '../../../shared/enums.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { paymentAttempts, paymentIntents, processedWebhookEvents } from '../../db/schema.ts';
@@ -13,30 +13,33 @@ export class PaymentRepository {
   }
 
   async findForOrder(orderId: string, provider: PaymentProviderName): Promise<PaymentIntentRow | undefined> {
-    const rows = await this.#db
-      .select()
-      .from(paymentIntents)
-      .where(and(eq(paymentIntents.orderId, orderId), eq(paymentIntents.provider, provider)))
-      .limit(1);
-    return rows[0];
+    return this.#findOne(and(eq(paymentIntents.orderId, orderId), eq(paymentIntents.provider, provider)));
   }
 
   async findById(id: string, provider: PaymentProviderName): Promise<PaymentIntentRow | undefined> {
-    const rows = await this.#db
-      .select()
-      .from(paymentIntents)
-      .where(and(eq(paymentIntents.id, id), eq(paymentIntents.provider, provider)))
-      .limit(1);
-    return rows[0];
+    return this.#findOne(and(eq(paymentIntents.id, id), eq(paymentIntents.provider, provider)));
   }
 
   async findByClientSecret(clientSecret: string, provider: PaymentProviderName): Promise<PaymentIntentRow | undefined> {
-    const rows = await this.#db
-      .select()
+    return this.#findOne(and(eq(paymentIntents.clientSecret, clientSecret), eq(paymentIntents.provider, provider)));
+  }
+
+  async #findOne(where: SQL | undefined): Promise<PaymentIntentRow | undefined> {
+    const [row] = await this.#db.select().from(paymentIntents).where(where).limit(1);
+    return row;
+  }
+
+  /**
+   * Locks an order's payment intents until the caller's transaction ends (a confirmation of one of them waits) and
+   * says whether one has succeeded, whichever the provider.
+   */
+  async lockHasSucceeded(tx: Transaction, orderId: string): Promise<boolean> {
+    const rows = await tx
+      .select({ status: paymentIntents.status })
       .from(paymentIntents)
-      .where(and(eq(paymentIntents.clientSecret, clientSecret), eq(paymentIntents.provider, provider)))
-      .limit(1);
-    return rows[0];
+      .where(eq(paymentIntents.orderId, orderId))
+      .for('update');
+    return rows.some((row) => row.status === 'succeeded');
   }
 
   /**

@@ -1,11 +1,11 @@
 import type { AppConfig } from '../../config.ts';
-import type { Database } from '../../db/client.ts';
 import type { PaymentProvider } from './payment-provider.ts';
-import { PaymentRepository } from './payment-repository.ts';
+import type { PaymentRepository } from './payment-repository.ts';
 import { StripeProvider } from './stripe-provider.ts';
 import { TestGatewayProvider } from './test-gateway-provider.ts';
 
-export function createPaymentProvider(config: AppConfig, db: Database): PaymentProvider {
+/** The configured provider; the test gateway keeps its ledger in the payments module's own intents table. */
+export function createPaymentProvider(config: AppConfig, payments: PaymentRepository): PaymentProvider {
   if (config.paymentProvider === 'stripe') {
     const { STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET } = config;
     if (!STRIPE_SECRET_KEY || !STRIPE_PUBLISHABLE_KEY || !STRIPE_WEBHOOK_SECRET) {
@@ -18,5 +18,5 @@ export function createPaymentProvider(config: AppConfig, db: Database): PaymentP
       apiBase: config.STRIPE_API_BASE,
     });
   }
-  return new TestGatewayProvider(new PaymentRepository(db));
+  return new TestGatewayProvider(payments);
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponseSchema } from '../../../shared/schemas/common.ts';
+import { uuidParamsSchema } from '../../../shared/schemas/common.ts';
+import { orderSchema, payOrderBodySchema } from '../../../shared/schemas/orders.ts';
 import {
   createPaymentIntentBodySchema,
   createPaymentIntentResponseSchema,
@@ -10,15 +11,11 @@ import {
 } from '../../../shared/schemas/payments.ts';
 import { NotFoundError } from '../../errors.ts';
 import { currentUser, requireUser } from '../../plugins/auth.ts';
-import { createPaymentProvider } from './payment-settings.ts';
-import { PaymentsService } from './payments-service.ts';
+import { bearerAuth, errorResponses } from '../../route-schemas.ts';
+import type { PaymentsService } from './payments-service.ts';
 
-const security = [{ bearerAuth: [] }];
-
-/** Payment intents, the built-in test gateway, and Stripe's webhook. */
-export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const payments = new PaymentsService(app.db, createPaymentProvider(app.config, app.db));
-
+/** Payment intents, the built-in test gateway, paying for an order, and Stripe's webhook. */
+export const paymentsRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }> = async (app, { payments }) => {
   app.get(
     '/api/payments/config',
     {
@@ -34,33 +31,44 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/create-payment-intent',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['payments'],
         summary: "Start paying for one of the caller's orders",
         description:
           'The amount is the order’s total (unit price × quantity, in cents); a `price` in the body is ignored. ' +
           'Asking again returns the same intent. A paid order answers 409.',
-        security,
+        security: bearerAuth,
         body: createPaymentIntentBodySchema,
-        response: {
-          200: createPaymentIntentResponseSchema,
-          400: errorResponseSchema,
-          401: errorResponseSchema,
-          403: errorResponseSchema,
-          404: errorResponseSchema,
-          409: errorResponseSchema,
-          503: errorResponseSchema,
-        },
+        response: { 200: createPaymentIntentResponseSchema, ...errorResponses(400, 401, 403, 404, 409, 503) },
       },
     },
     async (request) => payments.createIntent(currentUser(request), request.body.orderId),
   );
 
+  app.patch(
+    '/api/myorder/:id',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ['orders', 'payments'],
+        summary: 'Mark an order paid after the provider confirms the payment',
+        description:
+          'The server asks the payment provider whether `transactionId` succeeded for this order and its full amount; ' +
+          'only then is the order paid. Repeating the same id answers 200 and changes nothing.',
+        security: bearerAuth,
+        params: uuidParamsSchema,
+        body: payOrderBodySchema,
+        response: { 200: orderSchema, ...errorResponses(400, 401, 403, 404, 409, 422, 503) },
+      },
+    },
+    async (request) => payments.confirmOrderPaid(currentUser(request), request.params.id, request.body.transactionId),
+  );
+
   app.post(
     '/api/payments/test-gateway/confirm',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['payments'],
         summary: 'Confirm a card payment at the built-in test gateway',
@@ -68,16 +76,9 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
           'Behaves like Stripe test mode: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined, ' +
           '4000 0000 0000 9995 has insufficient funds. Card problems answer 402 with Stripe’s message. ' +
           'Only when the test gateway is the provider (404 otherwise).',
-        security,
+        security: bearerAuth,
         body: testGatewayConfirmBodySchema,
-        response: {
-          200: testGatewayConfirmResponseSchema,
-          400: errorResponseSchema,
-          401: errorResponseSchema,
-          402: errorResponseSchema,
-          404: errorResponseSchema,
-          409: errorResponseSchema,
-        },
+        response: { 200: testGatewayConfirmResponseSchema, ...errorResponses(400, 401, 402, 404, 409) },
       },
     },
     async (request) => {
@@ -101,11 +102,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
           summary: "Stripe's webhook (signature checked on the raw body)",
           description:
             'Marks the order paid on `payment_intent.succeeded`. A repeated delivery of the same event changes nothing.',
-          response: {
-            200: z.object({ received: z.literal(true), handled: z.boolean() }),
-            400: errorResponseSchema,
-            404: errorResponseSchema,
-          },
+          response: { 200: z.object({ received: z.literal(true), handled: z.boolean() }), ...errorResponses(400, 404) },
         },
       },
       async (request) => {

@@ -1,8 +1,8 @@
 import type Stripe from 'stripe';
 import { centsToDollars } from '../../../shared/money.ts';
-import { isUuid } from '../../../shared/schemas/common.ts';
+import type { Order } from '../../../shared/schemas/orders.ts';
 import type { CreatePaymentIntentResponse, TestGatewayConfirmBody } from '../../../shared/schemas/payments.ts';
-import type { Database } from '../../db/client.ts';
+import type { Database, Transaction } from '../../db/client.ts';
 import {
   AppError,
   BusinessRuleError,
@@ -11,11 +11,12 @@ import {
   InvalidError,
   NotFoundError,
 } from '../../errors.ts';
-import type { SessionUser } from '../accounts/session-repository.ts';
-import { OrderRepository, type OrderRow } from '../orders/order-repository.ts';
+import type { SessionUser } from '../../plugins/auth.ts';
+import type { OrderPaymentPort, PayableOrder } from '../orders/order-payment-port.ts';
+import type { PaymentGuard } from '../orders/orders-service.ts';
 import { chargeOutcome, checkCardDetails } from './card-rules.ts';
 import type { PaymentProvider } from './payment-provider.ts';
-import { PaymentRepository } from './payment-repository.ts';
+import type { PaymentRepository } from './payment-repository.ts';
 import { StripeProvider } from './stripe-provider.ts';
 import { stripeStyleId } from './test-gateway-provider.ts';
 
@@ -28,24 +29,26 @@ export class CardError extends AppError {
 
 const notYourOrder = () => new NotFoundError('This order does not exist.');
 
-/**
- * Payments as a recipe: load the order, check who asks, talk to the provider OUTSIDE any transaction,
- * then change the order in one short transaction that is conditional on it still being unpaid.
- */
 /** Stripe PaymentIntent states in which money has moved or is moving. */
 const PAYMENT_UNDER_WAY = new Set(['succeeded', 'processing', 'requires_capture']);
 
-export class PaymentsService {
+/**
+ * Payments as a recipe: load the order, check who asks, talk to the provider OUTSIDE any transaction,
+ * then change the order in one short transaction that is conditional on it still being unpaid. Orders are read and
+ * marked paid only through the orders module's port; this module's own tables are the intents, attempts and
+ * webhook events. It is also the orders module's PaymentGuard.
+ */
+export class PaymentsService implements PaymentGuard {
   readonly provider: PaymentProvider;
   readonly #db: Database;
-  readonly #orders: OrderRepository;
+  readonly #orders: OrderPaymentPort;
   readonly #payments: PaymentRepository;
 
-  constructor(db: Database, provider: PaymentProvider, payments = new PaymentRepository(db)) {
+  constructor(db: Database, provider: PaymentProvider, payments: PaymentRepository, orders: OrderPaymentPort) {
     this.#db = db;
     this.provider = provider;
-    this.#orders = new OrderRepository(db);
     this.#payments = payments;
+    this.#orders = orders;
   }
 
   /**
@@ -66,11 +69,15 @@ export class PaymentsService {
     }
   }
 
+  async hasSucceededPayment(tx: Transaction, orderId: string): Promise<boolean> {
+    return this.#payments.lockHasSucceeded(tx, orderId);
+  }
+
   /** The buyer's own order; anyone else's is "not found", so order ids cannot be probed. */
-  async #ownOrder(user: SessionUser, orderId: string): Promise<OrderRow> {
-    const order = isUuid(orderId) ? await this.#orders.findById(orderId) : undefined;
+  async #ownOrder(user: SessionUser, orderId: string): Promise<PayableOrder> {
+    const order = await this.#orders.findForPayment(orderId);
     if (!order) throw notYourOrder();
-    if (order.userId !== user.id) {
+    if (order.buyerId !== user.id) {
       if (user.isAdmin) throw new ForbiddenError('Only the buyer can pay for an order.');
       throw notYourOrder();
     }
@@ -115,10 +122,10 @@ export class PaymentsService {
    * `PATCH /api/myorder/:id`: the client's transaction id is only a claim. The provider must say the payment
    * succeeded, for this order, for its whole amount, in dollars; then the order becomes paid, exactly once.
    */
-  async confirmOrderPaid(user: SessionUser, orderId: string, transactionId: string): Promise<OrderRow> {
+  async confirmOrderPaid(user: SessionUser, orderId: string, transactionId: string): Promise<Order> {
     const order = await this.#ownOrder(user, orderId);
     if (order.paid) {
-      if (order.transactionId === transactionId) return order;
+      if (order.transactionId === transactionId) return order.wire;
       throw new ConflictError('This order is already paid.', 'already_paid');
     }
     const payment = await this.provider.retrievePayment(transactionId);
@@ -134,17 +141,17 @@ export class PaymentsService {
     return this.#markPaid(order.id, payment.id);
   }
 
-  async #markPaid(orderId: string, transactionId: string): Promise<OrderRow> {
+  async #markPaid(orderId: string, transactionId: string): Promise<Order> {
     const updated = await this.#db.transaction(async (tx) => {
-      const row = await this.#orders.markPaid(tx, orderId, transactionId);
-      if (row) await this.#payments.setStatus(tx, transactionId, 'succeeded');
-      return row;
+      const order = await this.#orders.markPaid(tx, orderId, transactionId);
+      if (order) await this.#payments.setStatus(tx, transactionId, 'succeeded');
+      return order;
     });
-    if (updated) return updated;
+    if (updated) return updated.wire;
     // Someone else (the webhook, a second tab) got there first: fine if it was this very payment.
-    const current = await this.#orders.findById(orderId);
+    const current = await this.#orders.findForPayment(orderId);
     if (!current) throw notYourOrder();
-    if (current.transactionId === transactionId) return current;
+    if (current.transactionId === transactionId) return current.wire;
     throw new ConflictError('This order is already paid.', 'already_paid');
   }
 
@@ -152,8 +159,8 @@ export class PaymentsService {
   async confirmTestCard(user: SessionUser, body: TestGatewayConfirmBody) {
     const intent = await this.#payments.findByClientSecret(body.clientSecret, 'test');
     if (!intent) throw new InvalidError('No such payment intent: the client secret is not valid.');
-    const order = await this.#orders.findById(intent.orderId);
-    if (!order || order.userId !== user.id)
+    const order = await this.#orders.findForPayment(intent.orderId);
+    if (!order || order.buyerId !== user.id)
       throw new InvalidError('No such payment intent: the client secret is not valid.');
     if (intent.status === 'succeeded' || order.paid) {
       throw new ConflictError('This payment has already succeeded.', 'payment_intent_unexpected_state');
@@ -202,14 +209,14 @@ export class PaymentsService {
     }
     const intent = event.data.object;
     const orderId = intent.metadata?.orderId;
-    const order = orderId && isUuid(orderId) ? await this.#orders.findById(orderId) : undefined;
+    const order = orderId ? await this.#orders.findForPayment(orderId) : undefined;
     const matches = order && intent.amount === order.totalCents && intent.currency.toLowerCase() === 'usd';
     const handled = await this.#db.transaction(async (tx) => {
       const first = await this.#payments.claimWebhookEvent(tx, 'stripe', event.id);
       if (!first || !order || !matches) return false;
-      const row = await this.#orders.markPaid(tx, order.id, intent.id);
-      if (row) await this.#payments.setStatus(tx, intent.id, 'succeeded');
-      return Boolean(row);
+      const paid = await this.#orders.markPaid(tx, order.id, intent.id);
+      if (paid) await this.#payments.setStatus(tx, intent.id, 'succeeded');
+      return Boolean(paid);
     });
     return { received: true, handled };
   }

@@ -3,7 +3,7 @@ import type { Database } from '../../db/client.ts';
 import { reviews } from '../../db/schema.ts';
 
 export type ReviewRow = typeof reviews.$inferSelect;
-export type NewReviewRow = typeof reviews.$inferInsert;
+type NewReviewRow = typeof reviews.$inferInsert;
 
 export class ReviewRepository {
   readonly #db: Database;

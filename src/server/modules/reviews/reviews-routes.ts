@@ -1,13 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponseSchema } from '../../../shared/schemas/common.ts';
 import { reviewInputSchema, reviewListQuerySchema, reviewSchema } from '../../../shared/schemas/reviews.ts';
 import { currentUser, requireUser } from '../../plugins/auth.ts';
-import { ReviewsService } from './reviews-service.ts';
+import { bearerAuth, errorResponses } from '../../route-schemas.ts';
+import type { ReviewsService } from './reviews-service.ts';
 
-export const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const reviews = new ReviewsService(app.db);
-
+export const reviewsRoutes: FastifyPluginAsyncZod<{ reviews: ReviewsService }> = async (app, { reviews }) => {
   app.get(
     '/api/review',
     {
@@ -15,7 +13,7 @@ export const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['reviews'],
         summary: 'List reviews, newest first',
         querystring: reviewListQuerySchema,
-        response: { 200: z.array(reviewSchema), 400: errorResponseSchema },
+        response: { 200: z.array(reviewSchema), ...errorResponses(400) },
       },
     },
     async (request) => reviews.list(request.query.limit),
@@ -24,15 +22,14 @@ export const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/review',
     {
-      // Checked before the body is read: an anonymous caller gets 401 whatever it sends.
       onRequest: requireUser,
       schema: {
         tags: ['reviews'],
         summary: 'Add a review (signed in)',
         description: 'Stored with the signed-in author.',
-        security: [{ bearerAuth: [] }],
+        security: bearerAuth,
         body: reviewInputSchema,
-        response: { 201: reviewSchema, 400: errorResponseSchema, 401: errorResponseSchema },
+        response: { 201: reviewSchema, ...errorResponses(400, 401) },
       },
     },
     async (request, reply) => {

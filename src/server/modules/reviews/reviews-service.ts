@@ -1,9 +1,8 @@
 import type { Review, ReviewInput } from '../../../shared/schemas/reviews.ts';
-import type { Database } from '../../db/client.ts';
-import { ReviewRepository, type ReviewRow } from './review-repository.ts';
+import type { ReviewRepository, ReviewRow } from './review-repository.ts';
 
 /** The boundary where the clear column name `rating` becomes the spec's wire name `number`. */
-export function toWireReview(row: ReviewRow): Review {
+function toWireReview(row: ReviewRow): Review {
   return {
     _id: row.id,
     name: row.name,
@@ -16,8 +15,8 @@ export function toWireReview(row: ReviewRow): Review {
 
 export class ReviewsService {
   readonly #reviews: ReviewRepository;
-  constructor(db: Database) {
-    this.#reviews = new ReviewRepository(db);
+  constructor(reviews: ReviewRepository) {
+    this.#reviews = reviews;
   }
 
   async list(limit?: number): Promise<Review[]> {
