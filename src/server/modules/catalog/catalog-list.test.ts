@@ -171,18 +171,37 @@ describeEachDatabase('GET /api/part', (ctx) => {
     expect(res.json()).toMatchObject({ error: { code: 'invalid_data', message: expect.any(String) } });
   });
 
-  it('returns one part by id, and 404 for unknown or malformed ids', async () => {
+  it('returns one part by id, 404 for an unknown id and 400 for a malformed one', async () => {
     const { items } = await list('?sort=name&limit=1');
     const first = items[0];
     if (!first) throw new Error('no part');
     const res = await ctx().app.inject({ method: 'GET', url: `/api/part/${first._id}` });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual(first);
-    for (const id of ['00000000-0000-4000-8000-000000000000', 'nope', '1%20OR%201%3D1', `${first._id}x`]) {
-      const missing = await ctx().app.inject({ method: 'GET', url: `/api/part/${id}` });
-      expect(missing.statusCode).toBe(404);
-      expect(missing.json()).toEqual({ error: { code: 'not_found', message: 'This part does not exist.' } });
+    const missing = await ctx().app.inject({ method: 'GET', url: '/api/part/00000000-0000-4000-8000-000000000000' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ error: { code: 'not_found', message: 'This part does not exist.' } });
+    for (const id of ['nope', '1%20OR%201%3D1', `${first._id}x`]) {
+      const malformed = await ctx().app.inject({ method: 'GET', url: `/api/part/${id}` });
+      expect(malformed.statusCode).toBe(400);
+      expect(malformed.json()).toEqual({
+        error: {
+          code: 'invalid_data',
+          message: 'Provide A Valid Id (params.id)',
+          details: [{ path: 'params.id', message: 'Provide A Valid Id' }],
+        },
+      });
     }
+  });
+
+  it('reports the filtered count in X-Total-Count, never the catalogue size it remembers', async () => {
+    // The unfiltered list remembers the catalogue's size; a filtered list must count its own matches anyway.
+    expect((await list('')).total).toBe(fixture.length);
+    expect((await list('?limit=2')).total).toBe(fixture.length);
+    for (const query of ['?q=brake', '?q=brake&limit=1', '?q=brake&limit=2&offset=2', '?q=brake&offset=10']) {
+      expect((await list(query)).total, query).toBe(3);
+    }
+    expect((await list('?q=mirror&limit=1&sort=newest')).total).toBe(1);
   });
 });
 

@@ -293,13 +293,22 @@ describeEachDatabase('catalogue writes', (ctx) => {
       );
     });
 
-    it('answers 404 for unknown and malformed ids', async () => {
-      for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
-        await expectRefused(
-          { method: 'PATCH', url: `/api/part/${id}`, headers: admin.headers, payload: { price: 1 } },
-          404,
-        );
-      }
+    it('answers 404 for an unknown id and 400 invalid_data for a malformed one', async () => {
+      await expectRefused(
+        {
+          method: 'PATCH',
+          url: '/api/part/00000000-0000-4000-8000-000000000000',
+          headers: admin.headers,
+          payload: { price: 1 },
+        },
+        404,
+      );
+      const malformed = await expectRefused(
+        { method: 'PATCH', url: '/api/part/not-a-uuid', headers: admin.headers, payload: { price: 1 } },
+        400,
+      );
+      expect(malformed.error.code).toBe('invalid_data');
+      expect(malformed.error.details?.[0]?.path).toBe('params.id');
     });
   });
 
@@ -346,9 +355,17 @@ describeEachDatabase('catalogue writes', (ctx) => {
       expect(read.statusCode).toBe(200);
     });
 
-    it('answers 404 for unknown and malformed ids', async () => {
-      for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', "1'%20OR%20'1'%3D'1"]) {
-        await expectRefused({ method: 'DELETE', url: `/api/part/${id}`, headers: admin.headers }, 404);
+    it('answers 404 for an unknown id and 400 invalid_data for a malformed one', async () => {
+      await expectRefused(
+        { method: 'DELETE', url: '/api/part/00000000-0000-4000-8000-000000000000', headers: admin.headers },
+        404,
+      );
+      for (const id of ['not-a-uuid', "1'%20OR%20'1'%3D'1"]) {
+        const malformed = await expectRefused(
+          { method: 'DELETE', url: `/api/part/${id}`, headers: admin.headers },
+          400,
+        );
+        expect(malformed.error.code).toBe('invalid_data');
       }
     });
   });

@@ -244,11 +244,13 @@ describeEachDatabase('reading orders', (ctx) => {
     const foreign = await ctx().app.inject({ method: 'GET', url, headers: bob.headers });
     expect(foreign.statusCode).toBe(404);
     expect(JSON.stringify(foreign.json())).not.toContain(ann.email);
-    for (const id of ['00000000-0000-4000-8000-000000000000', 'garbage']) {
-      expect(
-        (await ctx().app.inject({ method: 'GET', url: `/api/myorder/${id}`, headers: ann.headers })).statusCode,
-      ).toBe(404);
-    }
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect(
+      (await ctx().app.inject({ method: 'GET', url: `/api/myorder/${unknown}`, headers: ann.headers })).statusCode,
+    ).toBe(404);
+    const garbage = await ctx().app.inject({ method: 'GET', url: '/api/myorder/garbage', headers: ann.headers });
+    expect(garbage.statusCode).toBe(400);
+    expect(garbage.json().error.code).toBe('invalid_data');
   });
 
   it('lists every order to admins only, newest first, with paging and X-Total-Count', async () => {
