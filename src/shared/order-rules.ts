@@ -1,12 +1,11 @@
-import { belowMinimumMessage, toastMessages } from './messages.ts';
-import { centsToDollars, formatUsd } from './money.ts';
-
 /**
  * The one order rule: what quantity of a part may be ordered. The purchase form checks it before sending, the
  * orders service uses it to explain a refusal, and the SQL statement that reserves stock enforces the same
  * conditions atomically (it is the guard; this is the explanation). Change a condition here and in that
  * statement together (`order-repository.ts`, `place`).
  */
+import { belowMinimumMessage, toastMessages } from './messages.ts';
+import { centsToDollars, formatUsd } from './money.ts';
 
 /** Stripe's largest charge ($999,999.99), and well inside the integer column. */
 export const MAX_ORDER_TOTAL_CENTS = 99_999_999;

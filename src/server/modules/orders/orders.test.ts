@@ -7,6 +7,7 @@ import {
   type TestContext,
   type TestUser,
 } from '../../../../test/support/test-app.ts';
+import { checkOrderQuantity, type OrderablePart } from '../../../shared/order-rules.ts';
 import { orderSchema } from '../../../shared/schemas/orders.ts';
 import { orders } from '../../db/schema.ts';
 import { insertPart, orderedQuantity, orderRow, stockOf } from './order-test-helpers.ts';
@@ -123,6 +124,37 @@ describeEachDatabase('placing orders', (ctx) => {
       message: expect.stringContaining('$999,999.99'),
     });
     expect(await databaseChecksum(ctx().database.db)).toEqual(before);
+  });
+
+  it('places exactly what the shared order rule allows, and refuses for the reason it gives', async () => {
+    const user = await createUser(ctx());
+    const cases: [Omit<OrderablePart, 'priceCents'> & { priceCents?: number }, number][] = [
+      [{ minimumOrder: 3, availableQuantity: 10 }, 2],
+      [{ minimumOrder: 3, availableQuantity: 10 }, 3],
+      [{ minimumOrder: 3, availableQuantity: 10 }, 10],
+      [{ minimumOrder: 3, availableQuantity: 10 }, 11],
+      [{ minimumOrder: 5, availableQuantity: 4 }, 4],
+      [{ minimumOrder: 5, availableQuantity: 4 }, 5],
+      [{ minimumOrder: 1, availableQuantity: 10, priceCents: 33_333_333 }, 3],
+      [{ minimumOrder: 1, availableQuantity: 10, priceCents: 33_333_334 }, 3],
+    ];
+    const codes = { below_minimum: 'below_minimum_order', too_large: 'order_too_large', stock_out: 'stock_out' };
+    for (const [values, quantity] of cases) {
+      const part = await insertPart(ctx().database.db, values);
+      const rule = checkOrderQuantity(part, quantity);
+      const res = await placeOrder(ctx(), user, part.id, quantity);
+      const label = `${JSON.stringify(values)} × ${quantity}`;
+      if (rule.ok) {
+        expect(res.statusCode, label).toBe(201);
+        expect(res.json().total, label).toBe(rule.totalCents / 100);
+      } else {
+        expect(res.statusCode, label).toBe(422);
+        expect(res.json().error, label).toMatchObject({
+          code: codes[rule.reason as keyof typeof codes],
+          message: rule.message,
+        });
+      }
+    }
   });
 
   it('answers an unknown or malformed part with 404', async () => {
