@@ -154,6 +154,23 @@ describeEachDatabase('authorization matrix over every route of the OpenAPI docum
     expect(await databaseChecksum(ctx().database.db)).toEqual(before);
   });
 
+  it('answers a payment the provider never made: 422 to the buyer, and as for any request to everyone else', async () => {
+    const got = {} as Expected;
+    for (const caller of CALLER_NAMES) {
+      const request = {
+        method: 'PATCH' as const,
+        url: `/api/myorder/${await fx.order()}`,
+        payload: { transactionId: 'pi_never_made_000000' },
+      };
+      const before = await databaseChecksum(ctx().database.db);
+      const res = await ctx().app.inject(injectOptions(request, fx.headersOf(caller)));
+      got[caller] = res.statusCode;
+      expect(res.json(), caller).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });
+      expect(await databaseChecksum(ctx().database.db), `${caller}: a refusal changes nothing`).toEqual(before);
+    }
+    expect(got).toEqual({ anonymous: 401, customer: 422, 'other customer': 404, admin: 403 });
+  });
+
   it('answers a signed-out token exactly as it answers an anonymous caller (401 where sign-in is needed)', async () => {
     const gone = await createUser(ctx());
     await ctx().app.inject({ method: 'POST', url: '/api/logout', headers: gone.headers });
