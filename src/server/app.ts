@@ -29,7 +29,7 @@ declare module 'fastify' {
   }
 }
 
-export interface BuildAppOptions {
+interface BuildAppOptions {
   config: AppConfig;
   database: DatabaseHandle;
   sessionSecret: string;

@@ -18,7 +18,7 @@ import { ReviewRepository } from './modules/reviews/review-repository.ts';
 import { ReviewsService } from './modules/reviews/reviews-service.ts';
 
 /** Everything the routes use, built once per app. */
-export interface Services {
+interface Services {
   /** The session store; the auth plugin sees it only as its `SessionLookup` port. */
   sessions: SessionRepository;
   accounts: AccountsService;
@@ -39,7 +39,7 @@ declare module 'fastify' {
   }
 }
 
-export interface ServiceSettings {
+interface ServiceSettings {
   sessionSecret: string;
   log: FastifyBaseLogger;
 }

@@ -6,7 +6,6 @@
 
 /** An order's life: placed (stock reserved), paid, shipped. */
 export const orderStatuses = ['unpaid', 'paid', 'shipped'] as const;
-export type OrderStatus = (typeof orderStatuses)[number];
 
 /** Who takes the card: the built-in test gateway (offline, Stripe's test mode) or Stripe. */
 export const paymentProviders = ['test', 'stripe'] as const;

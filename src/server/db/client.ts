@@ -19,7 +19,7 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export function wrapPglite(client: PGlite): DatabaseHandle {
+function wrapPglite(client: PGlite): DatabaseHandle {
   return {
     db: drizzlePglite({ client, schema }) as unknown as Database,
     driver: 'pglite',

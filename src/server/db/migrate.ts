@@ -10,7 +10,7 @@ import type { DatabaseHandle } from './client.ts';
 /** Any fixed number: the advisory lock that serialises migrations across instances. */
 const MIGRATION_LOCK_KEY = 72_535_277;
 
-export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
+const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
 
 /** Applies the committed SQL migrations in order; already applied ones are skipped. */
 export async function runMigrations(handle: DatabaseHandle): Promise<void> {

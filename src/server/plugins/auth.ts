@@ -33,7 +33,7 @@ declare module 'fastify' {
   }
 }
 
-export interface AuthPluginOptions {
+interface AuthPluginOptions {
   sessions: SessionLookup;
 }
 

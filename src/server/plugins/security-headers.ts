@@ -2,7 +2,7 @@ import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
-export interface SecurityHeadersOptions {
+interface SecurityHeadersOptions {
   /** HSTS and upgrade-insecure-requests only make sense when the shop is served over https. */
   https: boolean;
   /** Stripe.js must load and frame from Stripe when Stripe is the payment provider; nothing else third-party. */

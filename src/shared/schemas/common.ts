@@ -9,7 +9,6 @@ export const errorResponseSchema = z.object({
     details: z.array(z.unknown()).optional(),
   }),
 });
-export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
 /** Record ids are UUIDs: 8-4-4-4-12 hex digits of any version, the canonical form of PostgreSQL's uuid type. */
 const uuidSchema = z.guid({ error: 'Provide A Valid Id' });

@@ -24,7 +24,7 @@ export const orderSchema = z.object({
 });
 export type Order = z.infer<typeof orderSchema>;
 
-export const orderQuantitySchema = z
+const orderQuantitySchema = z
   .number({ error: 'Quantity Must Be A Whole Number' })
   .int('Quantity Must Be A Whole Number')
   .min(1, 'Quantity Must Be At Least 1')
@@ -66,6 +66,5 @@ export const payOrderBodySchema = z.strictObject({
   transactionId: z.string().trim().min(1, 'Transaction Id Is Required').max(255),
   order: z.unknown().optional().describe('Ignored: the order is the one in the path'),
 });
-export type PayOrderBody = z.infer<typeof payOrderBodySchema>;
 
 export const deleteOrderResponseSchema = z.object({ deletedCount: z.number().int() });

@@ -20,7 +20,6 @@ export const paymentsConfigSchema = z.object({
   provider: z.enum(paymentProviders),
   publishableKey: z.string().nullable(),
 });
-export type PaymentsConfig = z.infer<typeof paymentsConfigSchema>;
 
 export const testGatewayConfirmBodySchema = z.strictObject({
   clientSecret: z.string().min(1).max(255),
@@ -44,7 +43,6 @@ export const testGatewayConfirmResponseSchema = z.object({
   transactionId: z.string().describe('The payment intent id (pi_…), as Stripe reports it'),
   chargeId: z.string(),
 });
-export type TestGatewayConfirmResponse = z.infer<typeof testGatewayConfirmResponseSchema>;
 
 /** Stripe's documented test cards, as the built-in test gateway answers them. */
 export const testCards = [

@@ -12,7 +12,7 @@ type LimitConfig = Pick<
   | 'RATE_LIMIT_NAMESPACE'
 >;
 
-export class RateLimitedError extends AppError {
+class RateLimitedError extends AppError {
   readonly retryAfterSeconds: number;
   constructor(retryAfterSeconds: number) {
     const wait =
@@ -26,7 +26,7 @@ export class RateLimitedError extends AppError {
  * One counter of @fastify/rate-limit (in memory, or in Redis when REDIS_URL is set, so every instance shares it).
  * `hit` counts an attempt and refuses past the limit; `check` only looks, for limits that count failures alone.
  */
-export class Limiter {
+class Limiter {
   readonly #limit: ReturnType<FastifyInstance['createRateLimit']>;
   readonly #max: number;
   readonly #log: FastifyInstance['log'];
@@ -80,7 +80,7 @@ function bodyEmail(request: FastifyRequest): string {
   return typeof email === 'string' ? email.trim().toLowerCase() : '';
 }
 
-export interface AbuseLimits {
+interface AbuseLimits {
   loginPerIp: Limiter;
   /** Counts failed sign-ins only: a correct password is never refused because someone else guessed wrong. */
   loginPerAccount: Limiter;

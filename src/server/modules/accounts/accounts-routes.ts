@@ -25,7 +25,7 @@ import { type GoogleSignIn, GoogleSignInError } from './google-sign-in.ts';
 import type { ProfileService } from './profile-service.ts';
 import type { SessionRepository } from './session-repository.ts';
 
-export interface AccountsRoutesOptions {
+interface AccountsRoutesOptions {
   accounts: AccountsService;
   profiles: ProfileService;
   google: GoogleSignIn;

@@ -11,7 +11,7 @@ import { isUniqueViolation, type UserRepository, type UserRow } from './user-rep
 export const DUPLICATE_EMAIL_MESSAGE = 'An account with this email already exists. Please log in instead.';
 export const BAD_CREDENTIALS_MESSAGE = 'Wrong email or password.';
 
-export function toMe(user: Pick<UserRow, 'email' | 'displayName' | 'isAdmin'>): Me {
+function toMe(user: Pick<UserRow, 'email' | 'displayName' | 'isAdmin'>): Me {
   return { email: user.email, displayName: user.displayName, isAdmin: user.isAdmin };
 }
 

@@ -1,7 +1,7 @@
 import type { Profile } from '../../../shared/schemas/accounts.ts';
 import type { ProfileRow, UserRepository } from './user-repository.ts';
 
-export interface ProfileInput {
+interface ProfileInput {
   education: string;
   phonenumber: string;
   img: string;

@@ -14,7 +14,7 @@ export type PartChanges = Partial<
  * insists), and any field that is set sends the list down the counted path: only the empty filter may report the
  * whole catalogue's size.
  */
-export interface PartFilter {
+interface PartFilter {
   /** Searched for in name and description, case-insensitively, LIKE wildcards literally. */
   q?: string | undefined;
 }

@@ -6,7 +6,7 @@ import { orders, parts } from '../../db/schema.ts';
 export type OrderRow = typeof orders.$inferSelect;
 type Executor = Database | Transaction;
 
-export interface NewOrder {
+interface NewOrder {
   partId: string;
   userId: string;
   quantity: number;
@@ -17,7 +17,7 @@ export interface NewOrder {
 }
 
 /** Placed, or refused with the part as the statement found it (undefined: there is no such part). */
-export type PlaceResult = { ok: true; order: OrderRow } | { ok: false; part: OrderablePart | undefined };
+type PlaceResult = { ok: true; order: OrderRow } | { ok: false; part: OrderablePart | undefined };
 
 /** node-postgres answers `{ rows }`, PGlite's drizzle driver the same; older drivers a bare array. */
 function rowsOf<T>(result: unknown): T[] {

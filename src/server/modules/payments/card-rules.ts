@@ -3,7 +3,7 @@
  * (https://docs.stripe.com/testing): the same card numbers give the same outcomes and messages.
  */
 
-export type CardCheck = { ok: true; last4: string } | { ok: false; code: string; message: string };
+type CardCheck = { ok: true; last4: string } | { ok: false; code: string; message: string };
 
 export function passesLuhn(digits: string): boolean {
   let sum = 0;
@@ -20,7 +20,7 @@ export function passesLuhn(digits: string): boolean {
   return digits.length > 0 && sum % 10 === 0;
 }
 
-export interface CardInput {
+interface CardInput {
   number: string;
   expMonth: number;
   expYear: number;
@@ -52,7 +52,7 @@ export function checkCardDetails(card: CardInput, now = new Date()): CardCheck {
   return { ok: true, last4: digits.slice(-4) };
 }
 
-export type ChargeOutcome =
+type ChargeOutcome =
   | { outcome: 'succeeded' }
   | { outcome: 'declined'; code: string; declineCode: string; message: string };
 

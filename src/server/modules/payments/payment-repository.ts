@@ -3,7 +3,7 @@ import type { PaymentProviderName } from '../../../shared/enums.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { paymentAttempts, paymentIntents, processedWebhookEvents } from '../../db/schema.ts';
 
-export type PaymentIntentRow = typeof paymentIntents.$inferSelect;
+type PaymentIntentRow = typeof paymentIntents.$inferSelect;
 type Executor = Database | Transaction;
 
 export class PaymentRepository {

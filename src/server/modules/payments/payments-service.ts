@@ -21,7 +21,7 @@ import { StripeProvider } from './stripe-provider.ts';
 import { stripeStyleId } from './test-gateway-provider.ts';
 
 /** A card problem, answered with 402 as Stripe answers card errors. */
-export class CardError extends AppError {
+class CardError extends AppError {
   constructor(code: string, message: string, details?: unknown[]) {
     super(402, code, message, details);
   }

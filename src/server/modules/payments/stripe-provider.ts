@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import { AppError } from '../../errors.ts';
 import type { CreateIntentInput, PaymentProvider, ProviderIntent, VerifiedPayment } from './payment-provider.ts';
 
-export interface StripeSettings {
+interface StripeSettings {
   secretKey: string;
   publishableKey: string;
   webhookSecret: string;
@@ -10,13 +10,13 @@ export interface StripeSettings {
   apiBase?: string | undefined;
 }
 
-export class PaymentProviderUnavailableError extends AppError {
+class PaymentProviderUnavailableError extends AppError {
   constructor() {
     super(503, 'payment_provider_unavailable', 'The payment service cannot be reached right now. Please try again.');
   }
 }
 
-export function createStripeClient(settings: StripeSettings): Stripe {
+function createStripeClient(settings: StripeSettings): Stripe {
   const base = settings.apiBase ? new URL(settings.apiBase) : undefined;
   return new Stripe(settings.secretKey, {
     maxNetworkRetries: 2,
