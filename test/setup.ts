@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, vi } from 'vitest';
+import { stopAllServers } from './support/server-process.ts';
 
 // A test fails on any unexpected console.error: errors that are only logged are errors nobody sees.
 let errors: unknown[][] = [];
@@ -14,3 +15,6 @@ afterEach(() => {
     throw new Error(`Unexpected console.error:\n${errors.map((args) => args.map(String).join(' ')).join('\n')}`);
   }
 });
+
+// A server process a test started must not outlive its file, even when an assertion failed before its stop().
+afterAll(stopAllServers);

@@ -4,6 +4,7 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
+/** A port nobody listens on right now: the OS picks it (listen on 0), we read it and close. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -16,21 +17,54 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Settings that point a server at something shared (a database, a Redis, a mail server, a port). A developer's
+ * shell may export them; a test server must only use what the test hands it, or two runs would meet there.
+ */
+const SHARED_RESOURCE_VARIABLES = ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'PORT', 'DATA_DIR', 'PUBLIC_URL'];
+
+export function isolatedEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const copy = { ...env };
+  for (const name of SHARED_RESOURCE_VARIABLES) delete copy[name];
+  return copy;
+}
+
+/** The log line the server writes once it has started (after migrating and seeding): see src/server/main.ts. */
+export const SERVING_LINE = /Redline Parts is serving on http/;
+
 export interface ServerProcess {
   child: ChildProcess;
   port: number;
   url: string;
+  /** LOG_LEVEL the process was started with. */
+  logLevel: string;
   output(): string;
   exited: Promise<number | null>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/**
+ * Every server a test started and that has not exited yet. `stopAllServers()` (run after every test file by
+ * test/setup.ts) ends them, so a failed assertion never leaves a server running; so does the test process's exit.
+ */
+const running = new Set<ServerProcess>();
+
+process.once('exit', () => {
+  for (const server of running) server.child.kill('SIGKILL');
+});
+
+/** Kills every server still running (SIGKILL: a test that wanted a clean stop has already stopped it) and waits. */
+export async function stopAllServers(): Promise<void> {
+  await Promise.all([...running].map((server) => server.stop('SIGKILL')));
+}
+
 /** Starts the production entry point (`node src/server/main.ts`) as its own process. */
 export function startServer(env: Record<string, string>, port: number): ServerProcess {
   let output = '';
+  const childEnv = { ...isolatedEnv(), HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...env };
   const child = spawn(process.execPath, ['src/server/main.ts'], {
     cwd: root,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...env },
+    env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -39,11 +73,13 @@ export function startServer(env: Record<string, string>, port: number): ServerPr
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return {
+  // 'close', not 'exit': by then both pipes are drained, so output() holds everything the process wrote.
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const server: ServerProcess = {
     child,
     port,
     url: `http://127.0.0.1:${port}`,
+    logLevel: childEnv.LOG_LEVEL ?? 'info',
     output: () => output,
     exited,
     stop: async (signal = 'SIGTERM') => {
@@ -51,9 +87,36 @@ export function startServer(env: Record<string, string>, port: number): ServerPr
       return exited;
     },
   };
+  running.add(server);
+  void exited.then(() => running.delete(server));
+  return server;
 }
 
-/** Waits until /api/health answers, or the process ends (then throws with its output). */
+/**
+ * Waits until the captured output matches `pattern`, or the process ends, or the deadline passes (then throws
+ * with the output). What the server printed before answering a request may still be in the pipe when the answer
+ * arrives: read output only after waiting for the line you need.
+ */
+export async function waitForOutput(server: ServerProcess, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let ended = false;
+  void server.exited.then(() => {
+    ended = true;
+  });
+  while (!pattern.test(server.output())) {
+    if (ended) throw new Error(`server exited without printing ${pattern}:\n${server.output()}`);
+    if (Date.now() > deadline)
+      throw new Error(`server did not print ${pattern} within ${timeoutMs} ms:\n${server.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return server.output();
+}
+
+/**
+ * Waits until /api/health answers, or the process ends (then throws with its output). When the server logs at
+ * info (the default here), it also waits for the 'serving' line, so everything the start-up printed before it
+ * (the seeded admin's sign-in, for one) is in output().
+ */
 export async function waitForHealthy(server: ServerProcess, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let ended = false;
@@ -64,11 +127,18 @@ export async function waitForHealthy(server: ServerProcess, timeoutMs = 30_000):
     if (ended) throw new Error(`server exited before it was healthy:\n${server.output()}`);
     try {
       const res = await fetch(`${server.url}/api/health`);
-      if (res.ok) return;
+      if (res.ok) {
+        if (logsInfo(server)) await waitForOutput(server, SERVING_LINE, Math.max(deadline - Date.now(), 5_000));
+        return;
+      }
     } catch {
       // not listening yet
     }
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
   throw new Error(`server not healthy after ${timeoutMs} ms:\n${server.output()}`);
+}
+
+function logsInfo(server: ServerProcess): boolean {
+  return ['info', 'debug', 'trace'].includes(server.logLevel);
 }
