@@ -1,3 +1,4 @@
+import { TestClock } from 'pg-boss';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase, testDrivers } from '../../../../test/support/test-database.ts';
 import { type DatabaseHandle, openPostgres } from '../../db/client.ts';
@@ -210,5 +211,55 @@ describe.each(testDrivers)('job runner [%s]', (driver) => {
     expect(lines).toEqual([
       { level: 'warn', obj: { jobId: 'job-1', task: 'broken', error: 'disk full' }, msg: 'housekeeping task failed' },
     ]);
+  });
+});
+
+// pg-boss's TestClock moves time in JavaScript and in the database (job_now()) together. It needs session statements,
+// which its PGlite adapter supports and the app's shared pg pool does not: the cron path is pg-boss's own and the
+// same on both drivers, so it is exercised here on PGlite.
+describe('job runner cron schedule [pglite, test clock]', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase('pglite');
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it('runs a cron job once per occurrence', async () => {
+    const clock = new TestClock(new Date('2030-01-01T10:00:30Z'));
+    const { log, lines } = captureLog();
+    const jobs = createJobRunner({ database, log, clock, pollingIntervalSeconds: 0.5 });
+    const runs: number[] = [];
+    await jobs.schedule('hourly', '0 * * * *', async () => {
+      runs.push(clock.now());
+    });
+    try {
+      await jobs.start();
+      // Jumps rather than ticks: ticking through two hours would fire every poll timer on the way.
+      for (const moment of [
+        '10:59:30',
+        '11:00:00',
+        '11:00:30',
+        '11:01:00',
+        '11:30:00',
+        '11:59:30',
+        '12:00:00',
+        '12:00:30',
+        '12:01:00',
+      ]) {
+        await clock.setTime(new Date(`2030-01-01T${moment}Z`));
+        await clock.tick(1000);
+      }
+      await until(
+        async () => runs.length,
+        (n) => n >= 2,
+      );
+      await clock.tick(1000);
+    } finally {
+      await jobs.stop();
+    }
+    expect(runs.map((at) => new Date(at).toISOString().slice(11, 13))).toEqual(['11', '12']);
+    expect(lines.filter((line) => line.level === 'error')).toEqual([]);
   });
 });
