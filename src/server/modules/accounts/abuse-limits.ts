@@ -48,15 +48,16 @@ class Limiter {
     });
   }
 
-  async hit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  // Arrow functions, so a route can name them as its preHandler as they are.
+  readonly hit = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const result = await this.#run(request, true);
     if (result && !result.isAllowed && result.isExceeded) refuse(reply, result.ttlInSeconds);
-  }
+  };
 
-  async check(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  readonly check = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const result = await this.#run(request, false);
     if (result && !result.isAllowed && result.remaining <= 0 && result.ttl > 0) refuse(reply, result.ttlInSeconds);
-  }
+  };
 
   async #run(request: FastifyRequest, increment: boolean) {
     try {

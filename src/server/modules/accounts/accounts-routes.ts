@@ -57,10 +57,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
         body: signupBodySchema,
         response: { 201: authResponseSchema, ...errorResponses(400, 409, 429) },
       },
-      preHandler: [
-        limits.signupPerIp.hit.bind(limits.signupPerIp),
-        limits.signupPerAccount.hit.bind(limits.signupPerAccount),
-      ],
+      preHandler: [limits.signupPerIp.hit, limits.signupPerAccount.hit],
     },
     async (request, reply) => {
       const result = await accounts.signUp(request.body);
@@ -80,10 +77,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
         body: loginBodySchema,
         response: { 200: authResponseSchema, ...errorResponses(400, 401, 429) },
       },
-      preHandler: [
-        limits.loginPerIp.hit.bind(limits.loginPerIp),
-        limits.loginPerAccount.check.bind(limits.loginPerAccount),
-      ],
+      preHandler: [limits.loginPerIp.hit, limits.loginPerAccount.check],
     },
     async (request, reply) => {
       const result = await accounts.logIn(request.body);
@@ -256,7 +250,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
           ...errorResponses(400, 429),
         },
       },
-      preHandler: limits.googlePerIp.hit.bind(limits.googlePerIp),
+      preHandler: limits.googlePerIp.hit,
     },
     async (request, reply) => {
       try {

@@ -99,15 +99,7 @@ describeEachDatabase('catalogue writes', (ctx) => {
   describe('POST /api/part', () => {
     it('adds a part as the admin, records the admin from the token and ignores the body email', async () => {
       const part = await addPart({ ...valid, email: 'someone-else@example.com' });
-      expect(part).toMatchObject({
-        name: 'Sport Breake',
-        desription: 'Floating brake disc',
-        price: 260,
-        availablequantity: 340,
-        minimunorder: 2,
-        img: '/images/parts/brake-disc.svg',
-        email: admin.email,
-      });
+      expect(part).toMatchObject({ ...valid, email: admin.email });
       const [row] = await ctx().database.db.select().from(parts).where(eq(parts.id, part._id));
       expect(row).toMatchObject({ priceCents: 26000, createdByEmail: admin.email, description: 'Floating brake disc' });
       const read = await ctx().app.inject({ method: 'GET', url: `/api/part/${part._id}` });

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, getTableColumns, ilike, type SQL, sql } from 'drizzle-orm';
 import type { PartSort } from '../../../shared/schemas/parts.ts';
 import type { Database, Transaction } from '../../db/client.ts';
+import { type Page, withPage } from '../../db/paging.ts';
 import { parts } from '../../db/schema.ts';
 
 export type PartRow = typeof parts.$inferSelect;
@@ -19,10 +20,8 @@ interface PartFilter {
   q?: string | undefined;
 }
 
-export interface PartPage {
+interface PartPage extends Page {
   sort?: PartSort | undefined;
-  limit?: number | undefined;
-  offset?: number | undefined;
 }
 
 /**
@@ -115,14 +114,14 @@ export class PartRepository {
 
   /** The unfiltered catalogue: the one list whose total may come from `UnfilteredCatalogueCount`. */
   async #listWhole(order: SQL[], limit: number | undefined, offset: number) {
-    let query = this.#db
-      .select()
-      .from(parts)
-      .orderBy(...order)
-      .$dynamic();
-    if (limit !== undefined) query = query.limit(limit);
-    if (offset > 0) query = query.offset(offset);
-    const rows = await query;
+    const rows = await withPage(
+      this.#db
+        .select()
+        .from(parts)
+        .orderBy(...order)
+        .$dynamic(),
+      { limit, offset },
+    );
     // A page that is not full (and not past the end) already tells the total: skip the count query.
     // This covers the unpaged spec call and every short result; only full pages pay for count(*).
     const pageIsPartial = limit === undefined || rows.length < limit;
@@ -139,15 +138,15 @@ export class PartRepository {
    * anyway (a substring match cannot use a btree index), so a second full scan for the total is saved.
    */
   async #listMatching(where: SQL, order: SQL[], limit: number | undefined, offset: number) {
-    let query = this.#db
-      .select({ ...getTableColumns(parts), matches: sql<number>`(count(*) over ())::int` })
-      .from(parts)
-      .where(where)
-      .orderBy(...order)
-      .$dynamic();
-    if (limit !== undefined) query = query.limit(limit);
-    if (offset > 0) query = query.offset(offset);
-    const found = await query;
+    const found = await withPage(
+      this.#db
+        .select({ ...getTableColumns(parts), matches: sql<number>`(count(*) over ())::int` })
+        .from(parts)
+        .where(where)
+        .orderBy(...order)
+        .$dynamic(),
+      { limit, offset },
+    );
     const rows = found.map(({ matches: _matches, ...row }) => row);
     const first = found[0];
     if (first) return { rows, total: Number(first.matches) };

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { MAX_ORDER_TOTAL_CENTS, type OrderablePart } from '../../../shared/order-rules.ts';
 import type { Database, Transaction } from '../../db/client.ts';
+import { type Page, withPage } from '../../db/paging.ts';
 import { orders, parts } from '../../db/schema.ts';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -106,10 +107,11 @@ export class OrderRepository {
       .orderBy(desc(orders.createdAt), desc(orders.id));
   }
 
-  async listAll(options: { limit?: number | undefined; offset?: number | undefined }) {
-    let query = this.#db.select().from(orders).orderBy(desc(orders.createdAt), desc(orders.id)).$dynamic();
-    if (options.limit !== undefined) query = query.limit(options.limit);
-    if (options.offset !== undefined) query = query.offset(options.offset);
+  async listAll(page: Page) {
+    const query = withPage(
+      this.#db.select().from(orders).orderBy(desc(orders.createdAt), desc(orders.id)).$dynamic(),
+      page,
+    );
     const [rows, totals] = await Promise.all([query, this.#db.select({ total: count() }).from(orders)]);
     return { rows, total: totals[0]?.total ?? 0 };
   }

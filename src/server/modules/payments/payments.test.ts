@@ -8,7 +8,8 @@ import {
   type TestUser,
 } from '../../../../test/support/test-app.ts';
 import { paymentAttempts, paymentIntents } from '../../db/schema.ts';
-import { insertPart, orderRow } from '../orders/order-test-helpers.ts';
+import { orderRow } from '../orders/order-test-helpers.ts';
+import { intentFor, orderFor } from './payment-test-helpers.ts';
 
 const nextYear = new Date().getUTCFullYear() + 1;
 const card = (number: string, extra: Partial<{ expMonth: number; expYear: number; cvc: string }> = {}) => ({
@@ -18,27 +19,6 @@ const card = (number: string, extra: Partial<{ expMonth: number; expYear: number
   cvc: '123',
   ...extra,
 });
-
-async function orderFor(ctx: TestContext, user: TestUser, options: { priceCents?: number; quantity?: number } = {}) {
-  const part = await insertPart(ctx.database.db, { priceCents: options.priceCents ?? 1250, availableQuantity: 100 });
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/myorder',
-    headers: user.headers,
-    payload: { partId: part.id, quantity: options.quantity ?? 3 },
-  });
-  expect(res.statusCode).toBe(201);
-  return res.json() as { _id: string; total: number };
-}
-
-async function intentFor(ctx: TestContext, user: TestUser, orderId: string, extra = {}) {
-  return ctx.app.inject({
-    method: 'POST',
-    url: '/api/create-payment-intent',
-    headers: user.headers,
-    payload: { orderId, ...extra },
-  });
-}
 
 async function confirm(ctx: TestContext, user: TestUser, clientSecret: string, number: string, extra = {}) {
   return ctx.app.inject({

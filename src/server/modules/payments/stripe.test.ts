@@ -8,7 +8,8 @@ import {
   type TestContext,
   type TestUser,
 } from '../../../../test/support/test-app.ts';
-import { insertPart, orderRow } from '../orders/order-test-helpers.ts';
+import { orderRow } from '../orders/order-test-helpers.ts';
+import { intentFor, orderFor } from './payment-test-helpers.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_standin_secret_0123456789';
 const PUBLISHABLE_KEY = 'pk_test_standin_0123456789';
@@ -65,25 +66,10 @@ async function postWebhook(ctx: TestContext, payload: string, header?: string) {
   });
 }
 
-async function orderFor(ctx: TestContext, user: TestUser, priceCents = 4200, quantity = 2) {
-  const part = await insertPart(ctx.database.db, { priceCents, availableQuantity: 100 });
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/myorder',
-    headers: user.headers,
-    payload: { partId: part.id, quantity },
-  });
-  return res.json() as { _id: string; total: number };
-}
-
-async function intentFor(ctx: TestContext, user: TestUser, orderId: string) {
-  return ctx.app.inject({
-    method: 'POST',
-    url: '/api/create-payment-intent',
-    headers: user.headers,
-    payload: { orderId, price: 1 },
-  });
-}
+/** Stripe's tests pay $84.00 (4200 cents × 2) and always send a client `price`, which must be ignored. */
+const stripeOrderFor = (ctx: TestContext, user: TestUser) => orderFor(ctx, user, { priceCents: 4200, quantity: 2 });
+const stripeIntentFor = (ctx: TestContext, user: TestUser, orderId: string) =>
+  intentFor(ctx, user, orderId, { price: 1 });
 
 function intentIdOf(clientSecret: string): string {
   return clientSecret.split('_secret_')[0] ?? '';
@@ -99,8 +85,8 @@ describeEachDatabase(
 
     it('creates a PaymentIntent through the SDK for the order’s amount, once per order', async () => {
       const ann = await createUser(ctx());
-      const order = await orderFor(ctx(), ann, 4200, 2);
-      const first = await intentFor(ctx(), ann, order._id);
+      const order = await stripeOrderFor(ctx(), ann);
+      const first = await stripeIntentFor(ctx(), ann, order._id);
       expect(first.statusCode).toBe(200);
       expect(first.json()).toMatchObject({ provider: 'stripe', publishableKey: PUBLISHABLE_KEY, amount: 84 });
       const sent = standIn.requests.filter((r) => r.method === 'POST' && r.form['metadata[orderId]'] === order._id);
@@ -109,7 +95,7 @@ describeEachDatabase(
       expect(sent[0]?.headers['idempotency-key']).toBe(`order-${order._id}-8400`);
       expect(sent[0]?.headers.authorization).toBe(`Bearer ${standIn.secretKey}`);
 
-      const again = await intentFor(ctx(), ann, order._id);
+      const again = await stripeIntentFor(ctx(), ann, order._id);
       expect(again.json().clientSecret).toBe(first.json().clientSecret);
       expect(standIn.requests.filter((r) => r.form['metadata[orderId]'] === order._id)).toHaveLength(1);
     });
@@ -117,8 +103,8 @@ describeEachDatabase(
     it('marks the order paid only when Stripe says the intent succeeded for this order and amount', async () => {
       const ann = await createUser(ctx());
       const bob = await createUser(ctx());
-      const order = await orderFor(ctx(), ann);
-      const { clientSecret } = (await intentFor(ctx(), ann, order._id)).json();
+      const order = await stripeOrderFor(ctx(), ann);
+      const { clientSecret } = (await stripeIntentFor(ctx(), ann, order._id)).json();
       const intentId = intentIdOf(clientSecret);
       const patch = (user: TestUser, transactionId: string) =>
         ctx().app.inject({
@@ -156,13 +142,13 @@ describeEachDatabase(
       expect(ok.statusCode).toBe(200);
       expect(ok.json()).toMatchObject({ paid: true, status: 'paid', transactionId: intentId });
       expect((await patch(ann, intentId)).statusCode).toBe(200);
-      expect((await intentFor(ctx(), ann, order._id)).statusCode).toBe(409);
+      expect((await stripeIntentFor(ctx(), ann, order._id)).statusCode).toBe(409);
     });
 
     it('marks the order paid from a signed payment_intent.succeeded webhook, once', async () => {
       const ann = await createUser(ctx());
-      const order = await orderFor(ctx(), ann);
-      const { clientSecret } = (await intentFor(ctx(), ann, order._id)).json();
+      const order = await stripeOrderFor(ctx(), ann);
+      const { clientSecret } = (await stripeIntentFor(ctx(), ann, order._id)).json();
       const intent = standIn.succeed(intentIdOf(clientSecret));
       const { payload, header } = signedEvent(succeededEvent(intent));
 
@@ -194,8 +180,8 @@ describeEachDatabase(
 
     it('refuses to delete an order whose Stripe payment went through before we heard of it', async () => {
       const ann = await createUser(ctx());
-      const order = await orderFor(ctx(), ann);
-      const { clientSecret } = (await intentFor(ctx(), ann, order._id)).json();
+      const order = await stripeOrderFor(ctx(), ann);
+      const { clientSecret } = (await stripeIntentFor(ctx(), ann, order._id)).json();
       // Stripe has taken the money; neither the confirmation nor the webhook has reached us yet.
       standIn.succeed(intentIdOf(clientSecret));
       const before = await databaseChecksum(ctx().database.db);
@@ -207,16 +193,16 @@ describeEachDatabase(
 
     it('still deletes an unpaid order whose Stripe payment never went through', async () => {
       const ann = await createUser(ctx());
-      const order = await orderFor(ctx(), ann);
-      expect((await intentFor(ctx(), ann, order._id)).statusCode).toBe(200);
+      const order = await stripeOrderFor(ctx(), ann);
+      expect((await stripeIntentFor(ctx(), ann, order._id)).statusCode).toBe(200);
       const res = await ctx().app.inject({ method: 'DELETE', url: `/api/myorder/${order._id}`, headers: ann.headers });
       expect(res.statusCode).toBe(200);
     });
 
     it('rejects bad, missing, stale or foreign signatures and changes nothing', async () => {
       const ann = await createUser(ctx());
-      const order = await orderFor(ctx(), ann);
-      const { clientSecret } = (await intentFor(ctx(), ann, order._id)).json();
+      const order = await stripeOrderFor(ctx(), ann);
+      const { clientSecret } = (await stripeIntentFor(ctx(), ann, order._id)).json();
       const intent = standIn.succeed(intentIdOf(clientSecret));
       const event = succeededEvent(intent);
       const { payload, header } = signedEvent(event);
@@ -246,7 +232,7 @@ describeEachDatabase(
 
     it('ignores other events and succeeded events whose amount does not match the order', async () => {
       const ann = await createUser(ctx());
-      const order = await orderFor(ctx(), ann);
+      const order = await stripeOrderFor(ctx(), ann);
       const other = signedEvent({
         ...succeededEvent({ id: 'pi_x', amount: 1, currency: 'usd', metadata: {} }),
         type: 'charge.refunded',
