@@ -214,13 +214,11 @@ describe.each(testDrivers)('job runner [%s]', (driver) => {
   });
 });
 
-// pg-boss's TestClock moves time in JavaScript and in the database (job_now()) together. It needs session statements,
-// which its PGlite adapter supports and the app's shared pg pool does not: the cron path is pg-boss's own and the
-// same on both drivers, so it is exercised here on PGlite.
-describe('job runner cron schedule [pglite, test clock]', () => {
+// pg-boss's TestClock moves time in JavaScript and in the database (its job_now()) together.
+describe.each(testDrivers)('job runner cron schedule [%s, test clock]', (driver) => {
   let database: TestDatabase;
   beforeAll(async () => {
-    database = await createTestDatabase('pglite');
+    database = await createTestDatabase(driver);
   });
   afterAll(async () => {
     await database?.close();

@@ -1,7 +1,6 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { desc } from 'drizzle-orm';
-import type pg from 'pg';
-import { type Clock, type Db, fromPglite, PgBoss } from 'pg-boss';
+import { desc, sql } from 'drizzle-orm';
+import { type Clock, type ConstructorOptions, fromPglite, PgBoss } from 'pg-boss';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { jobFailures } from '../../db/schema.ts';
 
@@ -76,6 +75,8 @@ export interface JobRunnerOptions {
   /** How often an idle worker asks for work. Default 2 s (pg-boss's minimum is 0.5 s). */
   pollingIntervalSeconds?: number;
   stopTimeoutMs?: number;
+  /** PostgreSQL only: defaults to the app pool's own connection string. */
+  connectionString?: string;
   /** pg-boss's clock: only tests replace it. */
   clock?: Clock;
   schema?: string;
@@ -102,10 +103,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const schema = options.schema ?? 'pgboss';
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('The job schema must be a plain lower-case name');
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
-  const bossDb = bossDatabase(database);
   const boss = new PgBoss({
-    db: bossDb,
-    backend: database.driver === 'pglite' ? 'pglite' : 'postgres',
+    ...bossConnection(database, options.connectionString),
+    application_name: 'redline-jobs',
     schema,
     supervise: enabled,
     schedule: enabled,
@@ -223,13 +223,16 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     async stats() {
       // Read from pg-boss's job table rather than getQueues(): those counts are a cache up to a minute old even
       // when forced, and an admin looking at a failure wants it counted now. Read-only; internal queues skipped.
-      const { rows } = await bossDb.executeSql(
-        `SELECT name, state::text AS state, count(*)::int AS n FROM ${schema}.job
-         WHERE name NOT LIKE '\\_\\_pgboss%' GROUP BY name, state`,
+      const result = await database.db.execute(
+        sql.raw(
+          `SELECT name, state::text AS state, count(*)::int AS n FROM ${schema}.job
+           WHERE name NOT LIKE '\\_\\_pgboss%' GROUP BY name, state`,
+        ),
       );
+      const rows = (result as unknown as { rows: Array<{ name: string; state: string; n: number }> }).rows;
       const queues = new Map<string, QueueStats>();
       for (const name of definitions.keys()) queues.set(name, { name, pending: 0, active: 0, failed: 0 });
-      for (const row of rows as Array<{ name: string; state: string; n: number }>) {
+      for (const row of rows) {
         const queue = queues.get(row.name) ?? { name: row.name, pending: 0, active: 0, failed: 0 };
         if (row.state === 'created' || row.state === 'retry') queue.pending += Number(row.n);
         else if (row.state === 'active') queue.active += Number(row.n);
@@ -246,14 +249,17 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
 }
 
 /**
- * pg-boss's database port over the app's own connection: PGlite's single connection through pg-boss's adapter
- * (its statements queue behind the app's transactions), or the app's pg pool (no second pool to size).
+ * On PGlite, pg-boss shares the app's one connection through pg-boss's own adapter: its statements queue behind the
+ * app's transactions like any other query. On PostgreSQL it gets a small pool of its own (3 connections): pg-boss
+ * then manages its connections as designed (a failed statement's connection is dropped, a stop aborts long
+ * maintenance, a test clock can set up each session) and a burst of jobs never starves requests of connections.
  */
-function bossDatabase(handle: DatabaseHandle): Db {
+function bossConnection(handle: DatabaseHandle, connectionString: string | undefined): ConstructorOptions {
   const client = (handle.db as unknown as { $client: unknown }).$client;
-  if (handle.driver === 'pglite') return fromPglite(client as PGlite);
-  const pool = client as pg.Pool;
-  return { executeSql: (text, values) => pool.query(text, values as unknown[] | undefined) };
+  if (handle.driver === 'pglite') return { db: fromPglite(client as PGlite), backend: 'pglite' };
+  const url = connectionString ?? (client as { options?: { connectionString?: string } }).options?.connectionString;
+  if (!url) throw new Error('The job runner needs the PostgreSQL connection string');
+  return { connectionString: url, max: 3, backend: 'postgres' };
 }
 
 /** A failure's message for logs and the admin panel: one line, bounded, without email addresses. */
