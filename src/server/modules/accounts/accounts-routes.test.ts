@@ -205,7 +205,7 @@ describeEachDatabase('accounts: tokens', (ctx) => {
     expect((await ctx().app.inject({ method: 'GET', url: '/api/me', headers: expired.headers })).statusCode).toBe(401);
 
     const revoked = await createUser(ctx());
-    await ctx().app.sessions.revoke(revoked.token);
+    await ctx().app.services.sessions.revoke(revoked.token);
     expect((await ctx().app.inject({ method: 'GET', url: '/api/me', headers: revoked.headers })).statusCode).toBe(401);
   });
 
@@ -302,7 +302,7 @@ describeEachDatabase('accounts: who may call what', (ctx) => {
       .database.db.update(sessions)
       .set({ revokedAt: new Date(Date.now() - 8 * 24 * 3_600_000) })
       .where(eq(sessions.userId, revoked.id));
-    await ctx().app.sessions.deleteExpired();
+    await ctx().app.services.sessions.deleteExpired();
     const left = await ctx().database.db.select({ userId: sessions.userId }).from(sessions);
     const ids = left.map((row) => row.userId);
     expect(ids).toContain(live.id);

@@ -90,7 +90,7 @@ describe.each(testDrivers)('no password, hash or token leaks [%s]', (driver) => 
 
     const [row] = await app.db.select().from(users).where(eq(users.email, email));
     const hash = String(row?.passwordHash);
-    const hashedTokens = tokens.map((t) => app.sessions.hashToken(t));
+    const hashedTokens = tokens.map((t) => app.services.sessions.hashToken(t));
     const secrets = [
       password,
       hash,
