@@ -152,7 +152,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     } else {
       // A missed period is not made up by retries: the next period runs anyway.
       const period = typeof when === 'string' ? 60 : when.seconds;
-      await boss.createQueue(name, { retryLimit: 0, expireInSeconds: Math.max(60, Math.min(900, period * 10)) });
+      await boss.createQueue(name, { retryLimit: 0, expireInSeconds: Math.max(300, Math.min(900, period * 10)) });
       if (typeof when === 'string') await boss.schedule(name, when, {}, { tz: 'UTC' });
     }
     if (!enabled) return;
