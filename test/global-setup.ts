@@ -23,7 +23,7 @@ let cleanup: (() => Promise<void>) | undefined;
 
 export async function setup(project: TestProject) {
   const runId = `r${Date.now().toString(36)}${process.pid.toString(36)}`;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-test-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'snapshot-'));
   const snapshot = path.join(dir, 'migrated.tar');
   const pglite = await openPglite();
   await runMigrations(pglite);

@@ -2,11 +2,20 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { EXIT_WITH_PARENT } from '../../test/support/server-process.ts';
 
-// Starts the production server on a fresh PGlite data directory, removed again when the run ends.
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-e2e-'));
-const child = spawn(process.execPath, ['src/server/main.ts'], {
-  stdio: 'inherit',
+/*
+ * The browser tests' server: the production server on a fresh PGlite data directory, which goes when the server
+ * does, however the run ends. Playwright starts this (webServer) and stops it with SIGTERM to the process group;
+ * Ctrl+C, SIGTERM or SIGHUP to this process stop it too. If the runner dies without stopping it (SIGKILL), the
+ * closed stdin pipe or the changed parent says so, and it stops. Standalone: `PORT=3100 node e2e/support/start-server.ts`.
+ */
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-e2e-data-'));
+const removeDataDir = () => fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+process.on('exit', removeDataDir);
+
+const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, 'src/server/main.ts'], {
+  stdio: ['ignore', 'inherit', 'inherit'],
   env: {
     ...process.env,
     DATA_DIR: dataDir,
@@ -15,10 +24,34 @@ const child = spawn(process.execPath, ['src/server/main.ts'], {
     NODE_ENV: 'production',
   },
 });
-const stop = () => child.kill('SIGTERM');
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-child.on('exit', (code) => {
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  process.exit(code ?? 0);
+
+let stopping = false;
+const stop = (signal: NodeJS.Signals = 'SIGTERM') => {
+  if (stopping) return;
+  stopping = true;
+  if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  // A server that does not finish its graceful stop in time is killed: the data directory must still go.
+  setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+};
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => stop());
+
+// Playwright gives this process a stdin pipe (a socket pair): its end means the runner is gone. Not a terminal's
+// stdin, nor /dev/null, which ends at once.
+const stdin = fs.fstatSync(0);
+if (stdin.isFIFO() || stdin.isSocket()) {
+  process.stdin.on('end', () => stop());
+  process.stdin.on('error', () => stop());
+  process.stdin.resume();
+}
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) stop();
+}, 1000).unref();
+
+child.on('error', (error) => {
+  console.error(`Could not start the browser-test server: ${error.message}`);
+  process.exit(1);
+});
+child.on('exit', (code, signal) => {
+  process.exit(code ?? (signal ? 1 : 0));
 });

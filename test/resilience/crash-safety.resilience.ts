@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { type ServerProcess, startServer, waitForHealthy } from '../support/server-process.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, type ServerProcess, startServer, waitForHealthy } from '../support/server-process.ts';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -257,16 +257,20 @@ async function verify(
   return { committedUnacknowledged, deletedUnacknowledged, lost };
 }
 
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-crash-'));
+// Made before the first test, not at import: when every test is skipped (no TEST_DATABASE_URL) no hook runs.
+let scratch = '';
+beforeAll(() => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-crash-'));
+});
 const running = new Set<ServerProcess>();
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const server of running) await server.stop('SIGKILL');
   for (const cleanup of cleanups) await cleanup();
-  fs.rmSync(scratch, { recursive: true, force: true });
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-async function crashRepeatedly(driver: 'pglite' | 'postgres', port: number): Promise<void> {
+async function crashRepeatedly(driver: 'pglite' | 'postgres'): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(scratch, `${driver}-`));
   let url: string | undefined;
   if (driver === 'postgres') {
@@ -275,8 +279,9 @@ async function crashRepeatedly(driver: 'pglite' | 'postgres', port: number): Pro
     url = database.url;
   }
   const env = serverEnv({ url, dataDir });
+  // Each start asks the OS for a free port: the one a killed server held may meanwhile belong to someone else.
   const launch = async () => {
-    const server = startServer(env, port);
+    const server = startServer(env, await freePort());
     running.add(server);
     void server.exited.then(() => running.delete(server));
     await waitForHealthy(server, 60_000);
@@ -284,7 +289,7 @@ async function crashRepeatedly(driver: 'pglite' | 'postgres', port: number): Pro
   };
 
   let server = await launch();
-  const baseUrl = server.url;
+  let baseUrl = server.url;
   const adminToken = await logInAdmin(baseUrl);
   const stamp = Date.now().toString(36).slice(-5);
   const parts = [
@@ -327,6 +332,7 @@ async function crashRepeatedly(driver: 'pglite' | 'postgres', port: number): Pro
 
     const restartedAt = Date.now();
     server = await launch();
+    baseUrl = server.url;
     const restartMs = Date.now() - restartedAt;
     if (driver === 'pglite') {
       expect(fs.readFileSync(path.join(dataDir, 'server.lock'), 'utf8')).toBe(String(server.child.pid));
@@ -376,13 +382,13 @@ async function crashRepeatedly(driver: 'pglite' | 'postgres', port: number): Pro
 
 describe('crash safety: SIGKILL (and a last SIGTERM) mid-load, restart on the same data', () => {
   it('PGlite: acknowledged orders survive, nothing is half-written, stock adds up', async () => {
-    await crashRepeatedly('pglite', 3150);
+    await crashRepeatedly('pglite');
   });
 
   it.runIf(process.env.TEST_DATABASE_URL)(
     'PostgreSQL: acknowledged orders survive, nothing is half-written, stock adds up',
     async () => {
-      await crashRepeatedly('postgres', 3151);
+      await crashRepeatedly('postgres');
     },
   );
 });

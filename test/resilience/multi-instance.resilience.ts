@@ -10,7 +10,7 @@ import { runMigrations } from '../../src/server/db/migrate.ts';
 import { parts } from '../../src/server/db/schema.ts';
 import { seedDemoData } from '../../src/server/db/seed.ts';
 import { seedParts } from '../../src/server/db/seed-data.ts';
-import { type ServerProcess, startServer, waitForHealthy } from '../support/server-process.ts';
+import { freePorts, type ServerProcess, startServer, waitForHealthy } from '../support/server-process.ts';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -34,9 +34,12 @@ import {
 const REDIS_URL = process.env.RESILIENCE_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LOGIN_PER_ACCOUNT = 4;
 const LOGIN_PER_IP = 14;
-const PORTS = { a: 3152, b: 3153, freshA: 3154, freshB: 3155 };
 
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-multi-'));
+// Made before the first test, not at import: when every test is skipped (no TEST_DATABASE_URL) no hook runs.
+let scratch = '';
+beforeAll(() => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-multi-'));
+});
 const running = new Set<ServerProcess>();
 const cleanups: (() => Promise<void>)[] = [];
 
@@ -58,9 +61,10 @@ function instanceEnv(databaseUrl: string, namespace: string): Record<string, str
   };
 }
 
-/** Starts both instances at the same moment and waits until both serve (or one of them fails). */
-async function startPair(databaseUrl: string, ports: [number, number]): Promise<[ServerProcess, ServerProcess]> {
+/** Starts both instances at the same moment, each on a port the OS says is free, and waits until both serve. */
+async function startPair(databaseUrl: string): Promise<[ServerProcess, ServerProcess]> {
   const namespace = `redline-resilience:${crypto.randomUUID()}:`;
+  const ports = await freePorts(2);
   const pair = ports.map((port) => startServer(instanceEnv(databaseUrl, namespace), port)) as [
     ServerProcess,
     ServerProcess,
@@ -90,7 +94,7 @@ async function expectRedis(): Promise<void> {
 afterAll(async () => {
   for (const server of running) await server.stop('SIGKILL');
   for (const cleanup of cleanups) await cleanup();
-  fs.rmSync(scratch, { recursive: true, force: true });
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
 
 describe.runIf(process.env.TEST_DATABASE_URL)('two instances on one PostgreSQL', () => {
@@ -105,7 +109,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two instances on one PostgreSQL',
     const database = await scratchDatabase('multi');
     cleanups.push(database.drop);
     // The database is fresh and unmigrated: both instances migrate and seed it at once.
-    [a, b] = await startPair(database.url, [PORTS.a, PORTS.b]);
+    [a, b] = await startPair(database.url);
     adminToken = await logInAdmin(a.url);
     signIns++;
   });
@@ -134,6 +138,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two instances on one PostgreSQL',
     const part = await createPart(a.url, adminToken, { name: 'Last units', price: 42.5, stock: STOCK });
     const customers: Customer[] = [];
     for (let i = 0; i < 8; i++) customers.push(await signUp(i % 2 ? b.url : a.url, `race-${i}`));
+    // Both instances open their database connections before the race, so neither one's cold pool lets the
+    // other sell every unit (seen on a busy machine) and the race below is really spread over the two.
+    await Promise.all([a, b].flatMap((server) => Array.from({ length: 10 }, () => stockOf(server.url, part._id))));
 
     const answers = await Promise.all(
       Array.from({ length: REQUESTS }, (_, n) =>
@@ -219,7 +226,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two instances starting at once on
     for (let round = 0; round < 3; round++) {
       const database = await scratchDatabase(`fresh${round}`);
       cleanups.push(database.drop);
-      const [first, second] = await startPair(database.url, [PORTS.freshA, PORTS.freshB]);
+      const [first, second] = await startPair(database.url);
       const token = await logInAdmin(second.url);
       const users = await call<{ email: string }[]>(first.url, 'GET', '/api/user', { token });
       expect(users.body.filter((u) => u.email === ADMIN_EMAIL)).toHaveLength(1);

@@ -3,6 +3,8 @@ import net from 'node:net';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../..');
+/** Preloaded into every server: it stops itself if the test process that started it dies first. */
+export const EXIT_WITH_PARENT = path.join(import.meta.dirname, 'exit-with-parent.ts');
 
 /** A port nobody listens on right now: the OS picks it (listen on 0), we read it and close. */
 export async function freePort(): Promise<number> {
@@ -15,6 +17,27 @@ export async function freePort(): Promise<number> {
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
+}
+
+/** `count` distinct free ports: all are held open until every one is chosen, so none is handed out twice. */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => net.createServer());
+  try {
+    return await Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<number>((resolve, reject) => {
+            server.on('error', reject);
+            server.listen(0, '127.0.0.1', () => {
+              const address = server.address();
+              resolve(typeof address === 'object' && address ? address.port : 0);
+            });
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  }
 }
 
 /**
@@ -62,7 +85,7 @@ export async function stopAllServers(): Promise<void> {
 export function startServer(env: Record<string, string>, port: number): ServerProcess {
   let output = '';
   const childEnv = { ...isolatedEnv(), HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...env };
-  const child = spawn(process.execPath, ['src/server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, 'src/server/main.ts'], {
     cwd: root,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
