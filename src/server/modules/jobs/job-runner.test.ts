@@ -234,26 +234,28 @@ describe.each(testDrivers)('job runner cron schedule [%s, test clock]', (driver)
     });
     try {
       await jobs.start();
-      // Jumps rather than ticks: ticking through two hours would fire every poll timer on the way.
-      for (const moment of [
-        '10:59:30',
-        '11:00:00',
-        '11:00:30',
-        '11:01:00',
-        '11:30:00',
-        '11:59:30',
-        '12:00:00',
-        '12:00:30',
-        '12:01:00',
-      ]) {
-        await clock.setTime(new Date(`2030-01-01T${moment}Z`));
-        await clock.tick(1000);
-      }
-      await until(
-        async () => runs.length,
-        (n) => n >= 2,
-      );
-      await clock.tick(1000);
+      // Jumps rather than ticks: ticking through two hours would fire every poll timer on the way. pg-boss's timers
+      // (cron pass, worker polls) fire only as the test clock ticks, so waiting for a run means ticking.
+      const jumpThrough = async (moments: string[]) => {
+        for (const moment of moments) {
+          await clock.setTime(new Date(`2030-01-01T${moment}Z`));
+          await clock.tick(1000);
+        }
+      };
+      const ticksUntilRuns = (count: number) =>
+        until(
+          async () => {
+            await clock.tick(500);
+            return runs.length;
+          },
+          (n) => n >= count,
+        );
+      await jumpThrough(['10:59:30', '11:00:00', '11:00:30', '11:01:00']);
+      await ticksUntilRuns(1);
+      await jumpThrough(['11:30:00', '11:59:30', '12:00:00', '12:00:30', '12:01:00']);
+      await ticksUntilRuns(2);
+      // Later polls find nothing more to run for these two occurrences.
+      await clock.tick(5000);
     } finally {
       await jobs.stop();
     }
