@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { seedCatalog } from './seed-catalog.ts';
 import { benchTargetFromEnv, createPostgresDatabase, dropPostgresDatabase } from './support/database.ts';
 import { formatFigures, type LoadFigures, measure, warmUp } from './support/load.ts';
-import { startProductionServer } from './support/server.ts';
+import { benchPort, startProductionServer } from './support/server.ts';
 
 /**
  * Catalogue read latency with 10,000 parts, against the production server (NODE_ENV=production, child process).
@@ -13,12 +13,12 @@ import { startProductionServer } from './support/server.ts';
  *   BENCH_POSTGRES=postgres://postgres@127.0.0.1:5432/postgres node bench/catalog-latency.ts
  *                                          # creates a throw-away database on that server and drops it after
  *
- * BENCH_DURATION (seconds per endpoint, default 10), BENCH_CONNECTIONS (default 10), BENCH_PORT (default 3190).
+ * BENCH_DURATION (seconds per endpoint, default 10), BENCH_CONNECTIONS (default 10), BENCH_PORT (default: a free port).
  */
 const PARTS = 10_000;
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const port = Number(process.env.BENCH_PORT ?? 3190);
+const port = await benchPort();
 
 let dropAfter: (() => Promise<void>) | undefined;
 if (process.env.BENCH_POSTGRES && !process.env.DATABASE_URL) {

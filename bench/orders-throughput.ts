@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { createPostgresDatabase, dropPostgresDatabase } from './support/database.ts';
-import { startProductionServer } from './support/server.ts';
+import { benchPort, startProductionServer } from './support/server.ts';
 
 /**
  * Order placement under concurrent load, against the production server (child process, NODE_ENV=production),
@@ -15,12 +15,12 @@ import { startProductionServer } from './support/server.ts';
  * Two scenarios per database: every buyer on ONE hot part (all transactions queue on one row), and buyers
  * spread over their own parts. Afterwards it checks that stock + ordered units = starting stock.
  *
- * BENCH_DURATION (seconds per scenario, default 10), BENCH_CONNECTIONS (default 20), BENCH_PORT (default 3193),
+ * BENCH_DURATION (seconds per scenario, default 10), BENCH_CONNECTIONS (default 20), BENCH_PORT (default: a free port),
  * BENCH_POSTGRES (server URL, default postgres://postgres@127.0.0.1:5432/postgres; "skip" to skip PostgreSQL).
  */
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const port = Number(process.env.BENCH_PORT ?? 3193);
+const port = await benchPort();
 const postgresServer = process.env.BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const STOCK = 1_000_000;
 const admin = { email: 'bench-admin@redline.dev', password: 'bench-admin-password' };

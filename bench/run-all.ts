@@ -12,7 +12,7 @@ import {
   openBenchDatabase,
 } from './support/database.ts';
 import { type LoadFigures, measure, warmUp } from './support/load.ts';
-import { type BenchServer, startProductionServer } from './support/server.ts';
+import { type BenchServer, benchPort, startProductionServer } from './support/server.ts';
 
 /**
  * `npm run bench`: the whole API benchmark, once on PGlite and once on PostgreSQL.
@@ -33,7 +33,7 @@ import { type BenchServer, startProductionServer } from './support/server.ts';
  *   GET /assets/<main chunk>.js    the largest hashed JavaScript file of STATIC_DIR, asked for as a browser does
  *                                  (accept-encoding: br, gzip)
  *
- * BENCH_DURATION (seconds per case, default 5), BENCH_CONNECTIONS (default 10), BENCH_PORT (default 3170),
+ * BENCH_DURATION (seconds per case, default 5), BENCH_CONNECTIONS (default 10), BENCH_PORT (default: a free port),
  * BENCH_POSTGRES (server URL, default postgres://postgres@127.0.0.1:5432/postgres; "skip" runs PGlite only; a
  * database redline_bench_all_<pid> is created on it and dropped after), STATIC_DIR (default dist/web).
  */
@@ -42,7 +42,7 @@ const ORDERS = 10_000;
 const CUSTOMERS = 10;
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const port = Number(process.env.BENCH_PORT ?? 3170);
+const port = await benchPort();
 const postgresServer = process.env.BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const staticDir = path.resolve(process.env.STATIC_DIR ?? 'dist/web');
 const serverEnv = {

@@ -25,22 +25,10 @@ export async function setup(project: TestProject) {
   const runId = `r${Date.now().toString(36)}${process.pid.toString(36)}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'snapshot-'));
   const snapshot = path.join(dir, 'migrated.tar');
-  const pglite = await openPglite();
-  await runMigrations(pglite);
-  const client = (pglite.db as unknown as { $client: { dumpDataDir(c: 'none'): Promise<Blob> } }).$client;
-  const blob = await client.dumpDataDir('none');
-  fs.writeFileSync(snapshot, Buffer.from(await blob.arrayBuffer()));
-  await pglite.close();
-
-  let template: string | null = null;
   const url = process.env.TEST_DATABASE_URL;
-  if (url) {
-    template = `redline_tpl_${runId}`;
-    await withAdminClient(url, (admin) => admin.query(`CREATE DATABASE "${template}"`));
-    const handle = openPostgres(adminConnectionUrl(url, template), 2);
-    await runMigrations(handle);
-    await handle.close();
-  }
+  const template = url ? `redline_tpl_${runId}` : null;
+  // Both at once: PGlite works on this core while PostgreSQL migrates on its own.
+  await Promise.all([writePgliteSnapshot(snapshot), url && template ? migrateTemplate(url, template) : null]);
 
   project.provide('pgliteSnapshot', snapshot);
   project.provide('postgresTemplate', template);
@@ -54,4 +42,26 @@ export async function setup(project: TestProject) {
 
 export async function teardown() {
   await cleanup?.();
+}
+
+async function writePgliteSnapshot(file: string): Promise<void> {
+  const pglite = await openPglite();
+  try {
+    await runMigrations(pglite);
+    const client = (pglite.db as unknown as { $client: { dumpDataDir(c: 'none'): Promise<Blob> } }).$client;
+    const blob = await client.dumpDataDir('none');
+    fs.writeFileSync(file, Buffer.from(await blob.arrayBuffer()));
+  } finally {
+    await pglite.close();
+  }
+}
+
+async function migrateTemplate(url: string, template: string): Promise<void> {
+  await withAdminClient(url, (admin) => admin.query(`CREATE DATABASE "${template}"`));
+  const handle = openPostgres(adminConnectionUrl(url, template), 2);
+  try {
+    await runMigrations(handle);
+  } finally {
+    await handle.close();
+  }
 }

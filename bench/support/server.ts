@@ -1,8 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { EXIT_WITH_PARENT, freePort } from '../../test/support/server-process.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** BENCH_PORT when set, otherwise a port the OS says is free: two benchmarks (or a test run) never collide. */
+export async function benchPort(): Promise<number> {
+  return process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : freePort();
+}
 
 export interface BenchServerOptions {
   port: number;
@@ -43,7 +49,8 @@ export async function startProductionServer(options: BenchServerOptions): Promis
     delete env.DATABASE_URL;
     env.DATA_DIR = options.dataDir;
   }
-  const child = spawn(process.execPath, ['src/server/main.ts'], {
+  // The tests' preload: if this benchmark is killed, its server stops too instead of running on.
+  const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, 'src/server/main.ts'], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'inherit', 'inherit'],
