@@ -142,3 +142,32 @@ function hasControlCharacter(value: string): boolean {
   }
   return false;
 }
+
+/* Issue 10 (docs/briefs accounts contract): email verification, password reset and change, Google's one-time code. */
+
+/** Answers that only say something to the person: 202 of forgot / resend, 200 of reset. */
+export const messageResponseSchema = z.object({ message: z.string() });
+export type MessageResponse = z.infer<typeof messageResponseSchema>;
+
+/** The token of a mailed link (it reaches the web in the URL fragment, the server in a body). */
+const linkTokenSchema = z.string().trim().min(1).max(512);
+
+export const verifyEmailBodySchema = z.strictObject({ token: linkTokenSchema });
+export type VerifyEmailBody = z.infer<typeof verifyEmailBodySchema>;
+
+export const verifyEmailResponseSchema = z.object({ email: z.string(), emailVerified: z.literal(true) });
+export type VerifyEmailResponse = z.infer<typeof verifyEmailResponseSchema>;
+
+export const forgotPasswordBodySchema = z.strictObject({ email: emailSchema });
+export type ForgotPasswordBody = z.infer<typeof forgotPasswordBodySchema>;
+
+export const resetPasswordBodySchema = z.strictObject({ token: linkTokenSchema, password: passwordSchema });
+export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
+
+export const changePasswordBodySchema = z.strictObject({
+  currentPassword: z.string({ error: m.passwordRequired }).min(1, m.passwordRequired).max(128, m.passwordTooLong),
+  newPassword: passwordSchema,
+});
+export type ChangePasswordBody = z.infer<typeof changePasswordBodySchema>;
+
+export const googleRedeemBodySchema = z.strictObject({ code: z.string().trim().min(1).max(512) });

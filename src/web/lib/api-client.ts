@@ -30,6 +30,11 @@ interface ApiRequest<T> {
   /** Checks the answer's shape, so a server change shows up as a clear error instead of undefined fields. */
   schema?: z.ZodType<T>;
   signal?: AbortSignal;
+  /**
+   * A bearer token other than the stored one (null: none), e.g. to sign out a session the user chose not to
+   * continue. A 401 on it says nothing about the stored session, so it does not sign the user out.
+   */
+  token?: string | null;
 }
 
 interface ApiResponse<T> {
@@ -43,7 +48,8 @@ export async function apiRequest<T>(path: string, options: ApiRequest<T> = {}): 
   for (const [key, value] of Object.entries(options.query ?? {})) {
     if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
   }
-  const token = readToken();
+  const ownToken = options.token === undefined;
+  const token = ownToken ? readToken() : options.token;
   const headers: Record<string, string> = { accept: 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
@@ -53,6 +59,8 @@ export async function apiRequest<T>(path: string, options: ApiRequest<T> = {}): 
     response = await fetch(url, {
       method: options.method ?? 'GET',
       headers,
+      // Said outright: the Google sign-in code is redeemed with the cookie this origin set, and no other is sent.
+      credentials: 'same-origin',
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: options.signal,
     });
@@ -65,7 +73,8 @@ export async function apiRequest<T>(path: string, options: ApiRequest<T> = {}): 
   const json: unknown = text ? safeParse(text) : undefined;
   if (!response.ok) {
     const error = (json as { error?: { code?: string; message?: string; details?: unknown[] } } | undefined)?.error;
-    if (response.status === 401 && token) {
+    // Only the stored session ending signs out: not a token passed in, nor one replaced while this request ran.
+    if (response.status === 401 && token && ownToken && readToken() === token) {
       clearToken();
       for (const listener of unauthorizedListeners) listener();
     }

@@ -7,10 +7,18 @@ interface AuthUser {
   email: string;
   displayName: string;
   isAdmin: boolean;
+  /** False until the user opens the link of the verification mail (absent from servers that predate it). */
+  emailVerified?: boolean;
+  /** False for an account that signs in only with Google. */
+  hasPassword?: boolean;
 }
 
 type AuthStatus = 'loading' | 'signed-in' | 'signed-out';
-type SignOutReason = 'log-out' | 'not-allowed';
+/**
+ * Why a signed-in user is signed out: Log Out (goes home), an admin page a non-admin opened, or Sign Out
+ * Everywhere (both go to /login, which says why).
+ */
+export type SignOutReason = 'log-out' | 'not-allowed' | 'signed-out-everywhere';
 
 interface AuthState {
   status: AuthStatus;
@@ -21,7 +29,9 @@ interface AuthState {
    * Revokes the token on the server, removes it from local storage and forgets cached data. `reason` tells a
    * signed-in page where to go: home after Log Out, /login (with the page kept) when the user may not be there.
    */
-  signOut(reason?: SignOutReason): Promise<void>;
+  signOut(reason?: SignOutReason, options?: { alreadyRevoked?: boolean }): Promise<void>;
+  /** Asks the server again who is signed in (after verifying the email, say) and keeps the answer. */
+  refreshUser(): Promise<void>;
   /**
    * Counts sessions that ended under a signed-in user (an API call answered 401): a component inside the router
    * watches it and sends the user to /login with the page they were on.
@@ -96,10 +106,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const signOut = useCallback(
-    async (reason: SignOutReason = 'log-out') => {
+    async (reason: SignOutReason = 'log-out', options: { alreadyRevoked?: boolean } = {}) => {
       signingOut.current = true;
       try {
-        if (readToken()) await api('/logout', { method: 'POST' }).catch(() => {});
+        if (readToken() && !options.alreadyRevoked) await api('/logout', { method: 'POST' }).catch(() => {});
       } finally {
         setSignOutReason(reason);
         setSignedOutFrom(window.location.pathname);
@@ -110,9 +120,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [forget],
   );
 
+  const refreshUser = useCallback(async () => {
+    if (!readToken()) return;
+    const me = await api<AuthUser>('/me');
+    if (statusRef.current === 'signed-in') setUser(me);
+  }, []);
+
   const value = useMemo(
-    () => ({ status, user, signIn, signOut, sessionEnded, signOutReason, signedOutFrom }),
-    [status, user, signIn, signOut, sessionEnded, signOutReason, signedOutFrom],
+    () => ({ status, user, signIn, signOut, refreshUser, sessionEnded, signOutReason, signedOutFrom }),
+    [status, user, signIn, signOut, refreshUser, sessionEnded, signOutReason, signedOutFrom],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -16,6 +16,10 @@ export const paths = {
   login: '/login',
   register: '/register',
   authCallback: '/auth/callback',
+  /** Issue 10: 'Forgot Password?', and the pages the account mails link to (the token rides in the fragment). */
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  verifyEmail: '/verify-email',
   dashboard: {
     root: DASHBOARD,
     myOrder: `${DASHBOARD}/myorder`,
@@ -26,8 +30,24 @@ export const paths = {
     manageProducts: `${DASHBOARD}/manageproduct`,
     manageOrders: `${DASHBOARD}/manageorder`,
     addProduct: `${DASHBOARD}/addaproduct`,
+    jobs: `${DASHBOARD}/jobs`,
   },
 } as const;
+
+/** The dashboard pages only administrators may open (spec §2), plus the jobs panel. */
+const adminPaths: readonly string[] = [
+  paths.dashboard.users,
+  paths.dashboard.manageProducts,
+  paths.dashboard.manageOrders,
+  paths.dashboard.addProduct,
+  paths.dashboard.jobs,
+];
+
+/** Whether a path is an admin page: a non-admin is never sent back to one after signing in. */
+export function isAdminPath(pathname: string): boolean {
+  const path = pathname.replace(/\/+$/, '').toLowerCase();
+  return adminPaths.includes(path);
+}
 
 /** The patterns of the addresses that carry an id, built by the same functions the links use. */
 export const routePatterns = {

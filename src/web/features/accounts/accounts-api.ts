@@ -5,17 +5,24 @@ import {
   type AuthResponse,
   adminCheckSchema,
   authResponseSchema,
+  type ChangePasswordBody,
+  type ForgotPasswordBody,
   type LoginBody,
   type MakeAdminResponse,
   type Me,
+  type MessageResponse,
   makeAdminResponseSchema,
   meSchema,
+  messageResponseSchema,
   type Profile,
   type ProfileBody,
   profileSchema,
   providersSchema,
+  type ResetPasswordBody,
   type SignupBody,
   userListItemSchema,
+  type VerifyEmailResponse,
+  verifyEmailResponseSchema,
 } from '../../../shared/schemas/accounts.ts';
 import { api } from '../../lib/api-client.ts';
 import { queryRoots } from '../../lib/query-keys.ts';
@@ -74,4 +81,48 @@ export function saveProfile(body: ProfileBody): Promise<Profile> {
 /** Where the Google button sends the browser: a full navigation, the server answers with a redirect. */
 export function googleSignInUrl(returnTo: string): string {
   return `/api/auth/google?${new URLSearchParams({ returnTo }).toString()}`;
+}
+
+/* Issue 10: proof of email, a way back in, and sessions the owner controls (docs/api.md). */
+
+export function verifyEmail(token: string): Promise<VerifyEmailResponse> {
+  // The link may be opened in another browser, or by someone else signed in here: the token alone proves it.
+  return api('/email/verify', { method: 'POST', body: { token }, schema: verifyEmailResponseSchema, token: null });
+}
+
+export function resendVerification(): Promise<MessageResponse> {
+  return api('/email/verify/resend', { method: 'POST', schema: messageResponseSchema });
+}
+
+export function forgotPassword(body: ForgotPasswordBody): Promise<MessageResponse> {
+  return api('/password/forgot', { method: 'POST', body, schema: messageResponseSchema, token: null });
+}
+
+export function resetPassword(body: ResetPasswordBody): Promise<MessageResponse> {
+  return api('/password/reset', { method: 'POST', body, schema: messageResponseSchema, token: null });
+}
+
+export function changePassword(body: ChangePasswordBody): Promise<AuthResponse> {
+  return api('/password/change', { method: 'POST', body, schema: authResponseSchema });
+}
+
+export function signOutEverywhere(): Promise<void> {
+  return api('/logout/everywhere', { method: 'POST' });
+}
+
+/** Signs out one session by its token: the one a person chose not to continue with. */
+export function revokeToken(token: string): Promise<void> {
+  return api('/logout', { method: 'POST', token });
+}
+
+/**
+ * Trades the one-time code of a Google sign-in for a session. Only the browser that started the sign-in can: the
+ * server checks the HttpOnly cookie it set then (same origin, so fetch sends it).
+ */
+export function redeemGoogleCode(code: string): Promise<AuthResponse> {
+  return api('/auth/google/redeem', { method: 'POST', body: { code }, schema: authResponseSchema, token: null });
+}
+
+export function removeAdmin(email: string): Promise<MakeAdminResponse> {
+  return api(`/user/admin/${encodeURIComponent(email)}`, { method: 'DELETE', schema: makeAdminResponseSchema });
 }

@@ -16,7 +16,9 @@ export function RequireAuth({ children }: { children: ReactNode }) {
     // Log Out on a signed-in page goes home, as it does anywhere else; any later visit asks to log in.
     const here = signedOutFrom === location.pathname;
     if (here && signOutReason === 'log-out') return <Navigate to={paths.home} replace />;
-    const state: LoginLocationState = { from: location, sessionEnded: here && signOutReason === 'session-ended' };
+    // Signed out on this very page for a reason (not Log Out): the login page says which.
+    const notice = here && signOutReason !== null && signOutReason !== 'log-out' ? signOutReason : undefined;
+    const state: LoginLocationState = { from: location, notice };
     return <Navigate to={paths.login} replace state={state} />;
   }
   return children;

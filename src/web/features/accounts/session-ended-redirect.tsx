@@ -1,11 +1,14 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useAuth } from '../../lib/auth-context.tsx';
-import { paths } from '../../lib/paths.ts';
+import { isAdminPath, paths } from '../../lib/paths.ts';
+
+/** Why the login page was opened, when it was not the visitor's own idea; the page says it. */
+export type LoginNotice = 'session-ended' | 'not-allowed' | 'signed-out-everywhere';
 
 export interface LoginLocationState {
   from?: { pathname: string; search?: string; hash?: string };
-  sessionEnded?: boolean;
+  notice?: LoginNotice;
 }
 
 /**
@@ -22,7 +25,7 @@ export function SessionEndedRedirect() {
     if (sessionEnded === handled.current) return;
     handled.current = sessionEnded;
     if (location.pathname === paths.login) return;
-    const state: LoginLocationState = { from: location, sessionEnded: true };
+    const state: LoginLocationState = { from: location, notice: 'session-ended' };
     navigate(paths.login, { replace: true, state });
   }, [sessionEnded, location, navigate]);
 
@@ -37,4 +40,13 @@ export function returnPath(state: unknown): string {
   if (!from?.pathname?.startsWith('/') || from.pathname.startsWith('//')) return paths.home;
   if (signInPages.includes(from.pathname)) return paths.home;
   return `${from.pathname}${from.search ?? ''}${from.hash ?? ''}`;
+}
+
+/**
+ * Where a user who just signed in goes: back to `path`, except that an admin page would sign a non-admin out again
+ * at once (issue 10, the admin-page loop), so a non-admin goes home instead.
+ */
+export function afterSignIn(path: string, user: { isAdmin: boolean }): string {
+  if (user.isAdmin) return path;
+  return isAdminPath(new URL(path, window.location.origin).pathname) ? paths.home : path;
 }
