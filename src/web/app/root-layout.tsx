@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { LoadingSpinner } from '../components/query-state.tsx';
+import { useAuth } from '../lib/auth-context.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteNavbar } from './site-navbar.tsx';
 
@@ -12,6 +13,12 @@ import { SiteNavbar } from './site-navbar.tsx';
 const ToastContainer = lazy(async () => {
   const [toastify] = await Promise.all([import('react-toastify/unstyled'), import('react-toastify/ReactToastify.css')]);
   return { default: toastify.ToastContainer };
+});
+
+/** Only users who have not verified their email yet download the banner that asks them to. */
+const VerifyEmailBanner = lazy(async () => {
+  const banner = await import('../features/accounts/verify-email-banner.tsx');
+  return { default: banner.VerifyEmailBanner };
 });
 
 function useAfterLoad(): boolean {
@@ -33,12 +40,18 @@ function useAfterLoad(): boolean {
 
 export function RootLayout() {
   const toastsReady = useAfterLoad();
+  const { user } = useAuth();
   return (
     <div className="d-flex flex-column min-vh-100">
       <a className="visually-hidden-focusable skip-link" href="#main">
         Skip to content
       </a>
       <SiteNavbar />
+      {user?.emailVerified === false ? (
+        <Suspense fallback={null}>
+          <VerifyEmailBanner />
+        </Suspense>
+      ) : null}
       <main id="main" className="flex-grow-1" tabIndex={-1}>
         <Suspense fallback={<LoadingSpinner label="Loading…" page />}>
           <Outlet />

@@ -11,4 +11,5 @@ export const queryRoots = {
   users: ['users'],
   profile: ['profile'],
   payments: ['payments'],
+  jobs: ['jobs'],
 } as const;

@@ -29,6 +29,7 @@ import { queryRoots } from '../../lib/query-keys.ts';
 
 export const accountKeys = {
   providers: [...queryRoots.auth, 'providers'] as const,
+  adminChecks: [...queryRoots.auth, 'admin'] as const,
   admin: (email: string) => [...queryRoots.auth, 'admin', email.toLowerCase()] as const,
   users: queryRoots.users,
   profile: queryRoots.profile,

@@ -14,11 +14,13 @@ import { FormField } from '../../components/form-field.tsx';
 import { LoadError, LoadingSpinner } from '../../components/query-state.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
+import { useAuth } from '../../lib/auth-context.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { profileQuery } from './accounts-api.ts';
+import { ChangePasswordForm } from './change-password-form.tsx';
+import { SignOutEverywhere } from './sign-out-everywhere.tsx';
 import { useSaveProfile } from './use-account-mutations.ts';
 import './accounts.css';
-import { useAuth } from '../../lib/auth-context.tsx';
 
 type ProfileForm = z.input<typeof profileBodySchema>;
 type ProfileValues = z.output<typeof profileBodySchema>;
@@ -132,6 +134,26 @@ export function Component() {
                   </SubmitButton>
                 </Form>
               )}
+            </Card.Body>
+          </Card>
+        </Col>
+      </Row>
+      <Row className="g-4 mt-0">
+        <Col lg={7}>
+          <Card className="shadow-sm h-100">
+            <Card.Body>
+              <h2 id="change-password-title" className="h5 mb-3">
+                Change Password
+              </h2>
+              <ChangePasswordForm email={user?.email ?? ''} hasPassword={user?.hasPassword !== false} />
+            </Card.Body>
+          </Card>
+        </Col>
+        <Col lg={5}>
+          <Card className="shadow-sm h-100">
+            <Card.Body>
+              <h2 className="h5 mb-3">Sign Out Everywhere</h2>
+              <SignOutEverywhere />
             </Card.Body>
           </Card>
         </Col>

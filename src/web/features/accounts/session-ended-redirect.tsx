@@ -32,7 +32,14 @@ export function SessionEndedRedirect() {
   return null;
 }
 
-const signInPages: string[] = [paths.login, paths.register, paths.authCallback];
+const signInPages: string[] = [
+  paths.login,
+  paths.register,
+  paths.authCallback,
+  paths.forgotPassword,
+  paths.resetPassword,
+  paths.verifyEmail,
+];
 
 /** The page to return to after signing in: where RequireAuth or a 401 sent the user from, else the home page. */
 export function returnPath(state: unknown): string {
