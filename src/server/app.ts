@@ -8,9 +8,11 @@ import { Redis } from 'ioredis';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { errorBody, registerErrorHandling } from './errors.ts';
+import { safeLoggerOptions } from './log-safety.ts';
 import { accountsRoutes } from './modules/accounts/accounts-routes.ts';
 import { catalogRoutes } from './modules/catalog/catalog-routes.ts';
 import { healthRoutes } from './modules/health/health-routes.ts';
+import { jobsRoutes } from './modules/jobs/jobs-routes.ts';
 import { ordersRoutes } from './modules/orders/orders-routes.ts';
 import { paymentsRoutes } from './modules/payments/payments-routes.ts';
 import { reviewsRoutes } from './modules/reviews/reviews-routes.ts';
@@ -36,23 +38,9 @@ interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-/** Pino settings: request ids on every line, and secrets never written. */
+/** Pino settings: request ids on every line, and no personal data or secret ever written (log-safety.ts). */
 export function loggerOptions(config: AppConfig): FastifyServerOptions['logger'] {
-  return {
-    level: config.LOG_LEVEL,
-    redact: {
-      paths: [
-        'req.headers.authorization',
-        'req.headers.cookie',
-        'res.headers["set-cookie"]',
-        '*.password',
-        '*.passwordHash',
-        '*.token',
-        '*.clientSecret',
-      ],
-      censor: '[redacted]',
-    },
-  };
+  return safeLoggerOptions(config.LOG_LEVEL);
 }
 
 /**
@@ -116,14 +104,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('preValidation', refuseNulCharacters);
 
   await app.register(dbPlugin, { handle: options.database });
-  const services = createServices(options.database.db, config, { sessionSecret: options.sessionSecret, log: app.log });
+  const services = createServices(options.database, config, { sessionSecret: options.sessionSecret, log: app.log });
   app.decorate('services', services);
   app.decorate('sessions', services.sessions);
+  // Jobs start once the app (and so the database it was given) is ready, and stop before the database is closed
+  // by its owner (main.ts or a test): first the forgot-password work already answered, then the runner and mail.
+  app.addHook('onReady', async () => services.jobs.start());
+  app.addHook('onClose', async () => {
+    await services.accounts.settled();
+    await services.jobs.stop();
+  });
   await app.register(authPlugin, { sessions: services.sessions });
 
-  const { accounts, profiles, google, sessions, catalog, reviews, orders, payments } = services;
+  const { accounts, profiles, google, sessions, catalog, reviews, orders, payments, jobs } = services;
   await app.register(healthRoutes);
   await app.register(accountsRoutes, { accounts, profiles, google, sessions });
+  await app.register(jobsRoutes, { jobs });
   await app.register(catalogRoutes, { catalog });
   await app.register(reviewsRoutes, { reviews });
   await app.register(ordersRoutes, { orders });
