@@ -36,7 +36,10 @@ export default defineConfig({
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
     baseURL: E2E_BASE_URL,
-    trace: 'retain-on-failure',
+    // A failed test keeps its trace (DOM snapshots, network, console) and a screenshot of the end. No screencast
+    // in the trace: recording one for every test was a third of the browser tests' CPU time.
+    trace: { mode: 'retain-on-failure', screenshots: false },
+    screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: CHROMIUM_PATH,
       args: CHROMIUM_ARGS,
