@@ -116,6 +116,7 @@ test.describe('accounts', () => {
       'Manage Products',
       'Manage Orders',
       'Add A Product',
+      'Jobs',
     ]);
     await dashboardMenu(page).getByRole('link', { name: 'Users' }).click();
     await expect(page.getByRole('heading', { name: 'Users', level: 1 })).toBeVisible();

@@ -3,16 +3,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { EXIT_WITH_PARENT } from '../../test/support/server-process.ts';
+import { startMailCatcher } from './mail-catcher.ts';
 
 /*
  * The browser tests' server: the production server on a fresh PGlite data directory, which goes when the server
  * does, however the run ends. Playwright starts this (webServer) and stops it with SIGTERM to the process group;
  * Ctrl+C, SIGTERM or SIGHUP to this process stop it too. If the runner dies without stopping it (SIGKILL), the
  * closed stdin pipe or the changed parent says so, and it stops. Standalone: `PORT=3100 node e2e/support/start-server.ts`.
+ *
+ * Its mail goes over real SMTP to a server in this process, which files each message for the specs to read
+ * (e2e/support/mailbox.ts); links in mail point at this server (PUBLIC_URL) and go out within a second.
  */
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-e2e-data-'));
 const removeDataDir = () => fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
 process.on('exit', removeDataDir);
+
+const mail = await startMailCatcher();
 
 const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, 'src/server/main.ts'], {
   stdio: ['ignore', 'inherit', 'inherit'],
@@ -22,6 +28,9 @@ const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, 'src/server
     HOST: '127.0.0.1',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     NODE_ENV: 'production',
+    PUBLIC_URL: `http://127.0.0.1:${process.env.PORT ?? '3000'}`,
+    SMTP_URL: mail.url,
+    MAIL_POLL_SECONDS: '1',
   },
 });
 
@@ -53,5 +62,6 @@ child.on('error', (error) => {
   process.exit(1);
 });
 child.on('exit', (code, signal) => {
+  // The mail catcher goes with this process; its last messages are of no use once the server has stopped.
   process.exit(code ?? (signal ? 1 : 0));
 });

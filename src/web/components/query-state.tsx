@@ -42,7 +42,8 @@ export function SkeletonGrid({
   ...columns
 }: { label: string; count: number; skeleton: ReactNode } & Pick<RowProps, 'xs' | 'sm' | 'md' | 'lg' | 'xl'>) {
   return (
-    <Row {...columns} className="g-4" aria-busy="true" aria-label={label}>
+    // A status, so the label is allowed on it (axe: aria-prohibited-attr) and read out while the cards load.
+    <Row {...columns} className="g-4" role="status" aria-busy="true" aria-label={label}>
       {Array.from({ length: count }, (_, index) => index + 1).map((n) => (
         <Col key={n}>{skeleton}</Col>
       ))}
