@@ -9,6 +9,9 @@ export const validationMessages = {
   passwordTooShort: 'Must Be 6 Characters Or Longer',
   passwordTooLong: 'Must Be 128 Characters Or Fewer',
   nameRequired: 'Name Is Required',
+  /** Issue 10 (password rules): checked by the server only, against a kept list the web bundle never carries. */
+  passwordTooCommon: 'This Password Is Too Common',
+  passwordIsEmail: 'Password Must Not Be Your Email',
   /** Issue 10: the new password typed twice must match (web only: the server receives it once). */
   passwordsDiffer: 'Passwords Do Not Match',
 } as const;
@@ -60,3 +63,17 @@ export const googleSignInErrors = {
 export type GoogleSignInErrorCode = keyof typeof googleSignInErrors;
 
 export const googleSignInFailed = 'Google sign-in did not work. Please try again.';
+
+/** Issue 10: the sentences of the account calls (docs/briefs accounts contract), the same on server and web. */
+export const accountMessages = {
+  invalidLinkToken: 'This link is not valid or has expired. You can ask for a new one.',
+  verificationResent: 'We sent you a new link. Please check your inbox.',
+  alreadyVerified: 'Your email is already verified.',
+  resetRequested:
+    'If an account exists for this email, we sent a link to reset its password. The link is valid for 1 hour.',
+  passwordReset: 'Your password has been reset. Please log in with your new password.',
+  wrongPassword: 'Your current password is not correct.',
+  noPassword: 'This account signs in with Google. Use Forgot Password? to set a password.',
+  lastAdmin: 'The shop needs at least one administrator.',
+  invalidGoogleCode: 'This sign-in link is not valid or has expired. Please try again.',
+} as const;

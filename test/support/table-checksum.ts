@@ -12,6 +12,8 @@ const TABLES = [
   'payment_attempts',
   'processed_webhook_events',
   'reviews',
+  'account_tokens',
+  'mail_outbox',
 ] as const;
 
 /**

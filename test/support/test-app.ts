@@ -23,6 +23,17 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     DATA_DIR: '/nonexistent-test-data-dir',
     STATIC_DIR: '/nonexistent-static-dir',
     SESSION_SECRET: TEST_SESSION_SECRET,
+    // No pg-boss and no mail delivery unless a test asks (JOBS_ENABLED=true, with SMTP_URL of its SMTP server).
+    JOBS_ENABLED: 'false',
+    // scrypt N=2^10 instead of production's 2^17: hundreds of sign-ups per file (password-hasher.test.ts proves the
+    // production default). Refused by config.ts outside NODE_ENV=test.
+    TEST_ONLY_FAST_PASSWORD_HASH: 'true',
+    // No growing wait on an account that keeps failing; the M3 tests turn it on.
+    RATE_LIMIT_LOGIN_DELAY_MAX_MS: '0',
+    // A busy test machine (two cores, two files at a time) is not an overloaded shop: no load shedding unless a
+    // test asks for it.
+    LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+    LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION: '0',
     ...overrides,
   });
 }
@@ -38,7 +49,8 @@ export async function createTestApp(
     config,
     database,
     sessionSecret: config.SESSION_SECRET ?? TEST_SESSION_SECRET,
-    logger: false,
+    // TEST_LOG_LEVEL=warn npx vitest run … prints the app's log lines while a test is debugged.
+    logger: process.env.TEST_LOG_LEVEL ? { level: process.env.TEST_LOG_LEVEL } : false,
   });
   await app.ready();
   return { driver, app, database, config };

@@ -17,6 +17,10 @@ export interface SessionUser {
   email: string;
   displayName: string;
   isAdmin: boolean;
+  /** The owner proved the address (mailed link, password reset, or Google's verified claim). */
+  emailVerified: boolean;
+  /** False for an account that signs in only with Google. */
+  hasPassword: boolean;
 }
 
 /** The one thing the auth plugin needs: the user behind a token, or null when it is unknown, expired or revoked. */

@@ -1,26 +1,37 @@
+import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { accountMessages } from '../../../shared/messages.ts';
 import {
   adminCheckSchema,
   authResponseSchema,
+  changePasswordBodySchema,
   emailParamsSchema,
+  forgotPasswordBodySchema,
+  googleRedeemBodySchema,
   loginBodySchema,
   makeAdminResponseSchema,
   meSchema,
+  messageResponseSchema,
   profileBodySchema,
   profileSchema,
   providersSchema,
+  resetPasswordBodySchema,
   safeReturnTo,
   signupBodySchema,
   tokenRequestBodySchema,
   tokenResponseSchema,
   userListItemSchema,
+  verifyEmailBodySchema,
+  verifyEmailResponseSchema,
 } from '../../../shared/schemas/accounts.ts';
+import { publicUrl } from '../../config.ts';
+import { AppError } from '../../errors.ts';
 import { currentUser, requireAdmin, requireUser } from '../../plugins/auth.ts';
 import { bearerAuth, errorResponses } from '../../route-schemas.ts';
 import { createAbuseLimits } from './abuse-limits.ts';
-import { type AccountsService, badCredentials } from './accounts-service.ts';
+import { type AccountsService, badCredentials, meOf, wrongCurrentPassword } from './accounts-service.ts';
 import { type GoogleSignIn, GoogleSignInError } from './google-sign-in.ts';
 import type { ProfileService } from './profile-service.ts';
 import type { SessionRepository } from './session-repository.ts';
@@ -32,20 +43,33 @@ interface AccountsRoutesOptions {
   sessions: SessionRepository;
 }
 
+/** H2: the cookie that binds a Google sign-in to the browser that started it (only its keyed hash is stored). */
+const GOOGLE_COOKIE = 'rl_google';
+const GOOGLE_COOKIE_PATH = '/api/auth';
+const BINDING_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+function readGoogleCookie(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const [name, ...rest] = part.trim().split('=');
+    const value = rest.join('=');
+    if (name === GOOGLE_COOKIE && BINDING_PATTERN.test(value)) return value;
+  }
+  return undefined;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Sign-up, sign-in, Google, tokens, roles, users admin and profile. */
 export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = async (app, options) => {
   const { config } = app;
   const { accounts, profiles, google, sessions } = options;
   const limits = createAbuseLimits(app, config);
 
-  // Housekeeping: sessions that can no longer be used and abandoned Google sign-ins, every few hours.
-  const housekeeping = setInterval(() => {
-    Promise.all([sessions.deleteExpired(), google.deleteExpiredStates()]).catch((error: unknown) =>
-      app.log.warn({ err: error }, 'accounts housekeeping failed'),
-    );
-  }, 6 * 3_600_000);
-  housekeeping.unref();
-  app.addHook('onClose', async () => clearInterval(housekeeping));
+  // Housekeeping (expired sessions, abandoned Google sign-ins, spent tokens) is the `housekeeping` job (services.ts).
+  const secureCookie = config.PUBLIC_URL?.startsWith('https://') ?? false;
+  const cookieAttributes = `Path=${GOOGLE_COOKIE_PATH}; HttpOnly; SameSite=Lax${secureCookie ? '; Secure' : ''}`;
 
   app.post(
     '/api/signup',
@@ -72,17 +96,21 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
         tags: ['accounts'],
         summary: 'Sign in with email and password',
         description:
-          'Wrong password and unknown email answer the same 401. Rate limited per IP (every attempt) and per account ' +
-          '(failed attempts), 429 with Retry-After.',
+          'Wrong password and unknown email answer the same 401. Rate limited per address (every attempt) and per ' +
+          'address and account (failed attempts): 429 with Retry-After and details `[{ resetPasswordPath }]`. An ' +
+          'account that keeps failing is answered more slowly (up to about 2 s), from every address, but never locked.',
         body: loginBodySchema,
         response: { 200: authResponseSchema, ...errorResponses(400, 401, 429) },
       },
-      preHandler: [limits.loginPerIp.hit, limits.loginPerAccount.check],
+      preHandler: [limits.loginPerIp.hit, limits.loginPerAddressAccount.check],
     },
     async (request, reply) => {
+      const delay = await limits.loginDelayMs(request);
+      if (delay > 0) await sleep(delay);
       const result = await accounts.logIn(request.body);
       if (!result) {
-        await limits.loginPerAccount.hit(request, reply);
+        await limits.loginFailuresPerAccount.hit(request, reply);
+        await limits.loginPerAddressAccount.hit(request, reply);
         throw badCredentials();
       }
       return result;
@@ -106,6 +134,23 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
     },
   );
 
+  app.post(
+    '/api/logout/everywhere',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Sign Out Everywhere: revokes every session of your account',
+        security: bearerAuth,
+        response: { 204: z.null().describe('Every session of the account ended'), ...errorResponses(401) },
+      },
+      onRequest: requireUser,
+    },
+    async (request, reply) => {
+      await accounts.logOutEverywhere(currentUser(request));
+      return reply.status(204).send(null);
+    },
+  );
+
   app.get(
     '/api/me',
     {
@@ -117,9 +162,104 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
       },
       onRequest: requireUser,
     },
-    async (request) => {
-      const user = currentUser(request);
-      return { email: user.email, displayName: user.displayName, isAdmin: user.isAdmin };
+    async (request) => meOf(currentUser(request)),
+  );
+
+  app.post(
+    '/api/email/verify',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Verify your email with the token of the mailed link',
+        description:
+          'No sign-in needed: the link may be opened in another browser. The token is single use and valid 48 h; ' +
+          'unknown, used or expired answers 400 `invalid_token`.',
+        body: verifyEmailBodySchema,
+        response: { 200: verifyEmailResponseSchema, ...errorResponses(400, 429) },
+      },
+      preHandler: limits.tokensPerIp.hit,
+    },
+    async (request) => accounts.verifyEmail(request.body.token),
+  );
+
+  app.post(
+    '/api/email/verify/resend',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Send a new verification link',
+        description: 'Already verified: 409 `already_verified`. Rate limited per account (429 with Retry-After).',
+        security: bearerAuth,
+        response: { 202: messageResponseSchema, ...errorResponses(401, 409, 429) },
+      },
+      onRequest: requireUser,
+      preHandler: limits.verifyResendPerAccount.hit,
+    },
+    async (request, reply) => reply.status(202).send(await accounts.resendVerification(currentUser(request))),
+  );
+
+  app.post(
+    '/api/password/forgot',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Ask for a password reset link',
+        description:
+          'Always 202 with the same sentence, whether or not the email has an account, and answered before any ' +
+          'lookup (no enumeration, no timing oracle). The link is single use and valid 1 hour. Rate limited per ' +
+          'address and per email (429).',
+        body: forgotPasswordBodySchema,
+        response: { 202: messageResponseSchema, ...errorResponses(400, 429) },
+      },
+      preHandler: [limits.passwordResetPerIp.hit, limits.passwordResetPerEmail.hit],
+    },
+    async (request, reply) => {
+      accounts.requestPasswordReset(request.body.email);
+      return reply.status(202).send({ message: accountMessages.resetRequested });
+    },
+  );
+
+  app.post(
+    '/api/password/reset',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Set a new password with the token of the mailed link',
+        description:
+          'Revokes every session of the account, marks its email verified and mails "your password was changed". ' +
+          'Bad token: 400 `invalid_token`; a password the rules refuse: 400 `invalid_data` (details path ' +
+          '`body.password`), and the link stays usable.',
+        body: resetPasswordBodySchema,
+        response: { 200: messageResponseSchema, ...errorResponses(400, 429) },
+      },
+      preHandler: limits.tokensPerIp.hit,
+    },
+    async (request) => accounts.resetPassword(request.body.token, request.body.password),
+  );
+
+  app.post(
+    '/api/password/change',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Change your password (current password required)',
+        description:
+          'Answers a NEW token: every other session of the account, the caller’s old one included, is revoked. ' +
+          'Wrong current password: 422 `wrong_password`; a Google-only account: 409 `no_password`.',
+        security: bearerAuth,
+        body: changePasswordBodySchema,
+        response: { 200: authResponseSchema, ...errorResponses(400, 401, 409, 422, 429) },
+      },
+      onRequest: requireUser,
+      preHandler: limits.passwordChangePerAccount.check,
+    },
+    async (request, reply) => {
+      const result = await accounts.changePassword(currentUser(request), request.body);
+      if (!result) {
+        await limits.passwordChangePerAccount.hit(request, reply);
+        throw wrongCurrentPassword();
+      }
+      return result;
     },
   );
 
@@ -129,7 +269,9 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
       schema: {
         tags: ['accounts'],
         summary: 'A fresh token for your own account',
-        description: 'Only for the caller’s own email and a valid session (401 anonymous, 403 another email).',
+        description:
+          'Only for the caller’s own email and a valid session (401 anonymous, 403 another email). The token ends ' +
+          'with the session it was minted from: same expiry, and signing that one out signs this one out too.',
         security: bearerAuth,
         params: emailParamsSchema,
         body: tokenRequestBodySchema,
@@ -137,7 +279,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
       },
       onRequest: requireUser,
     },
-    async (request) => accounts.freshToken(currentUser(request), request.params.email),
+    async (request) => accounts.freshToken(currentUser(request), request.params.email, request.bearerToken),
   );
 
   app.get(
@@ -187,6 +329,24 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
     async (request) => accounts.makeAdmin(request.params.email),
   );
 
+  app.delete(
+    '/api/user/admin/:email',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Remove admin rights (admin)',
+        description:
+          '`modifiedCount` is 1 when the rights were removed, 0 when the user was not an admin; 404 for an unknown ' +
+          'email; 409 `last_admin` when they are the last administrator.',
+        security: bearerAuth,
+        params: emailParamsSchema,
+        response: { 200: makeAdminResponseSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+      onRequest: requireAdmin,
+    },
+    async (request) => accounts.removeAdmin(request.params.email),
+  );
+
   app.get(
     '/api/profile',
     {
@@ -231,9 +391,10 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
   );
 
   const callbackPath = '/api/auth/google/callback';
-  const redirectUri = (request: FastifyRequest) =>
-    new URL(callbackPath, config.PUBLIC_URL ?? `${request.protocol}://${request.host}`).href;
-  const failTo = (message: string) => `/auth/callback#error=${encodeURIComponent(message)}`;
+  // L8: Google's redirect address comes from PUBLIC_URL (http://localhost:PORT in development), never from Host.
+  const redirectUri = new URL(callbackPath, `${publicUrl(config)}/`).href;
+  // L4: only a fixed code travels in the fragment; the web maps it to its sentence.
+  const failTo = (error: GoogleSignInError) => `/auth/callback#error=${error.code}`;
 
   app.get(
     '/api/auth/google',
@@ -242,22 +403,26 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
         tags: ['accounts'],
         summary: 'Start Sign In With Google (browser navigation)',
         description:
-          'Redirects (302) to Google with state, nonce and a PKCE challenge. `returnTo` must be a path on this site. ' +
-          'Problems redirect to `/auth/callback#error=…`.',
+          'Sets the HttpOnly cookie `rl_google` that binds the sign-in to this browser and redirects (302) to Google ' +
+          'with state, nonce and a PKCE challenge. `returnTo` must be a path on this site. Problems redirect to ' +
+          '`/auth/callback#error=<code>`.',
         querystring: z.object({ returnTo: z.string().max(512).optional() }),
         response: {
-          302: z.null().describe('To the provider, or to /auth/callback#error=…'),
+          302: z.null().describe('To the provider, or to /auth/callback#error=<code>'),
           ...errorResponses(400, 429),
         },
       },
       preHandler: limits.googlePerIp.hit,
     },
     async (request, reply) => {
+      // The same browser keeps one binding, so two tabs starting a sign-in do not undo each other.
+      const binding = readGoogleCookie(request) ?? crypto.randomBytes(32).toString('base64url');
       try {
-        const url = await google.start(redirectUri(request), safeReturnTo(request.query.returnTo));
+        const url = await google.start(redirectUri, safeReturnTo(request.query.returnTo), binding);
+        reply.header('set-cookie', `${GOOGLE_COOKIE}=${binding}; Max-Age=600; ${cookieAttributes}`);
         return reply.redirect(url.href, 302);
       } catch (error) {
-        if (error instanceof GoogleSignInError) return reply.redirect(failTo(error.message), 302);
+        if (error instanceof GoogleSignInError) return reply.redirect(failTo(error), 302);
         throw error;
       }
     },
@@ -270,8 +435,9 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
         tags: ['accounts'],
         summary: 'Finish Sign In With Google (the provider redirects here)',
         description:
-          'Verifies state, PKCE and the ID token, links or creates the user and redirects to ' +
-          '`/auth/callback#token=…&returnTo=…` (a fragment is never sent to a server), or `#error=…`.',
+          'Needs the `rl_google` cookie of the browser that started the sign-in. Verifies state, PKCE and the ID ' +
+          'token, links or creates the user and redirects to `/auth/callback#code=<one-time code>&returnTo=…` ' +
+          '(never a token: the code is redeemed with POST /api/auth/google/redeem), or `#error=<code>`.',
         // Loose: Google adds parameters of its own (authuser, hd, prompt…); openid-client reads what it needs.
         querystring: z.looseObject({
           code: z.string().max(4096).optional(),
@@ -279,20 +445,42 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
           error: z.string().max(256).optional(),
           iss: z.string().max(512).optional(),
         }),
-        response: { 302: z.null().describe('To /auth/callback with the token or the error in the fragment') },
+        response: { 302: z.null().describe('To /auth/callback with a one-time code or an error code') },
       },
     },
     async (request, reply) => {
-      const current = new URL(redirectUri(request));
+      const current = new URL(redirectUri);
       current.search = new URL(request.url, 'http://callback.invalid').search;
       try {
-        const { auth, returnTo } = await google.finish(current);
-        const fragment = new URLSearchParams({ token: auth.token, returnTo });
+        const { code, returnTo } = await google.finish(current, readGoogleCookie(request));
+        const fragment = new URLSearchParams({ code, returnTo });
         return reply.redirect(`/auth/callback#${fragment.toString()}`, 302);
       } catch (error) {
-        if (error instanceof GoogleSignInError) return reply.redirect(failTo(error.message), 302);
+        if (error instanceof GoogleSignInError) return reply.redirect(failTo(error), 302);
         throw error;
       }
+    },
+  );
+
+  app.post(
+    '/api/auth/google/redeem',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Exchange the one-time code of a Google sign-in for a session',
+        description:
+          'Only from the browser that started the sign-in (its `rl_google` cookie); the code is single use and ' +
+          'valid 60 s. Anything else: 400 `invalid_code`. Clears the cookie on success.',
+        body: googleRedeemBodySchema,
+        response: { 200: authResponseSchema, ...errorResponses(400, 429) },
+      },
+      preHandler: limits.tokensPerIp.hit,
+    },
+    async (request, reply) => {
+      const auth = await google.redeem(request.body.code, readGoogleCookie(request));
+      if (!auth) throw new AppError(400, 'invalid_code', accountMessages.invalidGoogleCode);
+      reply.header('set-cookie', `${GOOGLE_COOKIE}=; Max-Age=0; ${cookieAttributes}`);
+      return auth;
     },
   );
 };

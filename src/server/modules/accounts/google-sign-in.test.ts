@@ -9,7 +9,9 @@ import {
 import { databaseChecksum } from '../../../../test/support/table-checksum.ts';
 import { createTestApp, describeEachDatabase, type TestContext } from '../../../../test/support/test-app.ts';
 import { testDrivers } from '../../../../test/support/test-database.ts';
-import { oauthStates, users } from '../../db/schema.ts';
+import { accountMessages, googleSignInErrors } from '../../../shared/messages.ts';
+import { loadConfig } from '../../config.ts';
+import { accountTokens, mailOutbox, oauthStates, users } from '../../db/schema.ts';
 
 // The provider must exist before the apps are built: their config names its issuer.
 const provider: LocalOidcProvider = await startOidcProvider();
@@ -21,27 +23,74 @@ afterAll(async () => {
 interface RoundTrip {
   location: string;
   fragment: URLSearchParams;
+  /** The browser's `rl_google` cookie (`rl_google=…`), as the browser would send it back. */
+  cookie: string;
 }
 
-/** Browser steps, by hand: our start URL → the provider's /authorize (real HTTP) → our callback. */
-async function signInWithGoogle(app: FastifyInstance, returnTo = '/allparts'): Promise<RoundTrip> {
-  const start = await app.inject({ method: 'GET', url: `/api/auth/google?returnTo=${encodeURIComponent(returnTo)}` });
+/** The `name=value` of the rl_google cookie a response sets, and its attributes. */
+function googleCookie(res: { headers: Record<string, unknown> }): { pair: string; attributes: string } {
+  const header = String(res.headers['set-cookie'] ?? '');
+  const [pair = '', ...attributes] = header.split(';').map((part) => part.trim());
+  return { pair, attributes: attributes.join('; ') };
+}
+
+/** Our start URL in one browser (its cookie jar is `cookie`); answers the provider URL and the cookie it holds now. */
+async function startIn(app: FastifyInstance, returnTo = '/allparts', cookie?: string) {
+  const start = await app.inject({
+    method: 'GET',
+    url: `/api/auth/google?returnTo=${encodeURIComponent(returnTo)}`,
+    headers: cookie ? { cookie } : {},
+  });
   expect(start.statusCode).toBe(302);
-  const authorize = new URL(String(start.headers.location));
-  expect(authorize.origin).toBe(provider.issuer);
-  const atProvider = await fetch(authorize, { redirect: 'manual' });
-  expect(atProvider.status).toBe(302);
-  const back = new URL(String(atProvider.headers.get('location')));
-  expect(back.origin + back.pathname).toBe('http://shop.test/api/auth/google/callback');
-  return finish(app, back.pathname + back.search);
+  return { authorize: new URL(String(start.headers.location)), cookie: googleCookie(start).pair || cookie || '' };
 }
 
-async function finish(app: FastifyInstance, url: string): Promise<RoundTrip> {
-  const res = await app.inject({ method: 'GET', url });
+/** The provider's /authorize (real HTTP): answers our callback path with its query. */
+async function atProvider(authorize: URL): Promise<string> {
+  expect(authorize.origin).toBe(provider.issuer);
+  const res = await fetch(authorize, { redirect: 'manual' });
+  expect(res.status).toBe(302);
+  const back = new URL(String(res.headers.get('location')));
+  expect(back.origin + back.pathname).toBe('http://shop.test/api/auth/google/callback');
+  return back.pathname + back.search;
+}
+
+/** Browser steps, by hand: our start URL → the provider's /authorize → our callback, all in ONE browser. */
+async function signInWithGoogle(app: FastifyInstance, returnTo = '/allparts'): Promise<RoundTrip> {
+  const { authorize, cookie } = await startIn(app, returnTo);
+  return finish(app, await atProvider(authorize), cookie);
+}
+
+async function finish(app: FastifyInstance, url: string, cookie?: string): Promise<RoundTrip> {
+  const res = await app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
   expect(res.statusCode).toBe(302);
   const location = String(res.headers.location);
   expect(location.startsWith('/auth/callback#')).toBe(true);
-  return { location, fragment: new URLSearchParams(location.slice(location.indexOf('#') + 1)) };
+  // H2: the callback never hands over a bearer token; only a one-time code, or an error code.
+  expect(location).not.toMatch(/token=/);
+  return {
+    location,
+    fragment: new URLSearchParams(location.slice(location.indexOf('#') + 1)),
+    cookie: cookie ?? '',
+  };
+}
+
+function redeem(app: FastifyInstance, code: string | null, cookie?: string) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/auth/google/redeem',
+    headers: cookie ? { cookie } : {},
+    payload: { code: code ?? '' },
+  });
+}
+
+/** The whole sign-in in one browser, to the session token the web app stores. */
+async function tokenFor(app: FastifyInstance, returnTo = '/allparts'): Promise<string> {
+  const trip = await signInWithGoogle(app, returnTo);
+  expect(trip.fragment.get('error'), trip.location).toBeNull();
+  const res = await redeem(app, trip.fragment.get('code'), trip.cookie);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().token as string;
 }
 
 async function me(app: FastifyInstance, token: string | null) {
@@ -70,22 +119,43 @@ describeEachDatabase(
       expect(saved?.expiresAt.getTime()).toBeGreaterThan(Date.now());
       // The verifier itself never leaves the server.
       expect(res.headers.location).not.toContain(saved?.codeVerifier ?? 'missing');
+      // H2: the browser binding is an HttpOnly, SameSite=Lax cookie scoped to /api/auth for ten minutes; the
+      // database keeps only its keyed hash.
+      const cookie = googleCookie(res);
+      expect(cookie.pair).toMatch(/^rl_google=[A-Za-z0-9_-]{43}$/);
+      expect(cookie.attributes).toMatch(/HttpOnly/);
+      expect(cookie.attributes).toMatch(/SameSite=Lax/);
+      expect(cookie.attributes).toMatch(/Path=\/api\/auth/);
+      expect(cookie.attributes).toMatch(/Max-Age=600/);
+      expect(cookie.attributes).not.toMatch(/Secure/); // PUBLIC_URL is http here
+      expect(saved?.bindingHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(JSON.stringify(saved)).not.toContain(cookie.pair.slice('rl_google='.length));
     });
 
-    it('creates a new user named by the provider, opens a session and hands the token over in the fragment', async () => {
+    it('creates a new user named by the provider, and hands over a one-time code (never a token) that becomes a session', async () => {
       provider.signInAs({ sub: 'g-new-1', email: 'New.Rider@Example.com', email_verified: true, name: 'Nina Rider' });
-      const { fragment } = await signInWithGoogle(ctx().app, '/allparts');
-      expect(fragment.get('returnTo')).toBe('/allparts');
-      const token = fragment.get('token');
-      expect(token).toBeTruthy();
-      const res = await me(ctx().app, token);
-      expect(res.json()).toEqual({ email: 'New.Rider@Example.com', displayName: 'Nina Rider', isAdmin: false });
+      const trip = await signInWithGoogle(ctx().app, '/allparts');
+      expect(trip.fragment.get('returnTo')).toBe('/allparts');
+      expect(trip.fragment.get('token')).toBeNull();
+      const redeemed = await redeem(ctx().app, trip.fragment.get('code'), trip.cookie);
+      expect(redeemed.statusCode).toBe(200);
+      // The cookie is cleared once it has done its job.
+      expect(googleCookie(redeemed).attributes).toMatch(/Max-Age=0/);
+      const res = await me(ctx().app, redeemed.json().token);
+      expect(res.json()).toEqual({
+        email: 'New.Rider@Example.com',
+        displayName: 'Nina Rider',
+        isAdmin: false,
+        // Google verified the address; the account has no password.
+        emailVerified: true,
+        hasPassword: false,
+      });
       const [row] = await ctx().database.db.select().from(users).where(eq(users.googleSubject, 'g-new-1'));
       expect(row?.passwordHash).toBeNull();
 
       // The same Google account signs in again to the same user.
-      const again = await signInWithGoogle(ctx().app, '/');
-      expect((await me(ctx().app, again.fragment.get('token'))).json().email).toBe('New.Rider@Example.com');
+      const again = await tokenFor(ctx().app, '/');
+      expect((await me(ctx().app, again)).json().email).toBe('New.Rider@Example.com');
       const count = await ctx()
         .database.db.select()
         .from(users)
@@ -93,22 +163,104 @@ describeEachDatabase(
       expect(count).toHaveLength(1);
     });
 
-    it('links to an existing password account with the same verified email and keeps its name and password', async () => {
+    it('H2: the one-time code works once, for 60 seconds, and only with the cookie of the browser that started', async () => {
+      provider.signInAs({ sub: 'g-code', email: 'code@example.com', email_verified: true, name: 'Cody' });
+      const trip = await signInWithGoogle(ctx().app);
+      const code = trip.fragment.get('code');
+      expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      const [stored] = await ctx()
+        .database.db.select()
+        .from(accountTokens)
+        .where(eq(accountTokens.purpose, 'google_code'));
+      expect(JSON.stringify(stored)).not.toContain(code);
+      const lifetime = (stored?.expiresAt.getTime() ?? 0) - (stored?.createdAt.getTime() ?? 0);
+      expect(lifetime).toBeGreaterThan(55_000);
+      expect(lifetime).toBeLessThanOrEqual(61_000);
+
+      const other = await startIn(ctx().app);
+      for (const attempt of [undefined, other.cookie, 'rl_google=not-the-right-shape']) {
+        const refused = await redeem(ctx().app, code, attempt);
+        expect(refused.statusCode).toBe(400);
+        expect(refused.json()).toEqual({ error: { code: 'invalid_code', message: accountMessages.invalidGoogleCode } });
+      }
+      const first = await redeem(ctx().app, code, trip.cookie);
+      expect(first.statusCode).toBe(200);
+      const replay = await redeem(ctx().app, code, trip.cookie);
+      expect(replay.statusCode).toBe(400);
+      expect(replay.json().error.code).toBe('invalid_code');
+
+      // A code whose minute ran out is refused even with the right cookie.
+      const late = await signInWithGoogle(ctx().app);
+      await ctx()
+        .database.db.update(accountTokens)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(sql`${accountTokens.usedAt} is null and ${accountTokens.purpose} = 'google_code'`);
+      expect((await redeem(ctx().app, late.fragment.get('code'), late.cookie)).statusCode).toBe(400);
+    });
+
+    it('H2: a callback link from someone else’s sign-in (login CSRF) is refused in a browser without, or with another, cookie', async () => {
+      // The attacker signs in with their own Google account in their own browser, and stops at the callback.
+      provider.signInAs({ sub: 'g-attacker', email: 'mallory@example.com', email_verified: true, name: 'Mallory' });
+      const victim = await startIn(ctx().app, '/'); // the victim's browser has a cookie of its own
+      const before = await databaseChecksum(ctx().database.db);
+      for (const cookie of [undefined, victim.cookie]) {
+        const attacker = await startIn(ctx().app);
+        const callback = await atProvider(attacker.authorize);
+        const trip = await finish(ctx().app, callback, cookie);
+        expect(trip.fragment.get('error')).toBe('browser_mismatch');
+        expect(trip.fragment.get('code')).toBeNull();
+      }
+      // Nothing but the spent state: no user, no session, no code.
+      const after = await databaseChecksum(ctx().database.db);
+      expect({ ...after, oauth_states: '' }).toEqual({ ...before, oauth_states: '' });
+      expect(await ctx().database.db.select().from(users).where(eq(users.googleSubject, 'g-attacker'))).toHaveLength(0);
+    });
+
+    it('H1: never links Google into a password account whose email is not verified; links after verification', async () => {
+      // Mallory registers the victim's address first, with a password of hers, and never verifies it.
       const signup = await ctx().app.inject({
         method: 'POST',
         url: '/api/signup',
         payload: { name: 'Pat Password', email: 'pat@example.com', password: 'secret-123' },
       });
       expect(signup.statusCode).toBe(201);
+      expect(signup.json().user.emailVerified).toBe(false);
+      const before = await databaseChecksum(ctx().database.db);
+      // The real owner signs in with Google: refused, nothing linked, Mallory's session untouched.
       provider.signInAs({ sub: 'g-pat', email: 'PAT@example.com', email_verified: true, name: 'Patricia G' });
-      const { fragment } = await signInWithGoogle(ctx().app);
-      expect((await me(ctx().app, fragment.get('token'))).json()).toEqual({
+      const refused = await signInWithGoogle(ctx().app);
+      expect(refused.fragment.get('error')).toBe('password_sign_in_required');
+      expect(refused.fragment.get('code')).toBeNull();
+      const after = await databaseChecksum(ctx().database.db);
+      expect({ ...after, oauth_states: '' }).toEqual({ ...before, oauth_states: '' });
+      expect((await me(ctx().app, signup.json().token)).statusCode).toBe(200);
+
+      // Once the address is proven (the mailed link), Google links, every other session of the account ends and
+      // its owner is told by mail.
+      const [row] = await ctx().database.db.select().from(users).where(eq(users.email, 'pat@example.com'));
+      const [mail] = await ctx().database.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'verify-email'));
+      const token = /verify-email#token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1];
+      const verified = await ctx().app.inject({ method: 'POST', url: '/api/email/verify', payload: { token } });
+      expect(verified.statusCode).toBe(200);
+      const linked = await tokenFor(ctx().app);
+      expect((await me(ctx().app, linked)).json()).toMatchObject({
         email: 'pat@example.com',
         displayName: 'Pat Password',
-        isAdmin: false,
       });
-      const [row] = await ctx().database.db.select().from(users).where(eq(users.email, 'pat@example.com'));
-      expect(row?.googleSubject).toBe('g-pat');
+      const [after2] = await ctx()
+        .database.db.select()
+        .from(users)
+        .where(eq(users.id, row?.id ?? ''));
+      expect(after2?.googleSubject).toBe('g-pat');
+      expect((await me(ctx().app, signup.json().token)).statusCode).toBe(401);
+      const mails = await ctx()
+        .database.db.select()
+        .from(mailOutbox)
+        .where(eq(mailOutbox.kind, 'sign-in-method-linked'));
+      expect(mails.map((m) => [m.recipient, m.subject])).toEqual([
+        ['pat@example.com', 'Google sign-in was linked to your Redline Parts account'],
+      ]);
+      // The password still works.
       const login = await ctx().app.inject({
         method: 'POST',
         url: '/api/login',
@@ -117,7 +269,7 @@ describeEachDatabase(
       expect(login.statusCode).toBe(200);
     });
 
-    it('never links or creates an account for an unverified email', async () => {
+    it('never links or creates an account for an unverified Google email', async () => {
       await ctx().app.inject({
         method: 'POST',
         url: '/api/signup',
@@ -127,84 +279,146 @@ describeEachDatabase(
       for (const email of ['vera@example.com', 'nobody-yet@example.com']) {
         provider.signInAs({ sub: `g-unverified-${email}`, email, email_verified: false, name: 'Mallory' });
         const { fragment } = await signInWithGoogle(ctx().app);
-        expect(fragment.get('token')).toBeNull();
-        expect(fragment.get('error')).toMatch(/not verified/);
+        expect(fragment.get('code')).toBeNull();
+        expect(fragment.get('error')).toBe('unverified_email');
       }
       // Only the spent states changed: no user, no session, no link.
       const after = await databaseChecksum(ctx().database.db);
       expect({ ...after, oauth_states: '' }).toEqual({ ...before, oauth_states: '' });
     });
 
-    it('refuses a provider answer without an email', async () => {
+    it('refuses a provider answer without an email, or with one our own forms would refuse (L5)', async () => {
       provider.signInAs({ sub: 'g-no-email', name: 'No Mail' });
-      const { fragment } = await signInWithGoogle(ctx().app);
-      expect(fragment.get('error')).toMatch(/email/);
+      expect((await signInWithGoogle(ctx().app)).fragment.get('error')).toBe('no_email');
+      provider.signInAs({ sub: 'g-odd-email', email: 'odd@localhost', email_verified: true, name: 'Odd' });
+      expect((await signInWithGoogle(ctx().app)).fragment.get('error')).toBe('no_email');
+      // A long ending is a real address (L5): the account is created.
+      provider.signInAs({ sub: 'g-long-tld', email: 'rider@garage.motorcycles', email_verified: true, name: 'Long' });
+      expect((await me(ctx().app, await tokenFor(ctx().app))).json().email).toBe('rider@garage.motorcycles');
     });
 
     it('refuses an unknown state, and a state used twice', async () => {
       provider.signInAs({ sub: 'g-state', email: 'state@example.com', email_verified: true, name: 'S' });
       const bad = await finish(ctx().app, '/api/auth/google/callback?code=abc&state=never-issued-state-value');
-      expect(bad.fragment.get('error')).toMatch(/not valid/);
-      expect(bad.fragment.get('token')).toBeNull();
+      expect(bad.fragment.get('error')).toBe('invalid_state');
+      expect(bad.fragment.get('code')).toBeNull();
 
-      const start = await ctx().app.inject({ method: 'GET', url: '/api/auth/google' });
-      const atProvider = await fetch(String(start.headers.location), { redirect: 'manual' });
-      const back = new URL(String(atProvider.headers.get('location')));
-      const first = await finish(ctx().app, back.pathname + back.search);
-      expect(first.fragment.get('token')).toBeTruthy();
-      const replay = await finish(ctx().app, back.pathname + back.search);
-      expect(replay.fragment.get('error')).toMatch(/already used|not valid/);
+      const { authorize, cookie } = await startIn(ctx().app);
+      const back = await atProvider(authorize);
+      const first = await finish(ctx().app, back, cookie);
+      expect(first.fragment.get('code')).toBeTruthy();
+      const replay = await finish(ctx().app, back, cookie);
+      expect(replay.fragment.get('error')).toBe('invalid_state');
     });
 
     it('refuses a state whose time ran out', async () => {
       provider.signInAs({ sub: 'g-late', email: 'late@example.com', email_verified: true, name: 'Late' });
-      const start = await ctx().app.inject({ method: 'GET', url: '/api/auth/google' });
-      const state = new URL(String(start.headers.location)).searchParams.get('state') ?? '';
+      const { authorize, cookie } = await startIn(ctx().app);
+      const state = authorize.searchParams.get('state') ?? '';
       await ctx()
         .database.db.update(oauthStates)
         .set({ expiresAt: new Date(Date.now() - 1000) })
         .where(eq(oauthStates.state, state));
-      const atProvider = await fetch(String(start.headers.location), { redirect: 'manual' });
-      const back = new URL(String(atProvider.headers.get('location')));
-      const res = await finish(ctx().app, back.pathname + back.search);
-      expect(res.fragment.get('error')).toMatch(/expired/);
+      const res = await finish(ctx().app, await atProvider(authorize), cookie);
+      expect(res.fragment.get('error')).toBe('expired');
       expect(await ctx().database.db.select().from(users).where(eq(users.googleSubject, 'g-late'))).toHaveLength(0);
     });
 
     it('refuses a state that does not match the one the provider echoes (tampered state)', async () => {
       provider.signInAs({ sub: 'g-tamper', email: 'tamper@example.com', email_verified: true, name: 'T' });
-      const a = await ctx().app.inject({ method: 'GET', url: '/api/auth/google' });
-      const b = await ctx().app.inject({ method: 'GET', url: '/api/auth/google' });
-      const atProvider = await fetch(String(a.headers.location), { redirect: 'manual' });
-      const back = new URL(String(atProvider.headers.get('location')));
+      const a = await startIn(ctx().app);
+      // Sign-in B in the same browser (it keeps its binding), so only PKCE and the nonce can tell them apart.
+      const b = await startIn(ctx().app, '/', a.cookie);
+      expect(b.cookie).toBe(a.cookie);
+      const back = new URL(await atProvider(a.authorize), 'http://shop.test');
       // The code of sign-in A presented with the state of sign-in B: PKCE verifier and nonce do not match.
-      back.searchParams.set('state', new URL(String(b.headers.location)).searchParams.get('state') ?? '');
-      const res = await finish(ctx().app, back.pathname + back.search);
-      expect(res.fragment.get('error')).toMatch(/could not be verified/);
+      back.searchParams.set('state', b.authorize.searchParams.get('state') ?? '');
+      const res = await finish(ctx().app, back.pathname + back.search, a.cookie);
+      expect(res.fragment.get('error')).toBe('invalid_state');
       expect(await ctx().database.db.select().from(users).where(eq(users.googleSubject, 'g-tamper'))).toHaveLength(0);
     });
 
     it('says so when the person cancels at the provider', async () => {
-      const start = await ctx().app.inject({ method: 'GET', url: '/api/auth/google' });
-      const state = new URL(String(start.headers.location)).searchParams.get('state') ?? '';
-      const res = await finish(ctx().app, `/api/auth/google/callback?error=access_denied&state=${state}`);
-      expect(res.fragment.get('error')).toBe('Google sign-in was cancelled.');
+      const { authorize, cookie } = await startIn(ctx().app);
+      const state = authorize.searchParams.get('state') ?? '';
+      const res = await finish(ctx().app, `/api/auth/google/callback?error=access_denied&state=${state}`, cookie);
+      expect(res.fragment.get('error')).toBe('cancelled');
     });
 
-    it('only ever returns to a path on this site', async () => {
-      for (const returnTo of ['https://evil.example/x', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)']) {
+    it('L4: the callback redirect carries only the fixed error codes, never text from the request', async () => {
+      const { authorize, cookie } = await startIn(ctx().app);
+      const state = authorize.searchParams.get('state') ?? '';
+      const hostile = encodeURIComponent('<script>alert(1)</script> Your account is locked, call +1 555');
+      const urls = [
+        `/api/auth/google/callback?error=${hostile}&state=${state}`,
+        `/api/auth/google/callback?error=access_denied&error_description=${hostile}&state=${hostile}`,
+        `/api/auth/google/callback?code=${hostile}`,
+      ];
+      for (const url of urls) {
+        const res = await finish(ctx().app, url, cookie);
+        expect(res.location).toMatch(/^\/auth\/callback#error=[a-z_]+$/);
+        expect(Object.keys(googleSignInErrors)).toContain(res.fragment.get('error'));
+      }
+    });
+
+    it('only ever returns to a path on this site (L1 included)', async () => {
+      for (const returnTo of [
+        'https://evil.example/x',
+        '//evil.example/x',
+        '/\\evil.example',
+        'javascript:alert(1)',
+        '/.//evil.example',
+        '/%2F%2Fevil.example',
+      ]) {
         const start = await ctx().app.inject({
           method: 'GET',
           url: `/api/auth/google?returnTo=${encodeURIComponent(returnTo)}`,
         });
         const state = new URL(String(start.headers.location)).searchParams.get('state') ?? '';
         const [saved] = await ctx().database.db.select().from(oauthStates).where(eq(oauthStates.state, state));
-        expect(saved?.returnTo).toBe('/');
+        expect(saved?.returnTo, returnTo).toBe('/');
       }
+    });
+
+    it('L8: builds redirect_uri from PUBLIC_URL, never from the Host header', async () => {
+      const res = await ctx().app.inject({
+        method: 'GET',
+        url: '/api/auth/google',
+        headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
+      });
+      const url = new URL(String(res.headers.location));
+      expect(url.searchParams.get('redirect_uri')).toBe('http://shop.test/api/auth/google/callback');
     });
   },
   googleEnv,
 );
+
+describe('L8: without PUBLIC_URL', () => {
+  let context: TestContext;
+  beforeAll(async () => {
+    const { PUBLIC_URL: _unset, ...withoutPublicUrl } = googleEnv;
+    context = await createTestApp(testDrivers[0] ?? 'pglite', { ...withoutPublicUrl, PORT: '4123' });
+  });
+  afterAll(async () => {
+    await context.app.close();
+    await context.database.close();
+  });
+
+  it('development uses http://localhost:PORT whatever the Host header says', async () => {
+    const res = await context.app.inject({ method: 'GET', url: '/api/auth/google', headers: { host: 'evil.example' } });
+    expect(new URL(String(res.headers.location)).searchParams.get('redirect_uri')).toBe(
+      'http://localhost:4123/api/auth/google/callback',
+    );
+  });
+
+  it('production refuses to start with Google configured and no PUBLIC_URL, in a sentence naming it', () => {
+    const { PUBLIC_URL: _unset, ...withoutPublicUrl } = googleEnv;
+    expect(() => loadConfig({ ...withoutPublicUrl, NODE_ENV: 'production' })).toThrow(
+      /PUBLIC_URL must be set when Google sign-in is configured in production/,
+    );
+    expect(() => loadConfig({ ...googleEnv, NODE_ENV: 'production' })).not.toThrow();
+  });
+});
 
 describe('Google sign-in when it is not configured', () => {
   let context: TestContext;
@@ -220,9 +434,8 @@ describe('Google sign-in when it is not configured', () => {
     expect((await context.app.inject({ method: 'GET', url: '/api/auth/providers' })).json()).toEqual({ google: false });
     const start = await context.app.inject({ method: 'GET', url: '/api/auth/google' });
     expect(start.statusCode).toBe(302);
-    expect(decodeURIComponent(String(start.headers.location))).toBe(
-      '/auth/callback#error=Google sign-in is not configured.',
-    );
+    expect(String(start.headers.location)).toBe('/auth/callback#error=not_configured');
+    expect(start.headers['set-cookie']).toBeUndefined();
   });
 });
 
@@ -237,13 +450,11 @@ describe('Google sign-in when the provider cannot be reached', () => {
     await context.database.close();
   });
 
-  it('sends the browser back with a sentence, keeps no state, and tries again next time', async () => {
+  it('sends the browser back with a code, keeps no state, and tries again next time', async () => {
     for (let attempt = 0; attempt < 2; attempt++) {
       const start = await context.app.inject({ method: 'GET', url: '/api/auth/google' });
       expect(start.statusCode).toBe(302);
-      expect(decodeURIComponent(String(start.headers.location))).toBe(
-        '/auth/callback#error=Google sign-in is unavailable right now. Please try again later.',
-      );
+      expect(String(start.headers.location)).toBe('/auth/callback#error=unavailable');
     }
     expect(await context.database.db.select().from(oauthStates)).toHaveLength(0);
   });

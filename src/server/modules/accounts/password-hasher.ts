@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
+import type { AppConfig } from '../../config.ts';
 
 const scrypt = promisify(crypto.scrypt) as (
   password: string,
@@ -8,36 +9,94 @@ const scrypt = promisify(crypto.scrypt) as (
   options: crypto.ScryptOptions,
 ) => Promise<Buffer>;
 
-/**
- * scrypt is memory-hard (N=2^15, r=8: 32 MiB per hash), runs on libuv's thread pool so it never blocks the
- * event loop, and comes with Node: no native add-on to build. The stored string names its parameters, so
- * they can be raised later without invalidating existing hashes.
- */
-const DEFAULT_PARAMS = { N: 2 ** 15, r: 8, p: 1 } as const;
-const KEY_LENGTH = 32;
+export interface ScryptParams {
+  N: number;
+  r: number;
+  p: number;
+}
 
-export async function hashPassword(password: string, params = DEFAULT_PARAMS): Promise<string> {
+/**
+ * scrypt is memory-hard, runs on libuv's thread pool so it never blocks the event loop, and comes with Node: no
+ * native add-on to build. OWASP's minimum (ADR 009): N=2^17, r=8, p=1, i.e. 128 MiB and about half a second per
+ * hash here. The stored string names its parameters, so older hashes (N=2^15 before issue 10) still verify and are
+ * re-hashed with these on the owner's next successful sign-in.
+ */
+export const PRODUCTION_SCRYPT_PARAMS: ScryptParams = { N: 2 ** 17, r: 8, p: 1 };
+/** Only with TEST_ONLY_FAST_PASSWORD_HASH=true, which config.ts accepts only under NODE_ENV=test. */
+const TEST_ONLY_SCRYPT_PARAMS: ScryptParams = { N: 2 ** 10, r: 8, p: 1 };
+const KEY_LENGTH = 32;
+/** Hashes from the database are trusted, but a corrupt one must not make one sign-in allocate gigabytes. */
+const MAX_N = 2 ** 20;
+
+/** The parameters new hashes get: production's, unless a test harness asked for the test-only low cost. */
+export function passwordHashParams(
+  config: Partial<Pick<AppConfig, 'NODE_ENV' | 'TEST_ONLY_FAST_PASSWORD_HASH'>>,
+): ScryptParams {
+  return config.NODE_ENV === 'test' && config.TEST_ONLY_FAST_PASSWORD_HASH === 'true'
+    ? TEST_ONLY_SCRYPT_PARAMS
+    : PRODUCTION_SCRYPT_PARAMS;
+}
+
+/** scrypt needs 128·N·r bytes; Node refuses above `maxmem` (32 MiB by default), so allow twice what is needed. */
+function maxmem(params: ScryptParams): number {
+  return Math.max(32 * 1024 * 1024, 2 * 128 * params.N * params.r * params.p);
+}
+
+export async function hashPassword(password: string, params: ScryptParams = PRODUCTION_SCRYPT_PARAMS): Promise<string> {
   const salt = crypto.randomBytes(16);
-  const key = await scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...params, maxmem: 256 * 1024 * 1024 });
+  const key = await scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...params, maxmem: maxmem(params) });
   return ['scrypt', params.N, params.r, params.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+function parse(stored: string): { params: ScryptParams; salt: Buffer; key: Buffer } | null {
   const [algorithm, n, r, p, saltText, keyText] = stored.split('$');
-  if (algorithm !== 'scrypt' || !n || !r || !p || !saltText || !keyText) return false;
-  const expected = Buffer.from(keyText, 'base64url');
-  const key = await scrypt(password.normalize('NFKC'), Buffer.from(saltText, 'base64url'), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    maxmem: 256 * 1024 * 1024,
-  });
-  return key.length === expected.length && crypto.timingSafeEqual(key, expected);
+  if (algorithm !== 'scrypt' || !n || !r || !p || !saltText || !keyText) return null;
+  const params = { N: Number(n), r: Number(r), p: Number(p) };
+  if (![params.N, params.r, params.p].every(Number.isSafeInteger) || params.N > MAX_N || params.N < 2) return null;
+  return { params, salt: Buffer.from(saltText, 'base64url'), key: Buffer.from(keyText, 'base64url') };
 }
 
-/** A hash to compare against when the account does not exist, so timing does not reveal which emails are registered. */
-let dummyHash: Promise<string> | undefined;
-export function dummyPasswordHash(): Promise<string> {
-  dummyHash ??= hashPassword(crypto.randomBytes(16).toString('hex'));
-  return dummyHash;
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const parsed = parse(stored);
+  if (!parsed) return false;
+  const key = await scrypt(password.normalize('NFKC'), parsed.salt, parsed.key.length, {
+    ...parsed.params,
+    maxmem: maxmem(parsed.params),
+  });
+  return key.length === parsed.key.length && crypto.timingSafeEqual(key, parsed.key);
+}
+
+/** True when a stored hash is weaker than `params` (or unreadable): it is re-hashed at the next sign-in. */
+export function needsRehash(stored: string, params: ScryptParams): boolean {
+  const parsed = parse(stored);
+  if (!parsed) return true;
+  return parsed.params.N < params.N || parsed.params.r < params.r || parsed.params.p < params.p;
+}
+
+/** The hashing of one app: its parameters, and a dummy hash of the same cost for unknown emails (no timing oracle). */
+export class PasswordHasher {
+  readonly params: ScryptParams;
+  #dummy: Promise<string> | undefined;
+
+  constructor(params: ScryptParams) {
+    this.params = params;
+  }
+
+  hash(password: string): Promise<string> {
+    return hashPassword(password, this.params);
+  }
+
+  verify(password: string, stored: string): Promise<boolean> {
+    return verifyPassword(password, stored);
+  }
+
+  needsRehash(stored: string): boolean {
+    return needsRehash(stored, this.params);
+  }
+
+  /** A hash to compare against when the account does not exist, so timing does not reveal which emails exist. */
+  dummyHash(): Promise<string> {
+    this.#dummy ??= this.hash(crypto.randomBytes(16).toString('hex'));
+    return this.#dummy;
+  }
 }

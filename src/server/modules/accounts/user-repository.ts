@@ -1,9 +1,11 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
+import type { Database, Transaction } from '../../db/client.ts';
 import { profiles, users } from '../../db/schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type ProfileRow = typeof profiles.$inferSelect;
+type Executor = Database | Transaction;
+export type RemoveAdminOutcome = 'removed' | 'not_admin' | 'not_found' | 'last_admin';
 
 const byEmail = (email: string) => sql`lower(${users.email}) = lower(${email.trim()})`;
 
@@ -41,9 +43,67 @@ export class UserRepository {
     return rows.length;
   }
 
-  /** Links a Google account to a user that has none yet; false when another one got there first. */
-  async linkGoogle(userId: string, subject: string): Promise<boolean> {
+  async findById(id: string, db: Executor = this.#db): Promise<UserRow | undefined> {
+    const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+    return row;
+  }
+
+  /**
+   * Removes admin rights, never from the last admin (L7). Every admin row is locked (in id order, so two removals
+   * cannot deadlock) before counting: two concurrent removals are serialised, and the second sees the first's
+   * result (PostgreSQL re-checks `is_admin` on a row it waited for), so the shop never ends with no admin.
+   */
+  async removeAdmin(email: string): Promise<RemoveAdminOutcome> {
+    return this.#db.transaction(async (tx) => {
+      const admins = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.isAdmin, true))
+        .orderBy(asc(users.id))
+        .for('update');
+      const [target] = await tx.select({ id: users.id, isAdmin: users.isAdmin }).from(users).where(byEmail(email));
+      if (!target) return 'not_found';
+      if (!target.isAdmin) return 'not_admin';
+      if (admins.length <= 1) return 'last_admin';
+      await tx.update(users).set({ isAdmin: false, updatedAt: new Date() }).where(eq(users.id, target.id));
+      return 'removed';
+    });
+  }
+
+  /** The owner proved the address. Keeps the first proof's time. */
+  async markEmailVerified(db: Executor, userId: string): Promise<void> {
+    await db
+      .update(users)
+      .set({ emailVerifiedAt: new Date(), updatedAt: new Date() })
+      .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
+  }
+
+  /** A new password (reset or change); a reset also proves the address, as its link came by mail. */
+  async setPassword(db: Executor, userId: string, passwordHash: string, options: { verifyEmail: boolean }) {
+    const now = new Date();
+    await db
+      .update(users)
+      .set({
+        passwordHash,
+        updatedAt: now,
+        ...(options.verifyEmail ? { emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now})` } : {}),
+      })
+      .where(eq(users.id, userId));
+  }
+
+  /** A stronger hash of the same password, written only if the password did not change meanwhile. */
+  async upgradePasswordHash(userId: string, oldHash: string, newHash: string): Promise<boolean> {
     const rows = await this.#db
+      .update(users)
+      .set({ passwordHash: newHash })
+      .where(and(eq(users.id, userId), eq(users.passwordHash, oldHash)))
+      .returning({ id: users.id });
+    return rows.length === 1;
+  }
+
+  /** Links a Google account to a user that has none yet; false when another one got there first. */
+  async linkGoogle(userId: string, subject: string, db: Executor = this.#db): Promise<boolean> {
+    const rows = await db
       .update(users)
       .set({ googleSubject: subject, updatedAt: new Date() })
       .where(and(eq(users.id, userId), isNull(users.googleSubject)))

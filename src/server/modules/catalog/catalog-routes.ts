@@ -21,7 +21,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
       },
     },
     async (request, reply) => {
-      const { items, total } = await catalog.list(request.query);
+      const { items, total } = await catalog.list(request.query, { isAdmin: request.user?.isAdmin === true });
       reply.header('x-total-count', String(total));
       return items;
     },
@@ -37,7 +37,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
         response: { 200: partSchema, ...errorResponses(400, 404) },
       },
     },
-    async (request) => catalog.get(request.params.id),
+    async (request) => catalog.get(request.params.id, { isAdmin: request.user?.isAdmin === true }),
   );
 
   app.post(

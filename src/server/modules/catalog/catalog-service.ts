@@ -4,6 +4,11 @@ import { fromPartInput, fromPartPatch, toWirePart } from './part-mapper.ts';
 import type { PartRepository } from './part-repository.ts';
 
 const notFound = () => new NotFoundError('This part does not exist.');
+/** Who is looking: only admins see who added a part (L2). */
+interface Viewer {
+  isAdmin: boolean;
+}
+const ADMIN: Viewer = { isAdmin: true };
 
 /** The catalogue. Ids reach it already checked as UUIDs by the routes' params schema. */
 export class CatalogService {
@@ -12,23 +17,23 @@ export class CatalogService {
     this.#parts = parts;
   }
 
-  async list(query: PartListQuery): Promise<{ items: Part[]; total: number }> {
+  async list(query: PartListQuery, viewer: Viewer): Promise<{ items: Part[]; total: number }> {
     const { q, sort, limit, offset } = query;
     // An empty search is no search (the schema has trimmed it already).
     const { rows, total } = await this.#parts.list({ q: q || undefined }, { sort, limit, offset });
-    return { items: rows.map(toWirePart), total };
+    return { items: rows.map((row) => toWirePart(row, viewer)), total };
   }
 
-  async get(id: string): Promise<Part> {
+  async get(id: string, viewer: Viewer): Promise<Part> {
     const row = await this.#parts.findById(id);
     if (!row) throw notFound();
-    return toWirePart(row);
+    return toWirePart(row, viewer);
   }
 
   /** The adder is the signed-in admin: the body's `email` is never trusted. */
   async create(input: PartInput, adminEmail: string): Promise<Part> {
     const row = await this.#parts.insert({ ...fromPartInput(input), createdByEmail: adminEmail });
-    return toWirePart(row);
+    return toWirePart(row, ADMIN);
   }
 
   async update(id: string, patch: PartPatch): Promise<Part> {
@@ -38,7 +43,7 @@ export class CatalogService {
     }
     const row = await this.#parts.update(id, changes);
     if (!row) throw notFound();
-    return toWirePart(row);
+    return toWirePart(row, ADMIN);
   }
 
   async remove(id: string): Promise<void> {

@@ -102,8 +102,21 @@ describeEachDatabase('catalogue writes', (ctx) => {
       expect(part).toMatchObject({ ...valid, email: admin.email });
       const [row] = await ctx().database.db.select().from(parts).where(eq(parts.id, part._id));
       expect(row).toMatchObject({ priceCents: 26000, createdByEmail: admin.email, description: 'Floating brake disc' });
-      const read = await ctx().app.inject({ method: 'GET', url: `/api/part/${part._id}` });
+      const read = await ctx().app.inject({ method: 'GET', url: `/api/part/${part._id}`, headers: admin.headers });
       expect(read.json()).toEqual(part);
+    });
+
+    it('L2: never shows the adding admin’s email on public part records; only admins see who added a part', async () => {
+      const part = await addPart(valid);
+      for (const headers of [{}, customer.headers]) {
+        const one = await ctx().app.inject({ method: 'GET', url: `/api/part/${part._id}`, headers });
+        expect(one.json()).toEqual({ ...part, email: null });
+        const list = await ctx().app.inject({ method: 'GET', url: '/api/part?limit=100', headers });
+        expect(list.body).not.toContain(admin.email);
+        expect(list.json().find((p: { _id: string }) => p._id === part._id)).toEqual({ ...part, email: null });
+      }
+      const asAdmin = await ctx().app.inject({ method: 'GET', url: '/api/part?limit=100', headers: admin.headers });
+      expect(asAdmin.json().find((p: { _id: string }) => p._id === part._id).email).toBe(admin.email);
     });
 
     it('stores prices as exact cents at the boundary', async () => {

@@ -2,8 +2,11 @@ import { centsToDollars, dollarsToCents } from '../../../shared/money.ts';
 import type { Part, PartInput, PartPatch } from '../../../shared/schemas/parts.ts';
 import type { PartChanges, PartRow } from './part-repository.ts';
 
-/** The one boundary where clear names become the spec's wire spellings. */
-export function toWirePart(row: PartRow): Part {
+/**
+ * The one boundary where clear names become the spec's wire spellings. `email` (the admin who added the part) is
+ * shown to admins only (L2): on public records it would hand out an administrator's sign-in address.
+ */
+export function toWirePart(row: PartRow, viewer: { isAdmin: boolean }): Part {
   return {
     _id: row.id,
     name: row.name,
@@ -12,7 +15,7 @@ export function toWirePart(row: PartRow): Part {
     availablequantity: row.availableQuantity,
     minimunorder: row.minimumOrder,
     desription: row.description,
-    email: row.createdByEmail,
+    email: viewer.isAdmin ? row.createdByEmail : null,
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -223,12 +223,17 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     async stats() {
       // Read from pg-boss's job table rather than getQueues(): those counts are a cache up to a minute old even
       // when forced, and an admin looking at a failure wants it counted now. Read-only; internal queues skipped.
-      const result = await database.db.execute(
-        sql.raw(
-          `SELECT name, state::text AS state, count(*)::int AS n FROM ${schema}.job
-           WHERE name NOT LIKE '\\_\\_pgboss%' GROUP BY name, state`,
-        ),
-      );
+      // An instance that never started pg-boss (JOBS_ENABLED=false on a fresh database) has no job table yet.
+      const installed = await database.db.execute(sql.raw(`SELECT to_regclass('${schema}.job') IS NOT NULL AS ok`));
+      const hasTable = Boolean((installed as unknown as { rows: Array<{ ok: boolean }> }).rows[0]?.ok);
+      const result = hasTable
+        ? await database.db.execute(
+            sql.raw(
+              `SELECT name, state::text AS state, count(*)::int AS n FROM ${schema}.job
+               WHERE name NOT LIKE '\\_\\_pgboss%' GROUP BY name, state`,
+            ),
+          )
+        : { rows: [] };
       const rows = (result as unknown as { rows: Array<{ name: string; state: string; n: number }> }).rows;
       const queues = new Map<string, QueueStats>();
       for (const name of definitions.keys()) queues.set(name, { name, pending: 0, active: 0, failed: 0 });

@@ -1,0 +1,100 @@
+import type { JobsOverview } from '../../../shared/schemas/jobs.ts';
+import type { AppConfig } from '../../config.ts';
+import type { DatabaseHandle } from '../../db/client.ts';
+import { createMailDelivery, type MailDelivery } from '../mail/mail-delivery.ts';
+import { mailDeliverySettings, purgeOldMailTask } from '../mail/mail-jobs.ts';
+import { mailOutboxStats } from '../mail/mail-outbox.ts';
+import { createMailTransport } from '../mail/mail-transport.ts';
+import { createHousekeepingJob, type HousekeepingTask, pruneJobFailures } from './housekeeping.ts';
+import { createJobRunner, type JobLogger, type JobRunner } from './job-runner.ts';
+
+/** Hourly, at a minute no other hourly chore of a typical host likes (ADR 008: cron in UTC, minute resolution). */
+const HOUSEKEEPING_CRON = '17 * * * *';
+
+export interface BackgroundJobs {
+  readonly enabled: boolean;
+  readonly runner: JobRunner;
+  /** The mail delivery job; tests may `run()` it to deliver at once on an instance with jobs off. */
+  readonly mail: MailDelivery;
+  /** After a transaction that enqueued a mail commits: deliver now rather than at the next period (ADR 007). */
+  kick(): void;
+  /** Defines the scheduled jobs and starts the runner (JOBS_ENABLED=false: does nothing). Call once the database is open. */
+  start(): Promise<void>;
+  /** Stops taking jobs, waits for those running and for a delivery under way, closes the transport. Before the database closes. */
+  stop(): Promise<void>;
+  /** GET /api/admin/jobs. */
+  overview(): Promise<JobsOverview>;
+}
+
+/**
+ * The shop's background work (ADRs 007 and 008), built once by `createServices`: mail delivery every
+ * MAIL_POLL_SECONDS and right after each commit that enqueued a mail, and hourly housekeeping (the accounts module's
+ * chores, the mail purge and old job failures). SMTP when SMTP_URL is set, else .eml files under DATA_DIR/mail.
+ */
+export function createBackgroundJobs(options: {
+  database: DatabaseHandle;
+  config: Pick<
+    AppConfig,
+    | 'JOBS_ENABLED'
+    | 'SMTP_URL'
+    | 'DATA_DIR'
+    | 'MAIL_FROM'
+    | 'MAIL_MAX_ATTEMPTS'
+    | 'MAIL_RETRY_BASE_SECONDS'
+    | 'MAIL_POLL_SECONDS'
+  >;
+  log: JobLogger;
+  housekeeping: readonly HousekeepingTask[];
+}): BackgroundJobs {
+  const { database, config, log } = options;
+  const enabled = config.JOBS_ENABLED === 'true';
+  const transport = createMailTransport(config, log);
+  const mail = createMailDelivery({ db: database.db, transport, settings: mailDeliverySettings(config), log });
+  const runner = createJobRunner({ database, log, enabled });
+  let started = false;
+
+  return {
+    enabled,
+    runner,
+    mail,
+    kick() {
+      if (started) mail.kick();
+    },
+    async start() {
+      if (!enabled || started) return;
+      await runner.schedule('mail-delivery', { seconds: config.MAIL_POLL_SECONDS }, async () => {
+        await mail.run();
+      });
+      await runner.schedule(
+        'housekeeping',
+        HOUSEKEEPING_CRON,
+        createHousekeepingJob(
+          [...options.housekeeping, purgeOldMailTask(database.db), pruneJobFailures(database.db)],
+          log,
+        ),
+      );
+      await runner.start();
+      started = true;
+      // Mail committed while this instance was down (or before it started) goes out now, not a period later.
+      mail.kick();
+    },
+    async stop() {
+      started = false;
+      await runner.stop();
+      await mail.close();
+      transport.close();
+    },
+    async overview() {
+      const [jobs, outbox] = await Promise.all([runner.stats(), mailOutboxStats(database.db)]);
+      return {
+        runnerEnabled: enabled,
+        queues: jobs.queues.map(({ name, pending, active, failed }) => ({ name, pending, active, failed })),
+        lastFailure: jobs.lastFailure ? { ...jobs.lastFailure, at: jobs.lastFailure.at.toISOString() } : null,
+        mail: {
+          ...outbox.counts,
+          lastError: outbox.lastError ? { ...outbox.lastError, at: outbox.lastError.at.toISOString() } : null,
+        },
+      };
+    },
+  };
+}
