@@ -55,5 +55,5 @@ export function returnPath(state: unknown): string {
  */
 export function afterSignIn(path: string, user: { isAdmin: boolean }): string {
   if (user.isAdmin) return path;
-  return isAdminPath(new URL(path, window.location.origin).pathname) ? paths.home : path;
+  return isAdminPath(path.split(/[?#]/)[0] ?? '') ? paths.home : path;
 }
