@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   boolean,
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -12,6 +14,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { orderStatuses, paymentAttemptOutcomes, paymentProviders } from '../../shared/enums.ts';
+import { vehicleTypes } from '../../shared/schemas/fitment.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -29,6 +32,8 @@ export const users = pgTable(
     /** The OpenID `sub` of a linked Google account. */
     googleSubject: text('google_subject'),
     isAdmin: boolean('is_admin').notNull().default(false),
+    /** When the owner proved the address (a mailed link, a password reset, or Google's verified claim); null until. */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -51,8 +56,19 @@ export const sessions = pgTable(
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /**
+     * A token minted by `PUT /api/user/{email}` names the session it came from (always the first of the line): it
+     * shares that session's expiry and ends when it is revoked (M2).
+     */
+    parentTokenHash: text('parent_token_hash').references((): AnyPgColumn => sessions.tokenHash, {
+      onDelete: 'cascade',
+    }),
   },
-  (t) => [index('sessions_user_id_idx').on(t.userId), index('sessions_expires_at_idx').on(t.expiresAt)],
+  (t) => [
+    index('sessions_user_id_idx').on(t.userId),
+    index('sessions_expires_at_idx').on(t.expiresAt),
+    index('sessions_parent_idx').on(t.parentTokenHash),
+  ],
 );
 
 /** PKCE verifier and nonce of a Google sign-in under way, kept server-side so any instance can finish it. */
@@ -61,8 +77,41 @@ export const oauthStates = pgTable('oauth_states', {
   codeVerifier: text('code_verifier').notNull(),
   nonce: text('nonce').notNull(),
   returnTo: text('return_to').notNull().default('/'),
+  /** Keyed hash of the `rl_google` cookie of the browser that started the sign-in (H2); null rows are refused. */
+  bindingHash: text('binding_hash'),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
+
+export const accountTokenPurposes = ['verify_email', 'reset_password', 'google_code'] as const;
+export type AccountTokenPurpose = (typeof accountTokenPurposes)[number];
+
+/**
+ * One-time account tokens: email verification links (48 h), password reset links (1 h) and the one-time code that
+ * ends a Google sign-in (60 s, bound to the starting browser). Only the token's keyed hash is stored; a token is
+ * spent by one conditional UPDATE (`used_at IS NULL AND expires_at > now()`), so it works once.
+ */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    purpose: text('purpose', { enum: accountTokenPurposes }).notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    /** google_code only: the keyed hash of the browser's `rl_google` cookie, which must come with the code. */
+    bindingHash: text('binding_hash'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('account_tokens_token_hash_unique').on(t.tokenHash),
+    index('account_tokens_user_purpose_idx').on(t.userId, t.purpose),
+    index('account_tokens_expires_at_idx').on(t.expiresAt),
+    check('account_tokens_purpose_valid', sql`${t.purpose} in ${sqlList(accountTokenPurposes)}`),
+  ],
+);
 
 export const profiles = pgTable('profiles', {
   userId: uuid('user_id')
@@ -88,6 +137,15 @@ export const parts = pgTable(
     createdByEmail: text('created_by_email'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    // Issue 13: what the part is (ADR 010).
+    brandId: uuid('brand_id').references((): AnyPgColumn => brands.id, { onDelete: 'set null' }),
+    categoryId: uuid('category_id').references((): AnyPgColumn => categories.id, { onDelete: 'set null' }),
+    mpn: text('mpn'),
+    oemNumbers: text('oem_numbers').array().notNull().default(sql`'{}'::text[]`),
+    /** MPN and OEM numbers as search compares them (`normalizePartNumber`), written with them; GIN-indexed. */
+    partNumbers: text('part_numbers').array().notNull().default(sql`'{}'::text[]`),
+    /** Fits every vehicle (gloves, gauges): the fitment module's rows are not consulted. */
+    universal: boolean('universal').notNull().default(false),
   },
   (t) => [
     check('parts_name_length', sql`char_length(${t.name}) between 1 and 20`),
@@ -99,6 +157,11 @@ export const parts = pgTable(
     index('parts_created_at_idx').on(t.createdAt.desc(), t.id.desc()),
     index('parts_price_idx').on(t.priceCents, t.id),
     index('parts_name_idx').on(t.name, t.id),
+    index('parts_part_numbers_idx').using('gin', t.partNumbers),
+    index('parts_category_idx').on(t.categoryId),
+    index('parts_brand_idx').on(t.brandId),
+    // "Fits vehicle V" is V's fitment rows plus every universal part: this reads the universal ones alone.
+    index('parts_universal_idx').on(t.id).where(sql`${t.universal}`),
   ],
 );
 
@@ -262,3 +325,149 @@ export const jobFailures = pgTable(
   },
   (t) => [index('job_failures_queue_failed_at_idx').on(t.queue, t.failedAt.desc())],
 );
+
+// ---- Issue 13: brands and categories (catalog), vehicles, fitment and garages (fitment module). ADR 010.
+
+export const brands = pgTable(
+  'brands',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    slug: text('slug').notNull(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('brands_slug_unique').on(t.slug)],
+);
+
+/** A small tree of at most two levels (Brakes › Pads): a part's category path is its category and its parent. */
+export const categories = pgTable(
+  'categories',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    slug: text('slug').notNull(),
+    name: text('name').notNull(),
+    parentId: uuid('parent_id').references((): AnyPgColumn => categories.id, { onDelete: 'restrict' }),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [uniqueIndex('categories_slug_unique').on(t.slug), index('categories_parent_idx').on(t.parentId)],
+);
+
+export const vehicleMakes = pgTable(
+  'vehicle_makes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('vehicle_makes_name_unique').on(sql`lower(${t.name})`)],
+);
+
+export const vehicleModels = pgTable(
+  'vehicle_models',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    makeId: uuid('make_id')
+      .notNull()
+      .references(() => vehicleMakes.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    type: text('type', { enum: vehicleTypes }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('vehicle_models_make_name_unique').on(t.makeId, sql`lower(${t.name})`),
+    check('vehicle_models_type_valid', sql`${t.type} in ${sqlList(vehicleTypes)}`),
+  ],
+);
+
+/** One model year of a model, per variant ('' = the base model): what a garage and `?vehicle=` name. */
+export const vehicles = pgTable(
+  'vehicles',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    modelId: uuid('model_id')
+      .notNull()
+      .references(() => vehicleModels.id, { onDelete: 'restrict' }),
+    year: integer('year').notNull(),
+    variant: text('variant').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('vehicles_model_year_variant_unique').on(t.modelId, t.year, t.variant),
+    index('vehicles_year_idx').on(t.year),
+    check('vehicles_year_range', sql`${t.year} between 1950 and 2030`),
+  ],
+);
+
+/**
+ * A part fits a model over a year range, for one variant or (null) all of them. "Parts that fit vehicle V" reads
+ * the model's rows from `part_fitments_model_idx` (the index holds every column the match needs); "vehicles part P
+ * fits" reads `part_fitments_part_idx`.
+ */
+export const partFitments = pgTable(
+  'part_fitments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    partId: uuid('part_id')
+      .notNull()
+      .references(() => parts.id, { onDelete: 'cascade' }),
+    modelId: uuid('model_id')
+      .notNull()
+      .references(() => vehicleModels.id, { onDelete: 'restrict' }),
+    yearFrom: integer('year_from').notNull(),
+    yearTo: integer('year_to').notNull(),
+    variant: text('variant'),
+  },
+  (t) => [
+    index('part_fitments_model_idx').on(t.modelId, t.yearFrom, t.yearTo, t.variant, t.partId),
+    index('part_fitments_part_idx').on(t.partId),
+    check('part_fitments_years_ordered', sql`${t.yearFrom} <= ${t.yearTo}`),
+  ],
+);
+
+/** A customer's saved vehicles; at most one per user is current (partial unique index). */
+export const garageVehicles = pgTable(
+  'garage_vehicles',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    vehicleId: uuid('vehicle_id')
+      .notNull()
+      .references(() => vehicles.id, { onDelete: 'restrict' }),
+    name: text('name'),
+    isCurrent: boolean('is_current').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('garage_vehicles_user_vehicle_unique').on(t.userId, t.vehicleId),
+    uniqueIndex('garage_vehicles_one_current').on(t.userId).where(sql`${t.isCurrent}`),
+    index('garage_vehicles_vehicle_idx').on(t.vehicleId),
+  ],
+);
+
+/**
+ * Idempotency keys of money-moving requests (the idempotency module, ADR 006): the first answer to a key, replayed
+ * to a retry with the same key. Written in the transaction that does the work, so the two commit together; kept
+ * IDEMPOTENCY_KEY_TTL_HOURS (at least 24), then purged.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    /** Whose key: `user:<id>` (a key is only ever matched against the same caller's). */
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    /** SHA-256 of the request (method, route, path parameters, body): the same key with another request is a 409. */
+    requestHash: text('request_hash').notNull(),
+    statusCode: integer('status_code').notNull(),
+    responseBody: jsonb('response_body'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_keys_created_at_idx').on(t.createdAt)],
+);
+
+/** One row the readiness check rewrites (the health module): proves the database still takes writes. */
+export const healthProbe = pgTable('health_probe', {
+  id: integer('id').primaryKey(),
+  checkedAt: timestamp('checked_at', { withTimezone: true }).notNull(),
+});
