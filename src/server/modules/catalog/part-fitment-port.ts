@@ -1,0 +1,23 @@
+import type { AnyColumn, SQL } from 'drizzle-orm';
+import type { FitmentGroup, FitmentRowInput } from '../../../shared/schemas/fitment.ts';
+import type { Transaction } from '../../db/client.ts';
+
+/**
+ * What the catalogue needs of the fitment module (ADR 006 ports, ADR 010). The two SQL methods hand back pieces of
+ * a statement over the fitment module's own tables, so "parts that fit V, page 1, with counts" stays one statement
+ * that the database plans as a whole; the catalogue composes them and never names those tables.
+ */
+export interface PartFitmentPort {
+  /** A subquery selecting the ids of parts whose fitment rows match the vehicle (universal parts not included). */
+  partIdsFitting(vehicleId: string): SQL;
+  /** A condition: the part whose id is this column has at least one fitment row. */
+  hasFitment(partId: AnyColumn): SQL;
+  vehicleExists(vehicleId: string): Promise<boolean>;
+  /** The part's fitment, grouped by make and model, years in order. */
+  fitmentOf(partId: string): Promise<FitmentGroup[]>;
+  /**
+   * The part's fitment rows become exactly these, in the catalogue's transaction. A model that names nothing is
+   * `NotFoundError` (the transaction, and so the part's save, is undone).
+   */
+  replaceFitment(tx: Transaction, partId: string, rows: FitmentRowInput[]): Promise<void>;
+}
