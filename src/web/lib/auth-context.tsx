@@ -1,17 +1,14 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import type { Me } from '../../shared/schemas/accounts.ts';
 import { api, onUnauthorized } from './api-client.ts';
 import { clearToken, readToken, storeToken } from './auth-token.ts';
 import { queryClient } from './query-client.ts';
 
-interface AuthUser {
-  email: string;
-  displayName: string;
-  isAdmin: boolean;
-  /** False until the user opens the link of the verification mail (absent from servers that predate it). */
-  emailVerified?: boolean;
-  /** False for an account that signs in only with Google. */
-  hasPassword?: boolean;
-}
+/**
+ * Who is signed in, as GET /api/me and every sign-in answer say (email verified, has a password…). Not parsed
+ * with the schema here: that would put the shared schemas in the first chunk every visitor downloads.
+ */
+type AuthUser = Me;
 
 type AuthStatus = 'loading' | 'signed-in' | 'signed-out';
 /**
