@@ -35,9 +35,13 @@ function signup(app: FastifyInstance, email: string, ip: string) {
   });
 }
 
-function expectLimited(res: Awaited<ReturnType<FastifyInstance['inject']>>) {
+function expectLimited(res: Awaited<ReturnType<FastifyInstance['inject']>>, signIn = false) {
   expect(res.statusCode).toBe(429);
-  expect(res.json()).toEqual({ error: { code: 'rate_limited', message: expect.stringMatching(/^Too many attempts/) } });
+  const error = { code: 'rate_limited', message: expect.stringMatching(/^Too many attempts/) };
+  // A refused sign-in names the way back in that no limit blocks (the web links to it).
+  expect(res.json()).toEqual({
+    error: signIn ? { ...error, details: [{ resetPasswordPath: '/forgot-password' }] } : error,
+  });
   const retryAfter = Number(res.headers['retry-after']);
   expect(retryAfter).toBeGreaterThan(0);
   expect(retryAfter).toBeLessThanOrEqual(600);
@@ -46,17 +50,21 @@ function expectLimited(res: Awaited<ReturnType<FastifyInstance['inject']>>) {
 describeEachDatabase(
   'abuse limits (memory store)',
   (ctx) => {
-    it('refuses sign-in to an account after its failed attempts, from any address, and not to others', async () => {
+    it('M3: an attacker hammering an account is stopped at their address, and the owner still signs in from another', async () => {
       const email = freshEmail();
       expect((await signup(ctx().app, email, freshIp())).statusCode).toBe(201);
+      const attacker = freshIp();
       for (let i = 0; i < 3; i++)
+        expect((await login(ctx().app, email, 'wrong-password', attacker)).statusCode).toBe(401);
+      for (let i = 0; i < 5; i++) expectLimited(await login(ctx().app, email, 'wrong-password', attacker), true);
+      // From the hammering address even the right password is refused (or the limit would be an oracle)…
+      expectLimited(await login(ctx().app, email, PASSWORD, attacker), true);
+      // …but the owner, elsewhere, is never locked out of their own account (the old 15-minute lock is gone).
+      expect((await login(ctx().app, email.toUpperCase(), PASSWORD, freshIp())).statusCode).toBe(200);
+      // Failures spread over many addresses lock nothing either.
+      for (let i = 0; i < 8; i++)
         expect((await login(ctx().app, email, 'wrong-password', freshIp())).statusCode).toBe(401);
-      expectLimited(await login(ctx().app, email, 'wrong-password', freshIp()));
-      // Locked for the window, even with the right password: that is the point of the limit.
-      expectLimited(await login(ctx().app, email.toUpperCase(), PASSWORD, freshIp()));
-      const other = freshEmail();
-      await signup(ctx().app, other, freshIp());
-      expect((await login(ctx().app, other, PASSWORD, freshIp())).statusCode).toBe(200);
+      expect((await login(ctx().app, email, PASSWORD, freshIp())).statusCode).toBe(200);
     });
 
     it('does not count successful sign-ins against the account', async () => {
@@ -69,7 +77,7 @@ describeEachDatabase(
       const ip = freshIp();
       for (let i = 0; i < 5; i++)
         expect((await login(ctx().app, freshEmail(), 'wrong-password', ip)).statusCode).toBe(401);
-      expectLimited(await login(ctx().app, freshEmail(), 'wrong-password', ip));
+      expectLimited(await login(ctx().app, freshEmail(), 'wrong-password', ip), true);
       expect((await login(ctx().app, freshEmail(), 'wrong-password', freshIp())).statusCode).toBe(401);
     });
 
@@ -85,6 +93,32 @@ describeEachDatabase(
     });
   },
   limits,
+);
+
+describeEachDatabase(
+  'M3: a growing, capped delay per account instead of a lock',
+  (ctx) => {
+    it('answers an account that keeps failing more slowly, from every address, never past the cap, and still lets the owner in', async () => {
+      const email = freshEmail();
+      await signup(ctx().app, email, freshIp());
+      const timed = async (password: string) => {
+        const started = performance.now();
+        const res = await login(ctx().app, email, password, freshIp());
+        return { status: res.statusCode, ms: performance.now() - started };
+      };
+      const early = await timed('wrong-password');
+      expect(early.status).toBe(401);
+      const times: number[] = [];
+      for (let i = 0; i < 9; i++) times.push((await timed('wrong-password')).ms);
+      // Failures 4, 5, 6… wait 1/16, 1/8, 1/4… of the cap (640 ms here), then the cap.
+      expect(times.at(-1)).toBeGreaterThanOrEqual(600);
+      expect(Math.max(...times)).toBeLessThan(640 + 2000);
+      const owner = await timed(PASSWORD);
+      expect(owner.status).toBe(200);
+      expect(owner.ms).toBeGreaterThanOrEqual(600);
+    });
+  },
+  { ...limits, RATE_LIMIT_LOGIN_PER_ACCOUNT: '50', RATE_LIMIT_LOGIN_DELAY_MAX_MS: '640' },
 );
 
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -141,12 +175,16 @@ describe.runIf(haveRedis)('abuse limits shared through Redis', () => {
         statuses.push((await login(app, freshEmail(), 'wrong-password', ip)).statusCode);
       }
       expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
-      expectLimited(await login(a, freshEmail(), 'wrong-password', ip));
+      expectLimited(await login(a, freshEmail(), 'wrong-password', ip), true);
 
+      // Failures on one account from one address, on either instance, count against one limit (M3)…
       const email = freshEmail();
+      const attacker = freshIp();
       expect((await signup(a, email, freshIp())).statusCode).toBe(201);
-      for (const app of [b, a, b]) expect((await login(app, email, 'wrong-password', freshIp())).statusCode).toBe(401);
-      expectLimited(await login(a, email, PASSWORD, freshIp()));
+      for (const app of [b, a, b]) expect((await login(app, email, 'wrong-password', attacker)).statusCode).toBe(401);
+      expectLimited(await login(a, email, PASSWORD, attacker), true);
+      // …and the owner elsewhere still signs in on either instance.
+      expect((await login(b, email, PASSWORD, freshIp())).statusCode).toBe(200);
 
       const cleaner = new Redis(redisUrl);
       expect((await cleaner.keys(`*${namespace}*`)).length).toBeGreaterThan(0);
