@@ -2,11 +2,16 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type ZodType, z } from 'zod';
 import {
+  changePasswordBodySchema,
   emailParamsSchema,
+  forgotPasswordBodySchema,
+  googleRedeemBodySchema,
   loginBodySchema,
   profileBodySchema,
+  resetPasswordBodySchema,
   signupBodySchema,
   tokenRequestBodySchema,
+  verifyEmailBodySchema,
 } from '../src/shared/schemas/accounts.ts';
 import { uuidParamsSchema } from '../src/shared/schemas/common.ts';
 import {
@@ -58,6 +63,15 @@ const routeSchemas: Record<string, { body?: ZodType; query?: ZodType; params?: Z
   'GET /api/profile': {},
   'POST /api/profile': { body: profileBodySchema },
   'GET /api/auth/providers': {},
+  'POST /api/logout/everywhere': {},
+  'POST /api/email/verify': { body: verifyEmailBodySchema },
+  'POST /api/email/verify/resend': {},
+  'POST /api/password/forgot': { body: forgotPasswordBodySchema },
+  'POST /api/password/reset': { body: resetPasswordBodySchema },
+  'POST /api/password/change': { body: changePasswordBodySchema },
+  'DELETE /api/user/admin/{email}': { params: emailParamsSchema },
+  'GET /api/admin/jobs': {},
+  'POST /api/auth/google/redeem': { body: googleRedeemBodySchema },
   // Declared inline in accounts-routes.ts.
   'GET /api/auth/google': { query: z.object({ returnTo: z.string().max(512).optional() }) },
   'GET /api/auth/google/callback': {

@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
-import { orders } from '../../src/server/db/schema.ts';
+import { mailOutbox, orders } from '../../src/server/db/schema.ts';
 import { insertPart } from '../../src/server/modules/orders/order-test-helpers.ts';
 import { createUser, type TestContext, type TestUser } from './test-app.ts';
 
@@ -137,6 +137,36 @@ export class Fixtures {
     return { email, password: PASSWORD };
   }
 
+  /**
+   * A new user standing in for a caller, with a password and a session of their own: for the calls that end every
+   * session of their caller (Sign Out Everywhere, Change Password), so the matrix's callers stay signed in.
+   */
+  async standIn(caller: CallerName): Promise<{ headers?: Record<string, string>; email: string }> {
+    const email = `stand-in-${unique()}@example.com`;
+    const res = await this.ctx().app.inject({
+      method: 'POST',
+      url: '/api/signup',
+      payload: { name: 'Stand In', email, password: PASSWORD },
+    });
+    if (res.statusCode !== 201) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
+    if (caller === 'anonymous') return { email };
+    return { email, headers: { authorization: `Bearer ${res.json().token}` } };
+  }
+
+  /** The token of the newest mailed link of `kind` to `email` (delivery is off in tests: read from the outbox). */
+  async mailedToken(kind: 'verify-email' | 'reset-password', email: string): Promise<string> {
+    await this.ctx().app.services.accounts.settled();
+    const [mail] = await this.ctx()
+      .database.db.select({ text: mailOutbox.text })
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.kind, kind), eq(mailOutbox.recipient, email)))
+      .orderBy(desc(mailOutbox.createdAt))
+      .limit(1);
+    const token = /#token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1];
+    if (!token) throw new Error(`no ${kind} mail to ${email}`);
+    return token;
+  }
+
   /** A second session of the caller, so signing it out leaves the caller's own token working. */
   async secondSession(caller: CallerName): Promise<Record<string, string> | undefined> {
     if (caller === 'anonymous') return undefined;
@@ -184,7 +214,45 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
     url: '/api/logout',
     headers: await fx.secondSession(caller),
   }),
+  'POST /api/logout/everywhere': async (fx, caller) => ({
+    method: 'POST',
+    url: '/api/logout/everywhere',
+    headers: (await fx.standIn(caller)).headers,
+  }),
   'GET /api/me': async () => ({ method: 'GET', url: '/api/me' }),
+  'POST /api/email/verify': async (fx) => {
+    const { email } = await fx.standIn('anonymous');
+    return {
+      method: 'POST',
+      url: '/api/email/verify',
+      payload: { token: await fx.mailedToken('verify-email', email) },
+    };
+  },
+  'POST /api/email/verify/resend': async () => ({ method: 'POST', url: '/api/email/verify/resend' }),
+  // An email with no account: the answer is the same, and nothing is written (before/after checksums stay equal).
+  'POST /api/password/forgot': async () => ({
+    method: 'POST',
+    url: '/api/password/forgot',
+    payload: { email: `nobody-${unique()}@example.com` },
+  }),
+  'POST /api/password/reset': async (fx) => {
+    const { email } = await fx.standIn('anonymous');
+    const res = await fx.ctx().app.inject({
+      method: 'POST',
+      url: '/api/password/forgot',
+      payload: { email },
+      remoteAddress: `10.77.${counter % 250}.${(counter += 1) % 250}`,
+    });
+    if (res.statusCode !== 202) throw new Error(`forgot failed: ${res.statusCode}`);
+    const token = await fx.mailedToken('reset-password', email);
+    return { method: 'POST', url: '/api/password/reset', payload: { token, password: 'brand-new-secret-9' } };
+  },
+  'POST /api/password/change': async (fx, caller) => ({
+    method: 'POST',
+    url: '/api/password/change',
+    headers: (await fx.standIn(caller)).headers,
+    payload: { currentPassword: PASSWORD, newPassword: 'brand-new-secret-9' },
+  }),
   'PUT /api/user/{email}': async (fx) => ({
     method: 'PUT',
     url: `/api/user/${encodeURIComponent(fx.callers.customer.email)}`,
@@ -200,6 +268,12 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
     const target = await createUser(fx.ctx());
     return { method: 'PUT', url: `/api/user/admin/${encodeURIComponent(target.email)}` };
   },
+  'DELETE /api/user/admin/{email}': async (fx) => {
+    // A fresh admin each time, so there is always another admin left and the callers keep their roles.
+    const target = await createUser(fx.ctx(), { admin: true });
+    return { method: 'DELETE', url: `/api/user/admin/${encodeURIComponent(target.email)}` };
+  },
+  'GET /api/admin/jobs': async () => ({ method: 'GET', url: '/api/admin/jobs' }),
   'GET /api/profile': async () => ({ method: 'GET', url: '/api/profile' }),
   'POST /api/profile': async () => ({
     method: 'POST',
@@ -216,6 +290,12 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
   'GET /api/auth/google/callback': async () => ({
     method: 'GET',
     url: '/api/auth/google/callback?code=abc&state=xyz',
+  }),
+  // Google is not configured in tests, and no browser started a sign-in: every code is refused (400).
+  'POST /api/auth/google/redeem': async () => ({
+    method: 'POST',
+    url: '/api/auth/google/redeem',
+    payload: { code: 'Z'.repeat(43) },
   }),
   'GET /api/part': async () => ({ method: 'GET', url: '/api/part?q=part&sort=name&limit=10&offset=0' }),
   'POST /api/part': async () => ({ method: 'POST', url: '/api/part', payload: validPart() }),
