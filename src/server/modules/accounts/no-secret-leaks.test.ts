@@ -10,7 +10,7 @@ import {
 import { TEST_SESSION_SECRET, testConfig } from '../../../../test/support/test-app.ts';
 import { createTestDatabase, type TestDatabase, testDrivers } from '../../../../test/support/test-database.ts';
 import { buildApp, loggerOptions } from '../../app.ts';
-import { users } from '../../db/schema.ts';
+import { mailOutbox, users } from '../../db/schema.ts';
 
 const provider: LocalOidcProvider = await startOidcProvider();
 const env = googleSettingsFor(provider, { id: 'leak-test-client', secret: 'leak-test-client-secret-value' });
@@ -46,6 +46,7 @@ describe.each(testDrivers)('no password, hash or token leaks [%s]', (driver) => 
     const password = 'Pa55word-that-must-not-leak';
     const email = `leak-${driver}@example.com`;
     const tokens: string[] = [];
+    const secretsBesideTokens: string[] = [];
     const bodies: string[] = [];
     const call = async (options: InjectOptions, issuesToken = false) => {
       const res = await app.inject(options);
@@ -78,13 +79,33 @@ describe.each(testDrivers)('no password, hash or token leaks [%s]', (driver) => 
 
     provider.signInAs({ sub: 'leak-sub', email: 'leak-google@example.com', email_verified: true, name: 'G' });
     const start = await call({ method: 'GET', url: '/api/auth/google' });
+    const cookie = String(start.headers['set-cookie']).split(';')[0] ?? '';
     const back = new URL(
       String((await fetch(String(start.headers.location), { redirect: 'manual' })).headers.get('location')),
     );
-    const done = await app.inject({ method: 'GET', url: back.pathname + back.search });
-    const googleToken = new URLSearchParams(String(done.headers.location).split('#')[1]).get('token');
+    const done = await app.inject({ method: 'GET', url: back.pathname + back.search, headers: { cookie } });
+    const code = new URLSearchParams(String(done.headers.location).split('#')[1]).get('code');
+    expect(code).toBeTruthy();
+    const redeemed = await app.inject({
+      method: 'POST',
+      url: '/api/auth/google/redeem',
+      headers: { cookie },
+      payload: { code },
+    });
+    const googleToken = redeemed.json().token;
     expect(googleToken).toBeTruthy();
     tokens.push(String(googleToken));
+    // The one-time code and the browser binding are secrets too: in no log line.
+    secretsBesideTokens.push(String(code), cookie.slice('rl_google='.length));
+
+    // The mailed links' tokens (the outbox holds them until delivery) never reach a log line.
+    await call({ method: 'POST', url: '/api/password/forgot', payload: { email } });
+    await app.services.accounts.settled();
+    const mails = await app.db.select({ text: mailOutbox.text }).from(mailOutbox);
+    for (const mail of mails) {
+      const link = /#token=([A-Za-z0-9_-]+)/.exec(mail.text ?? '')?.[1];
+      if (link) secretsBesideTokens.push(link);
+    }
 
     await call({ method: 'POST', url: '/api/logout', headers: auth });
 
@@ -98,6 +119,7 @@ describe.each(testDrivers)('no password, hash or token leaks [%s]', (driver) => 
       ...tokens,
       ...hashedTokens,
       env.GOOGLE_CLIENT_SECRET,
+      ...secretsBesideTokens,
     ];
 
     expect(log).toContain('/api/auth/google/callback');

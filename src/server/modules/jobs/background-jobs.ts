@@ -24,6 +24,8 @@ export interface BackgroundJobs {
   stop(): Promise<void>;
   /** GET /api/admin/jobs. */
   overview(): Promise<JobsOverview>;
+  /** One housekeeping run now, as the hourly job does it (tests; an operator's script). */
+  runHousekeeping(): Promise<void>;
 }
 
 /**
@@ -51,6 +53,10 @@ export function createBackgroundJobs(options: {
   const transport = createMailTransport(config, log);
   const mail = createMailDelivery({ db: database.db, transport, settings: mailDeliverySettings(config), log });
   const runner = createJobRunner({ database, log, enabled });
+  const housekeeping = createHousekeepingJob(
+    [...options.housekeeping, purgeOldMailTask(database.db), pruneJobFailures(database.db)],
+    log,
+  );
   let started = false;
 
   return {
@@ -65,14 +71,7 @@ export function createBackgroundJobs(options: {
       await runner.schedule('mail-delivery', { seconds: config.MAIL_POLL_SECONDS }, async () => {
         await mail.run();
       });
-      await runner.schedule(
-        'housekeeping',
-        HOUSEKEEPING_CRON,
-        createHousekeepingJob(
-          [...options.housekeeping, purgeOldMailTask(database.db), pruneJobFailures(database.db)],
-          log,
-        ),
-      );
+      await runner.schedule('housekeeping', HOUSEKEEPING_CRON, housekeeping);
       await runner.start();
       started = true;
       // Mail committed while this instance was down (or before it started) goes out now, not a period later.
@@ -83,6 +82,9 @@ export function createBackgroundJobs(options: {
       await runner.stop();
       await mail.close();
       transport.close();
+    },
+    runHousekeeping() {
+      return housekeeping({ id: 'manual', name: 'housekeeping', data: {}, signal: new AbortController().signal });
     },
     async overview() {
       const [jobs, outbox] = await Promise.all([runner.stats(), mailOutboxStats(database.db)]);

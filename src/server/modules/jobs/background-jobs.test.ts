@@ -1,0 +1,128 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, expect, it } from 'vitest';
+import { startSmtpServer, type TestSmtpServer } from '../../../../test/support/smtp-server.ts';
+import { createUser, describeEachDatabase } from '../../../../test/support/test-app.ts';
+import { jobsOverviewSchema } from '../../../shared/schemas/jobs.ts';
+import { accountTokens, mailOutbox, oauthStates, sessions } from '../../db/schema.ts';
+
+// The SMTP server must exist before the apps are built: their config names it.
+const smtp: TestSmtpServer = await startSmtpServer();
+afterAll(async () => {
+  await smtp.close();
+});
+
+const linkIn = (text: string | undefined, page: string) =>
+  new RegExp(`/${page}#token=([A-Za-z0-9_-]+)`).exec(text ?? '')?.[1] ?? '';
+
+describeEachDatabase(
+  'background jobs wired into the app (JOBS_ENABLED=true, SMTP)',
+  (ctx) => {
+    it('delivers account mail over SMTP right after the commit, with working links', async () => {
+      const email = `wired-${ctx().driver}@example.com`;
+      const before = smtp.received.length;
+      const signup = await ctx().app.inject({
+        method: 'POST',
+        url: '/api/signup',
+        payload: { name: 'Wren', email, password: 'ride-safe-123' },
+      });
+      expect(signup.statusCode).toBe(201);
+      const [verify] = (await smtp.waitForMessages(before + 1, 10_000)).slice(before);
+      expect(verify?.envelope.to).toEqual([email]);
+      expect(verify?.parsed.subject).toBe('Verify your email for Redline Parts');
+      const verified = await ctx().app.inject({
+        method: 'POST',
+        url: '/api/email/verify',
+        payload: { token: linkIn(verify?.parsed.text, 'verify-email') },
+      });
+      expect(verified.statusCode).toBe(200);
+
+      await ctx().app.inject({ method: 'POST', url: '/api/password/forgot', payload: { email } });
+      const [reset] = (await smtp.waitForMessages(before + 2, 10_000)).slice(before + 1);
+      expect(reset?.parsed.subject).toBe('Reset your Redline Parts password');
+      const res = await ctx().app.inject({
+        method: 'POST',
+        url: '/api/password/reset',
+        payload: { token: linkIn(reset?.parsed.text, 'reset-password'), password: 'brand-new-secret-9' },
+      });
+      expect(res.statusCode).toBe(200);
+      const [changed] = (await smtp.waitForMessages(before + 3, 10_000)).slice(before + 2);
+      expect(changed?.parsed.subject).toBe('Your Redline Parts password was changed');
+      // Sent mail keeps no body in the outbox: the one-time links are gone from the database.
+      // (The SMTP server has the mail a moment before the outbox records the acceptance.)
+      const deadline = Date.now() + 10_000;
+      let rows = await ctx().database.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, email));
+      while (rows.some((row) => row.status !== 'sent') && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        rows = await ctx().database.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, email));
+      }
+      expect(rows).toHaveLength(3);
+      expect(rows.every((row) => row.status === 'sent' && row.html === null && row.text === null)).toBe(true);
+    });
+
+    it('shows admins the queues, their failures and the mail outbox', async () => {
+      const admin = await createUser(ctx(), { admin: true });
+      const res = await ctx().app.inject({ method: 'GET', url: '/api/admin/jobs', headers: admin.headers });
+      expect(res.statusCode).toBe(200);
+      const overview = jobsOverviewSchema.parse(res.json());
+      expect(overview.runnerEnabled).toBe(true);
+      expect(overview.queues.map((q) => q.name)).toEqual(expect.arrayContaining(['housekeeping', 'mail-delivery']));
+      expect(overview.mail.sent).toBeGreaterThanOrEqual(3);
+      expect(overview.mail.failed).toBe(0);
+      const customer = await createUser(ctx());
+      expect(
+        (await ctx().app.inject({ method: 'GET', url: '/api/admin/jobs', headers: customer.headers })).statusCode,
+      ).toBe(403);
+    });
+
+    it('housekeeping drops expired sessions, abandoned Google sign-ins and spent one-time tokens (no timer of its own)', async () => {
+      const user = await createUser(ctx());
+      const longAgo = new Date(Date.now() - 3 * 86_400_000);
+      await ctx().database.db.update(sessions).set({ expiresAt: longAgo }).where(eq(sessions.userId, user.id));
+      await ctx()
+        .database.db.insert(oauthStates)
+        .values({ state: 'abandoned-state', codeVerifier: 'v', nonce: 'n', expiresAt: longAgo });
+      await ctx()
+        .database.db.insert(accountTokens)
+        .values({
+          purpose: 'reset_password',
+          userId: user.id,
+          tokenHash: 'spent-hash',
+          expiresAt: longAgo,
+          usedAt: longAgo,
+        });
+      await ctx().app.services.jobs.runHousekeeping();
+      expect(await ctx().database.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(0);
+      expect(
+        await ctx().database.db.select().from(oauthStates).where(eq(oauthStates.state, 'abandoned-state')),
+      ).toHaveLength(0);
+      expect(
+        await ctx().database.db.select().from(accountTokens).where(eq(accountTokens.tokenHash, 'spent-hash')),
+      ).toHaveLength(0);
+    });
+  },
+  { JOBS_ENABLED: 'true', SMTP_URL: smtp.url, MAIL_POLL_SECONDS: '1' },
+);
+
+describeEachDatabase(
+  'an instance with JOBS_ENABLED=false (the test default)',
+  (ctx) => {
+    it('starts no runner and sends nothing, but writes the outbox and still shows the panel', async () => {
+      const before = smtp.received.length;
+      const email = `quiet-${ctx().driver}@example.com`;
+      await ctx().app.inject({
+        method: 'POST',
+        url: '/api/signup',
+        payload: { name: 'Q', email, password: 'ride-safe-123' },
+      });
+      const [row] = await ctx().database.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, email));
+      expect(row?.status).toBe('pending');
+      const admin = await createUser(ctx(), { admin: true });
+      const res = await ctx().app.inject({ method: 'GET', url: '/api/admin/jobs', headers: admin.headers });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ runnerEnabled: false, mail: { pending: 1, sent: 0 } });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(smtp.received.length).toBe(before);
+    });
+  },
+  { SMTP_URL: smtp.url },
+);
