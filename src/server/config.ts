@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { paymentProviders } from '../shared/enums.ts';
 import { EMAIL_PATTERN } from '../shared/schemas/accounts.ts';
+import { passwordProblem } from './modules/accounts/password-policy.ts';
+
+/** The admin the demo data creates when ADMIN_EMAIL is unset (seed.ts uses the same). */
+export const DEFAULT_ADMIN_EMAIL = 'admin@redline.dev';
 
 const optionalString = z
   .string()
@@ -40,8 +44,21 @@ const configSchema = z
     /** Abuse limits on sign-in and sign-up (per IP and per account), counted over one window. */
     RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
     RATE_LIMIT_LOGIN_PER_IP: z.coerce.number().int().positive().default(100),
-    /** Failed sign-ins per account; a success does not count, so nobody can lock a user out by signing in. */
+    /**
+     * Failed sign-ins per address AND account (M3): an attacker guessing from one address is stopped, while the owner
+     * still signs in from any other. A success does not count.
+     */
     RATE_LIMIT_LOGIN_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
+    /**
+     * The longest wait (ms) before answering a sign-in to an account that keeps failing, from any address: it grows
+     * with the account's failures (none for the first 3) and never exceeds this. 0 turns it off.
+     */
+    RATE_LIMIT_LOGIN_DELAY_MAX_MS: z.coerce.number().int().min(0).max(10_000).default(2000),
+    /** Forgot-password requests per address, and per email, in one window (the answer never says which). */
+    RATE_LIMIT_PASSWORD_RESET_PER_IP: z.coerce.number().int().positive().default(20),
+    RATE_LIMIT_PASSWORD_RESET_PER_EMAIL: z.coerce.number().int().positive().default(3),
+    /** New verification mails one account may ask for in one window. */
+    RATE_LIMIT_VERIFY_RESEND_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
     RATE_LIMIT_SIGNUP_PER_IP: z.coerce.number().int().positive().default(300),
     RATE_LIMIT_SIGNUP_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
     /** Prefix of the counters in the shared store (Redis), so several shops or test runs can share one. */
@@ -53,6 +70,50 @@ const configSchema = z
     /** Only for tests: points the Stripe SDK at a local stand-in of Stripe's API, e.g. http://127.0.0.1:12111. */
     STRIPE_API_BASE: optionalString.pipe(z.url().optional()),
     STATIC_DIR: z.string().default('./dist/web'),
+    // Every wait has a bound (docs/operations.md, "Timeouts"). PostgreSQL: how long to wait for a connection (from
+    // the pool or a new one), for one statement (the server cancels it; the client gives up 1 s later if the server
+    // does not answer at all), and for a transaction left idle.
+    DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
+    DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+    DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    /** Redis (rate-limit counters): connecting, and one command; past either, limits count in memory at once. */
+    REDIS_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+    REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(500),
+    /** HTTP: the whole request (headers and body) must arrive within this, its headers sooner. */
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
+    /** An idle keep-alive connection is closed after this (longer than a proxy's own, e.g. nginx's 60 s). */
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(72_000),
+    /** A connection on which nothing moves at all for this long is closed. */
+    HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
+    /** Requests one keep-alive connection may carry before it is closed (0: no limit). */
+    HTTP_MAX_REQUESTS_PER_SOCKET: z.coerce.number().int().min(0).max(1_000_000).default(1000),
+    /** Open connections from one client address (0: no cap); beyond it a new connection is closed at once. */
+    MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(1000),
+    /** Open connections in all (0: three quarters of the process's open-file limit, so health checks still get in). */
+    MAX_CONNECTIONS: z.coerce.number().int().min(0).max(10_000_000).default(0),
+    /** Load shedding (503 + Retry-After, health routes exempt): mean event-loop delay, utilisation, heap (0: off). */
+    LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(250),
+    LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION: z.coerce.number().min(0).max(1).default(0.98),
+    /** 0: 90% of the V8 heap limit. */
+    LOAD_SHED_MAX_HEAP_MB: z.coerce.number().int().min(0).max(1_000_000).default(0),
+    /** Requests being handled at once (0: no cap); beyond it new ones are answered 503 at once instead of queueing. */
+    MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(0).max(1_000_000).default(512),
+    /** The longest /api/health waits for any one dependency before reporting it down. */
+    HEALTH_CHECK_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1500),
+    /** Free space under DATA_DIR below which writes are refused (507) with the embedded database (0: off). */
+    DISK_FREE_FLOOR_MB: z.coerce.number().int().min(0).max(10_000_000).default(64),
+    /** A graceful stop answers what it can within this, then exits anyway. */
+    SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+    /** The process stops itself when its event loop has not turned for this long (a wedged database; 0: off). */
+    WATCHDOG_STALL_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+    /** How long an Idempotency-Key's first answer is kept and replayed (at least a day). */
+    IDEMPOTENCY_KEY_TTL_HOURS: z.coerce
+      .number()
+      .int()
+      .min(24)
+      .max(24 * 30)
+      .default(24),
     /** smtp://user:pass@host:587 or smtps://…:465; unset, mails are written as .eml files under DATA_DIR/mail. */
     SMTP_URL: optionalString.pipe(
       z
@@ -73,8 +134,16 @@ const configSchema = z
     /** Attempts before a mail is marked failed; between them the wait doubles from MAIL_RETRY_BASE_SECONDS. */
     MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
     MAIL_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
-    /** `false` on an instance that should run no background jobs (it can still enqueue them for the others). */
+    /**
+     * `false` on an instance that should run no background jobs: it starts no job runner and delivers no mail (the
+     * mail it writes to the outbox is delivered by the instances that run jobs). The test harness sets it.
+     */
     JOBS_ENABLED: z.enum(['true', 'false']).default('true'),
+    /**
+     * Test harness only (refused unless NODE_ENV=test): hash passwords with scrypt N=2^10 instead of production's
+     * N=2^17, so hundreds of sign-ups in the tests take milliseconds. Never a default.
+     */
+    TEST_ONLY_FAST_PASSWORD_HASH: z.enum(['true', 'false']).default('false'),
   })
   .transform((env) => {
     const stripeConfigured = Boolean(env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY && env.STRIPE_WEBHOOK_SECRET);
@@ -85,6 +154,32 @@ const configSchema = z
     } as const;
   })
   .superRefine((config, ctx) => {
+    if (config.TEST_ONLY_FAST_PASSWORD_HASH === 'true' && config.NODE_ENV !== 'test') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TEST_ONLY_FAST_PASSWORD_HASH'],
+        message: 'TEST_ONLY_FAST_PASSWORD_HASH is for the test suite only (NODE_ENV=test); unset it',
+      });
+    }
+    if (config.googleConfigured && config.NODE_ENV === 'production' && !config.PUBLIC_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_URL'],
+        message:
+          "PUBLIC_URL must be set when Google sign-in is configured in production: Google's redirect address is " +
+          'built from it, never from the Host header (e.g. PUBLIC_URL=https://shop.example.com)',
+      });
+    }
+    if (config.ADMIN_PASSWORD) {
+      const problem = passwordProblem(config.ADMIN_PASSWORD, config.ADMIN_EMAIL ?? DEFAULT_ADMIN_EMAIL);
+      if (problem) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['ADMIN_PASSWORD'],
+          message: `ADMIN_PASSWORD is refused by the password rules: ${problem}`,
+        });
+      }
+    }
     if (
       config.paymentProvider === 'stripe' &&
       !(config.STRIPE_SECRET_KEY && config.STRIPE_PUBLISHABLE_KEY && config.STRIPE_WEBHOOK_SECRET)
@@ -97,6 +192,14 @@ const configSchema = z
   });
 
 export type AppConfig = z.infer<typeof configSchema>;
+
+/**
+ * The shop's own address for links in mails and Google's redirect address (L8): PUBLIC_URL, or in development and
+ * tests `http://localhost:PORT`. Never the request's Host header, which the client chooses.
+ */
+export function publicUrl(config: Pick<AppConfig, 'PUBLIC_URL' | 'PORT'>): string {
+  return (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+}
 
 /** Reads and checks the environment once; a bad value stops start-up with a sentence saying which. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
