@@ -8,6 +8,17 @@ export interface SeedPart {
   minimumOrder: number;
 }
 
+/** What a demo part is and fits (issue 13), by part name; the seed writes it next to the part. */
+export interface SeedPartDetails {
+  brand: string;
+  mpn: string;
+  oemNumbers?: string[];
+  /** A category slug of `seedCategories`. */
+  category: string;
+  universal?: boolean;
+  fitment?: { make: string; model: string; from: number; to: number; variant?: string }[];
+}
+
 export const seedParts: SeedPart[] = [
   {
     name: 'Drilled Brake Disc',
@@ -176,3 +187,228 @@ export const seedReviews = [
     review: 'The chest protector is comfortable on long trail days. Would love more sizes in stock.',
   },
 ];
+
+interface SeedModel {
+  model: string;
+  type: 'motorcycle' | 'car' | 'atv' | 'scooter';
+  from: number;
+  to: number;
+  /** Trims or engines besides the base model, each for the same years. */
+  variants?: string[];
+}
+
+/** Demo makes and models: one vehicle per model year (and per variant), 2005–2025. */
+export const seedVehicles: Record<string, SeedModel[]> = {
+  Honda: [
+    { model: 'CRF250R', type: 'motorcycle', from: 2010, to: 2025 },
+    { model: 'CRF450R', type: 'motorcycle', from: 2009, to: 2025 },
+    { model: 'CBR600RR', type: 'motorcycle', from: 2007, to: 2024 },
+    { model: 'CB500F', type: 'motorcycle', from: 2013, to: 2025 },
+    { model: 'CRF1100L Africa Twin', type: 'motorcycle', from: 2020, to: 2025, variants: ['Adventure Sports'] },
+    { model: 'TRX420 Rancher', type: 'atv', from: 2014, to: 2025 },
+    { model: 'PCX125', type: 'scooter', from: 2010, to: 2025 },
+    { model: 'Civic', type: 'car', from: 2016, to: 2021, variants: ['Type R'] },
+  ],
+  Yamaha: [
+    { model: 'YZ250F', type: 'motorcycle', from: 2014, to: 2025 },
+    { model: 'YZ450F', type: 'motorcycle', from: 2014, to: 2025 },
+    { model: 'MT-07', type: 'motorcycle', from: 2014, to: 2025 },
+    { model: 'YZF-R1', type: 'motorcycle', from: 2015, to: 2025, variants: ['M'] },
+    { model: 'Ténéré 700', type: 'motorcycle', from: 2019, to: 2025 },
+    { model: 'YFZ450R', type: 'atv', from: 2009, to: 2024 },
+    { model: 'NMAX 125', type: 'scooter', from: 2015, to: 2025 },
+  ],
+  Kawasaki: [
+    { model: 'KX250', type: 'motorcycle', from: 2017, to: 2025 },
+    { model: 'Ninja 650', type: 'motorcycle', from: 2017, to: 2025 },
+    { model: 'Z900', type: 'motorcycle', from: 2017, to: 2025 },
+    { model: 'KLR650', type: 'motorcycle', from: 2008, to: 2018 },
+  ],
+  Suzuki: [
+    { model: 'RM-Z250', type: 'motorcycle', from: 2010, to: 2025 },
+    { model: 'GSX-R750', type: 'motorcycle', from: 2011, to: 2023 },
+    { model: 'V-Strom 650', type: 'motorcycle', from: 2012, to: 2025, variants: ['XT'] },
+    { model: 'DR-Z400S', type: 'motorcycle', from: 2005, to: 2024 },
+  ],
+  KTM: [
+    { model: '250 SX-F', type: 'motorcycle', from: 2013, to: 2025 },
+    { model: '450 SX-F', type: 'motorcycle', from: 2013, to: 2025 },
+    { model: '390 Duke', type: 'motorcycle', from: 2017, to: 2025 },
+    { model: '890 Adventure', type: 'motorcycle', from: 2021, to: 2025, variants: ['R'] },
+  ],
+  Ducati: [
+    { model: 'Panigale V4', type: 'motorcycle', from: 2018, to: 2025, variants: ['S'] },
+    { model: 'Monster 821', type: 'motorcycle', from: 2015, to: 2020 },
+    { model: 'Scrambler Icon', type: 'motorcycle', from: 2015, to: 2025 },
+  ],
+  BMW: [
+    { model: 'R 1250 GS', type: 'motorcycle', from: 2019, to: 2025, variants: ['Adventure'] },
+    { model: 'S 1000 RR', type: 'motorcycle', from: 2010, to: 2025, variants: ['M Package'] },
+    { model: 'F 850 GS', type: 'motorcycle', from: 2018, to: 2025 },
+  ],
+  'Harley-Davidson': [
+    { model: 'Sportster Iron 883', type: 'motorcycle', from: 2009, to: 2021 },
+    { model: 'Street Glide', type: 'motorcycle', from: 2006, to: 2025, variants: ['Special'] },
+    { model: 'Fat Boy', type: 'motorcycle', from: 2005, to: 2025 },
+  ],
+  Polaris: [{ model: 'Sportsman 570', type: 'atv', from: 2014, to: 2025 }],
+  Vespa: [{ model: 'Primavera 150', type: 'scooter', from: 2014, to: 2025 }],
+  Toyota: [{ model: 'Corolla', type: 'car', from: 2014, to: 2025 }],
+  Volkswagen: [{ model: 'Golf', type: 'car', from: 2013, to: 2025, variants: ['GTI'] }],
+};
+
+/**
+ * Brand, numbers, category and fitment of each demo part. The 2019 Yamaha YZ250F is fitted by the chain, clutch
+ * lever, spark plug and brake pads; the helmet, gloves, boots, chest protector and pressure meter are universal;
+ * the rest do not fit it.
+ */
+export const seedPartDetails: Record<string, SeedPartDetails> = {
+  'Drilled Brake Disc': {
+    brand: 'Galfer',
+    mpn: 'DF-320-SR',
+    category: 'brake-discs',
+    fitment: [
+      { make: 'Honda', model: 'CBR600RR', from: 2007, to: 2024 },
+      { make: 'Yamaha', model: 'YZF-R1', from: 2015, to: 2025 },
+      { make: 'Kawasaki', model: 'Z900', from: 2017, to: 2025 },
+      { make: 'Suzuki', model: 'GSX-R750', from: 2011, to: 2023 },
+      { make: 'BMW', model: 'S 1000 RR', from: 2010, to: 2018 },
+      { make: 'Ducati', model: 'Monster 821', from: 2015, to: 2020 },
+    ],
+  },
+  'Sport Seat': {
+    brand: 'Corbin',
+    mpn: 'CB-MT07-GEL',
+    category: 'seats',
+    fitment: [
+      { make: 'Yamaha', model: 'MT-07', from: 2018, to: 2025 },
+      { make: 'Kawasaki', model: 'Z900', from: 2017, to: 2025 },
+    ],
+  },
+  'Riding Boots': { brand: 'Alpinestars', mpn: '2040020-10', category: 'boots', universal: true },
+  'Pressure Meter': { brand: 'Motion Pro', mpn: '08-0431', category: 'gauges', universal: true },
+  'O-Ring Drive Chain': {
+    brand: 'KMC',
+    mpn: 'KMC-520',
+    oemNumbers: ['94568-20120', '40530-MEN-A71'],
+    category: 'chains',
+    fitment: [
+      { make: 'Yamaha', model: 'YZ250F', from: 2014, to: 2025 },
+      { make: 'Yamaha', model: 'YZ450F', from: 2014, to: 2025 },
+      { make: 'Yamaha', model: 'MT-07', from: 2014, to: 2025 },
+      { make: 'Honda', model: 'CRF250R', from: 2010, to: 2025 },
+      { make: 'Honda', model: 'CRF450R', from: 2009, to: 2025 },
+      { make: 'Honda', model: 'CB500F', from: 2013, to: 2025 },
+      { make: 'Kawasaki', model: 'KX250', from: 2017, to: 2025 },
+      { make: 'Kawasaki', model: 'Ninja 650', from: 2017, to: 2025 },
+      { make: 'Suzuki', model: 'RM-Z250', from: 2010, to: 2025 },
+      { make: 'Suzuki', model: 'DR-Z400S', from: 2005, to: 2024 },
+      { make: 'KTM', model: '250 SX-F', from: 2013, to: 2025 },
+      { make: 'KTM', model: '450 SX-F', from: 2013, to: 2025 },
+      { make: 'KTM', model: '390 Duke', from: 2017, to: 2025 },
+      { make: 'Ducati', model: 'Scrambler Icon', from: 2015, to: 2025 },
+    ],
+  },
+  'Full-Face Helmet': { brand: 'Shoei', mpn: 'GT-AIR3-M', category: 'helmets', universal: true },
+  'Riding Gloves': { brand: 'Alpinestars', mpn: '3568620-10', category: 'gloves', universal: true },
+  'Clutch Lever': {
+    brand: 'ASV Inventions',
+    mpn: 'C5-YZ-14',
+    oemNumbers: ['5XC-83912-00'],
+    category: 'levers',
+    fitment: [
+      { make: 'Yamaha', model: 'YZ250F', from: 2014, to: 2025 },
+      { make: 'Yamaha', model: 'YZ450F', from: 2014, to: 2025 },
+      { make: 'Yamaha', model: 'YFZ450R', from: 2009, to: 2024 },
+    ],
+  },
+  'Bar-End Mirror': {
+    brand: 'Rizoma',
+    mpn: 'BS290B',
+    category: 'mirrors',
+    fitment: [
+      { make: 'Yamaha', model: 'MT-07', from: 2014, to: 2025 },
+      { make: 'Kawasaki', model: 'Z900', from: 2017, to: 2025 },
+      { make: 'Honda', model: 'CB500F', from: 2013, to: 2025 },
+      { make: 'KTM', model: '390 Duke', from: 2017, to: 2025 },
+      { make: 'Ducati', model: 'Monster 821', from: 2015, to: 2020 },
+      { make: 'Ducati', model: 'Scrambler Icon', from: 2015, to: 2025 },
+    ],
+  },
+  'Oil Filter': {
+    brand: 'Hiflofiltro',
+    mpn: 'HF204',
+    oemNumbers: ['5GH-13440-61', '15410-MFJ-D01'],
+    category: 'filters',
+    fitment: [
+      { make: 'Yamaha', model: 'MT-07', from: 2014, to: 2025 },
+      { make: 'Yamaha', model: 'YZF-R1', from: 2015, to: 2025 },
+      { make: 'Yamaha', model: 'Ténéré 700', from: 2019, to: 2025 },
+      { make: 'Honda', model: 'CBR600RR', from: 2007, to: 2024 },
+      { make: 'Honda', model: 'CB500F', from: 2013, to: 2025 },
+      { make: 'Honda', model: 'CRF1100L Africa Twin', from: 2020, to: 2025 },
+      { make: 'Kawasaki', model: 'Ninja 650', from: 2017, to: 2025 },
+      { make: 'Kawasaki', model: 'Z900', from: 2017, to: 2025 },
+    ],
+  },
+  'Iridium Spark Plug': {
+    brand: 'NGK',
+    mpn: 'CR8EIX',
+    oemNumbers: ['94702-00361'],
+    category: 'ignition',
+    fitment: [
+      { make: 'Yamaha', model: 'YZ250F', from: 2014, to: 2025 },
+      { make: 'Yamaha', model: 'NMAX 125', from: 2015, to: 2025 },
+      { make: 'Honda', model: 'PCX125', from: 2010, to: 2025 },
+      { make: 'Honda', model: 'CRF250R', from: 2010, to: 2017 },
+      { make: 'Kawasaki', model: 'KX250', from: 2017, to: 2020 },
+      { make: 'Suzuki', model: 'DR-Z400S', from: 2005, to: 2024 },
+    ],
+  },
+  'Off-Road Tyre': {
+    brand: 'Dunlop',
+    mpn: 'MX33-110/90-19',
+    category: 'tyres',
+    fitment: [
+      { make: 'Yamaha', model: 'YZ450F', from: 2014, to: 2025 },
+      { make: 'Honda', model: 'CRF450R', from: 2009, to: 2025 },
+      { make: 'KTM', model: '450 SX-F', from: 2013, to: 2025 },
+      { make: 'Kawasaki', model: 'KX250', from: 2021, to: 2025 },
+    ],
+  },
+  'Exhaust Silencer': {
+    brand: 'Akrapovic',
+    mpn: 'S-Y7SO3-HAFT',
+    category: 'exhaust',
+    fitment: [
+      { make: 'Yamaha', model: 'MT-07', from: 2014, to: 2025 },
+      { make: 'Yamaha', model: 'Ténéré 700', from: 2019, to: 2025 },
+    ],
+  },
+  'LED Headlight': {
+    brand: 'Daymaker',
+    mpn: 'HD-7-LED-BLK',
+    category: 'lighting',
+    fitment: [
+      { make: 'Harley-Davidson', model: 'Street Glide', from: 2014, to: 2025 },
+      { make: 'Harley-Davidson', model: 'Fat Boy', from: 2005, to: 2025 },
+      { make: 'Harley-Davidson', model: 'Sportster Iron 883', from: 2009, to: 2021 },
+      { make: 'Kawasaki', model: 'KLR650', from: 2008, to: 2018 },
+    ],
+  },
+  'Sintered Brake Pads': {
+    brand: 'EBC',
+    mpn: 'FA185HH',
+    oemNumbers: ['1C3-W0045-00'],
+    category: 'brake-pads',
+    fitment: [
+      { make: 'Yamaha', model: 'YZ250F', from: 2014, to: 2025 },
+      { make: 'Yamaha', model: 'YZ450F', from: 2014, to: 2025 },
+      { make: 'Honda', model: 'CRF250R', from: 2010, to: 2025 },
+      { make: 'Honda', model: 'CRF450R', from: 2009, to: 2025 },
+      { make: 'Suzuki', model: 'RM-Z250', from: 2010, to: 2025 },
+      { make: 'Kawasaki', model: 'KX250', from: 2017, to: 2025 },
+    ],
+  },
+  'Chest Protector': { brand: 'Leatt', mpn: '5019400110', category: 'protection', universal: true },
+};

@@ -1,13 +1,12 @@
 import crypto from 'node:crypto';
 import { count, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppConfig } from '../config.ts';
-import { hashPassword } from '../modules/accounts/password-hasher.ts';
+import { type AppConfig, DEFAULT_ADMIN_EMAIL } from '../config.ts';
+import { hashPassword, passwordHashParams } from '../modules/accounts/password-hasher.ts';
 import type { Database } from './client.ts';
 import { parts, reviews, users } from './schema.ts';
 import { seedParts, seedReviews } from './seed-data.ts';
-
-export const DEFAULT_ADMIN_EMAIL = 'admin@redline.dev';
+import { seedFitment } from './seed-fitment.ts';
 
 type SeedLogger = Pick<FastifyBaseLogger, 'info' | 'warn'>;
 
@@ -28,7 +27,8 @@ const SEED_LOCK_KEY = 72_535_278;
  */
 export async function seedDemoData(
   db: Database,
-  config: Pick<AppConfig, 'ADMIN_EMAIL' | 'ADMIN_PASSWORD'>,
+  config: Pick<AppConfig, 'ADMIN_EMAIL' | 'ADMIN_PASSWORD'> &
+    Partial<Pick<AppConfig, 'NODE_ENV' | 'TEST_ONLY_FAST_PASSWORD_HASH'>>,
   log: SeedLogger,
   options: SeedOptions = {},
 ): Promise<{ seeded: boolean }> {
@@ -40,8 +40,9 @@ export async function seedDemoData(
   const generated = !config.ADMIN_PASSWORD;
   const adminPassword = config.ADMIN_PASSWORD ?? crypto.randomBytes(12).toString('base64url');
   // Hash before the transaction: a transaction must stay short (on PGlite it blocks every other query).
-  const passwordHash = await hashPassword(adminPassword);
+  const passwordHash = await hashPassword(adminPassword, passwordHashParams(config));
   const now = Date.now();
+  let vehicleCount = 0;
 
   const seeded = await db.transaction(async (tx) => {
     // Several instances may start at once on one empty database: one seeds while the others wait on the lock,
@@ -51,14 +52,19 @@ export async function seedDemoData(
     const [partsNow] = await tx.select({ n: count() }).from(parts);
     if ((usersNow?.n ?? 0) > 0 || (partsNow?.n ?? 0) > 0) return false;
     await tx.insert(users).values({ email: adminEmail, displayName: 'Shop Admin', passwordHash, isAdmin: true });
-    await tx.insert(parts).values(
-      seedParts.map((part, index) => ({
-        ...part,
-        createdByEmail: adminEmail,
-        // Spread the creation times so "newest first" has a stable, meaningful order.
-        createdAt: new Date(now - (seedParts.length - index) * 60_000),
-      })),
-    );
+    const partRows = await tx
+      .insert(parts)
+      .values(
+        seedParts.map((part, index) => ({
+          ...part,
+          createdByEmail: adminEmail,
+          // Spread the creation times so "newest first" has a stable, meaningful order.
+          createdAt: new Date(now - (seedParts.length - index) * 60_000),
+        })),
+      )
+      .returning({ id: parts.id, name: parts.name });
+    // Demo vehicles, brands, part numbers and fitment (issue 13).
+    vehicleCount = await seedFitment(tx, new Map(partRows.map((row) => [row.name, row.id])));
     await tx
       .insert(reviews)
       .values(
@@ -68,7 +74,9 @@ export async function seedDemoData(
   });
   if (!seeded) return { seeded: false };
 
-  log.info(`Seeded the demo catalogue: ${seedParts.length} parts, ${seedReviews.length} reviews.`);
+  log.info(
+    `Seeded the demo catalogue: ${seedParts.length} parts, ${seedReviews.length} reviews, ${vehicleCount} vehicles.`,
+  );
   if (generated) {
     // Printed once, on the start that creates it; it is never stored in clear anywhere.
     log.warn(

@@ -251,11 +251,13 @@ export const slugSchema = z
 export const brandSchema = z.object({ slug: z.string(), name: z.string() });
 export type Brand = z.infer<typeof brandSchema>;
 
-/** `GET /api/category`: the tree, roots in order, each with its children. */
-export type CategoryNode = { slug: string; name: string; children: CategoryNode[] };
-export const categoryNodeSchema: z.ZodType<CategoryNode> = z.lazy(() =>
-  z.object({ slug: z.string(), name: z.string(), children: z.array(categoryNodeSchema) }),
-);
+/** `GET /api/category`: the tree, roots in order, each with its subcategories (the tree has two levels). */
+export const categoryNodeSchema = z.object({
+  slug: z.string(),
+  name: z.string(),
+  children: z.array(z.object({ slug: z.string(), name: z.string() })),
+});
+export type CategoryNode = z.infer<typeof categoryNodeSchema>;
 
 /** The category as a part carries it: `path` is the names from the root ("Brakes", "Pads"). */
 export const partCategorySchema = z.object({ slug: z.string(), name: z.string(), path: z.array(z.string()) });

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { hasAtMostTwoDecimals } from '../money.ts';
 import { imageRefSchema } from './common.ts';
+import {
+  brandSchema,
+  fitmentGroupSchema,
+  fitmentRowsInputSchema,
+  fitStatuses,
+  partCategorySchema,
+  slugSchema,
+} from './fitment.ts';
 
 /**
  * A part as it travels on the wire. The spec's spellings (`_id`, `desription`, `minimunorder`,
@@ -14,20 +22,85 @@ export const partSchema = z.object({
   availablequantity: z.number().int().describe('PCS in stock'),
   minimunorder: z.number().int().describe('Smallest order, PCS'),
   desription: z.string(),
-  email: z.string().nullable().describe('The admin who added the part'),
+  email: z
+    .string()
+    .nullable()
+    .describe('The admin who added the part: shown to admins only, null for everyone else (L2)'),
   createdAt: z.string(),
+  // Issue 13 (additive): what the part is and what it fits.
+  brand: brandSchema.nullable(),
+  mpn: z.string().nullable().describe("The manufacturer's part number"),
+  oemNumbers: z.array(z.string()).describe('OEM cross-reference numbers'),
+  category: partCategorySchema.nullable(),
+  universal: z.boolean().describe('Fits every vehicle (gloves, gauges)'),
+  fit: z
+    .enum(fitStatuses)
+    .optional()
+    .describe('Only when `vehicle` is given: whether the part fits that vehicle (`universal` when it fits everything)'),
 });
 export type Part = z.infer<typeof partSchema>;
+
+/** `GET /api/part/{id}`: the part and its full fitment, grouped by make and model. */
+export const partDetailsSchema = partSchema.extend({ fitment: z.array(fitmentGroupSchema) });
+export type PartDetails = z.infer<typeof partDetailsSchema>;
+
+/** `GET /api/part/{id}?vehicle=`: with a vehicle, the part says whether it fits it (`fit`). */
+export const partDetailsQuerySchema = z.strictObject({
+  vehicle: z.guid({ error: 'Provide A Valid Id' }).optional(),
+});
 
 export const partSortValues = ['newest', 'price_asc', 'price_desc', 'name'] as const;
 export type PartSort = (typeof partSortValues)[number];
 
-export const partListQuerySchema = z.strictObject({
-  q: z.string().trim().max(100).optional(),
-  sort: z.enum(partSortValues).optional(),
-  limit: z.coerce.number().int().min(1).max(100).optional(),
-  offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
-});
+const booleanFlag = z.enum(['true', 'false']);
+const dollarsQuery = z.coerce.number().min(0).max(1_000_000);
+
+/**
+ * The filters of the parts list, shared by `GET /api/part` and `GET /api/part/facets`. All optional; without any,
+ * the list is the spec's. `vehicle` alone marks each part's `fit`; with `fits=true` only parts that fit it
+ * (universal included) are listed. `category` includes its subcategories. `fitment=none` (Manage Products): parts
+ * that are not universal and have no fitment yet.
+ */
+const partFilterFields = {
+  q: z.string().trim().max(100).optional().describe('Name or description contains it, or a part number equals it'),
+  vehicle: z.guid({ error: 'Provide A Valid Id' }).optional(),
+  fits: booleanFlag.optional(),
+  category: slugSchema.optional(),
+  brand: slugSchema.optional(),
+  minPrice: dollarsQuery.optional(),
+  maxPrice: dollarsQuery.optional(),
+  inStock: booleanFlag.optional(),
+  fitment: z.enum(['none']).optional(),
+};
+
+type PartFilterQuery = {
+  vehicle?: string | undefined;
+  fits?: string | undefined;
+  minPrice?: number;
+  maxPrice?: number;
+};
+const filterRules = <T extends z.ZodType<PartFilterQuery>>(schema: T) =>
+  schema
+    .refine((query) => query.fits !== 'true' || query.vehicle !== undefined, {
+      message: 'Choose A Vehicle To Show Parts That Fit',
+      path: ['fits'],
+    })
+    .refine(
+      (query) => query.minPrice === undefined || query.maxPrice === undefined || query.minPrice <= query.maxPrice,
+      { message: 'Lowest Price Must Not Be Above Highest Price', path: ['maxPrice'] },
+    );
+
+export const partListQuerySchema = filterRules(
+  z.strictObject({
+    ...partFilterFields,
+    sort: z.enum(partSortValues).optional(),
+    limit: z.coerce.number().int().min(1).max(100).optional(),
+    offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  }),
+);
+/** `GET /api/part/facets`: the same filters, no paging. */
+export const partFacetsQuerySchema = filterRules(z.strictObject(partFilterFields));
+export type PartFacetsQuery = z.infer<typeof partFacetsQuerySchema>;
 export type PartListQuery = z.infer<typeof partListQuerySchema>;
 
 export const productNameMessages = {
@@ -42,6 +115,13 @@ const quantity = (label: string, min: number) =>
     .min(min, min === 0 ? `${label} Cannot Be Negative` : `${label} Must Be At Least ${min}`)
     .max(1_000_000, `${label} Must Be At Most 1,000,000`);
 
+const partNumberSchema = z
+  .string()
+  .trim()
+  .min(1, 'Part Number Is Required')
+  .max(40, 'Part Number Must Be 40 Characters Or Fewer')
+  .regex(/[\p{L}\p{N}]/u, 'Part Number Must Contain A Letter Or Digit');
+
 /** The body of `POST /api/part` (admin). `email` is accepted for the spec's sake and ignored: the token says who adds. */
 export const partInputSchema = z.strictObject({
   name: z.string().trim().min(1, productNameMessages.required).max(20, productNameMessages.tooLong),
@@ -55,6 +135,13 @@ export const partInputSchema = z.strictObject({
   minimunorder: quantity('Minimum Order', 1),
   img: imageRefSchema,
   email: z.string().optional(),
+  // Issue 13 (additive). A brand is named: a name the shop does not know yet becomes a new brand.
+  brand: z.string().trim().max(40, 'Brand Must Be 40 Characters Or Fewer').nullable().optional(),
+  mpn: partNumberSchema.nullable().optional(),
+  oemNumbers: z.array(partNumberSchema).max(20, 'A Part Can Have At Most 20 OEM Numbers').optional(),
+  category: slugSchema.nullable().optional().describe('A category slug; one that names nothing is 404'),
+  universal: z.boolean({ error: 'Universal Must Be True Or False' }).optional(),
+  fitment: fitmentRowsInputSchema.optional().describe('Replaces every fitment row of the part'),
 });
 export type PartInput = z.infer<typeof partInputSchema>;
 

@@ -1,7 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { uuidParamsSchema } from '../../../shared/schemas/common.ts';
-import { partInputSchema, partListQuerySchema, partPatchSchema, partSchema } from '../../../shared/schemas/parts.ts';
+import { brandSchema, categoryNodeSchema, partFacetsSchema } from '../../../shared/schemas/fitment.ts';
+import {
+  partDetailsQuerySchema,
+  partDetailsSchema,
+  partFacetsQuerySchema,
+  partInputSchema,
+  partListQuerySchema,
+  partPatchSchema,
+  partSchema,
+} from '../../../shared/schemas/parts.ts';
 import { currentUser, requireAdmin } from '../../plugins/auth.ts';
 import { bearerAuth, errorResponses } from '../../route-schemas.ts';
 import type { CatalogService } from './catalog-service.ts';
@@ -14,10 +23,13 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
         tags: ['catalog'],
         summary: 'List parts',
         description:
-          'Without parameters: every part, oldest first (the spec). `q` searches name and description, `sort` orders, ' +
-          '`limit`/`offset` page. The total matching count is in the `X-Total-Count` header.',
+          'Without parameters: every part, oldest first (the spec). `q` searches name and description and finds a ' +
+          'part number in any spelling ("kmc 520" = "KMC-520"), `sort` orders, `limit`/`offset` page. Filters: ' +
+          '`vehicle` marks each part `fit`, `fits=true` keeps parts that fit it (universal included), `category` ' +
+          '(with its subcategories), `brand`, `minPrice`/`maxPrice` (dollars), `inStock=true`, `fitment=none`. ' +
+          'The total matching count is in the `X-Total-Count` header; an unknown `vehicle` is 404.',
         querystring: partListQuerySchema,
-        response: { 200: z.array(partSchema), ...errorResponses(400) },
+        response: { 200: z.array(partSchema), ...errorResponses(400, 404) },
       },
     },
     async (request, reply) => {
@@ -28,16 +40,60 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
   );
 
   app.get(
+    '/api/part/facets',
+    {
+      schema: {
+        tags: ['catalog'],
+        summary: 'Counts for the parts list filters',
+        description:
+          'Takes the filters of `GET /api/part`. Each facet counts the parts matching every other filter; `total` ' +
+          "is the list's `X-Total-Count`. With `vehicle`, only that vehicle's fitting parts are read.",
+        querystring: partFacetsQuerySchema,
+        response: { 200: partFacetsSchema, ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => catalog.facets(request.query),
+  );
+
+  app.get(
     '/api/part/:id',
     {
       schema: {
         tags: ['catalog'],
-        summary: 'One part',
+        summary: 'One part, with its fitment',
+        description:
+          '`fitment` is grouped by make and model with year ranges; with `vehicle`, `fit` says whether it fits.',
         params: uuidParamsSchema,
-        response: { 200: partSchema, ...errorResponses(400, 404) },
+        querystring: partDetailsQuerySchema,
+        response: { 200: partDetailsSchema, ...errorResponses(400, 404) },
       },
     },
-    async (request) => catalog.get(request.params.id, { isAdmin: request.user?.isAdmin === true }),
+    async (request) =>
+      catalog.get(request.params.id, { isAdmin: request.user?.isAdmin === true }, request.query.vehicle),
+  );
+
+  app.get(
+    '/api/category',
+    {
+      schema: {
+        tags: ['catalog'],
+        summary: 'The category tree',
+        response: { 200: z.array(categoryNodeSchema) },
+      },
+    },
+    async () => catalog.categoryTree(),
+  );
+
+  app.get(
+    '/api/brand',
+    {
+      schema: {
+        tags: ['catalog'],
+        summary: 'Brands, by name',
+        response: { 200: z.array(brandSchema) },
+      },
+    },
+    async () => catalog.brands(),
   );
 
   app.post(
@@ -50,7 +106,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
         description: 'The adding admin is taken from the token; a body `email` is accepted for the spec and ignored.',
         security: bearerAuth,
         body: partInputSchema,
-        response: { 201: partSchema, ...errorResponses(400, 401, 403) },
+        response: { 201: partDetailsSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request, reply) => {
@@ -70,7 +126,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
         security: bearerAuth,
         params: uuidParamsSchema,
         body: partPatchSchema,
-        response: { 200: partSchema, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: partDetailsSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => catalog.update(request.params.id, request.body),

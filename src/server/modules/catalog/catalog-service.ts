@@ -1,52 +1,213 @@
-import type { Part, PartInput, PartListQuery, PartPatch } from '../../../shared/schemas/parts.ts';
+import type { Brand, CategoryNode, PartFacets } from '../../../shared/schemas/fitment.ts';
+import type {
+  Part,
+  PartDetails,
+  PartFacetsQuery,
+  PartInput,
+  PartListQuery,
+  PartPatch,
+} from '../../../shared/schemas/parts.ts';
+import type { Transaction } from '../../db/client.ts';
 import { InvalidError, NotFoundError } from '../../errors.ts';
-import { fromPartInput, fromPartPatch, toWirePart } from './part-mapper.ts';
-import type { PartRepository } from './part-repository.ts';
+import type { PartFitmentPort } from './part-fitment-port.ts';
+import { fromPartInput, fromPartPatch, partNumbersOf, toWirePart } from './part-mapper.ts';
+import type { FacetCounts, PartFilter, PartRepository } from './part-repository.ts';
 
 const notFound = () => new NotFoundError('This part does not exist.');
+const vehicleNotFound = () => new NotFoundError('This vehicle does not exist.');
 /** Who is looking: only admins see who added a part (L2). */
 interface Viewer {
   isAdmin: boolean;
 }
 const ADMIN: Viewer = { isAdmin: true };
 
+/** The list's query → the repository's filter. Dollars become cents here; an empty search is no search. */
+function filterOf(query: PartFacetsQuery): PartFilter {
+  return {
+    q: query.q || undefined,
+    fitsVehicle: query.fits === 'true' ? query.vehicle : undefined,
+    category: query.category,
+    brand: query.brand,
+    minPriceCents: query.minPrice === undefined ? undefined : Math.round(query.minPrice * 100),
+    maxPriceCents: query.maxPrice === undefined ? undefined : Math.round(query.maxPrice * 100),
+    inStock: query.inStock === 'true' ? true : undefined,
+    withoutFitment: query.fitment === 'none' ? true : undefined,
+  };
+}
+
+/**
+ * Facets of a list without a vehicle, remembered for a few seconds: without a vehicle the scope is the whole
+ * catalogue, which a count reads in full. With a vehicle the count reads only the vehicle's fitting parts and is
+ * never remembered. This instance's part writes forget everything at once; another instance's show within TTL_MS.
+ */
+class CatalogueFacetMemory {
+  static readonly TTL_MS = 5_000;
+  static readonly MAX_ENTRIES = 200;
+  readonly #entries = new Map<string, { value: FacetCounts; expires: number }>();
+
+  get(key: string): FacetCounts | undefined {
+    const entry = this.#entries.get(key);
+    if (entry && entry.expires > Date.now()) return entry.value;
+    this.#entries.delete(key);
+    return undefined;
+  }
+
+  remember(key: string, value: FacetCounts): void {
+    if (this.#entries.size >= CatalogueFacetMemory.MAX_ENTRIES) this.#entries.clear();
+    this.#entries.set(key, { value, expires: Date.now() + CatalogueFacetMemory.TTL_MS });
+  }
+
+  forget(): void {
+    this.#entries.clear();
+  }
+}
+
 /** The catalogue. Ids reach it already checked as UUIDs by the routes' params schema. */
 export class CatalogService {
   readonly #parts: PartRepository;
-  constructor(parts: PartRepository) {
+  readonly #fitment: PartFitmentPort;
+  readonly #facetMemory = new CatalogueFacetMemory();
+  constructor(parts: PartRepository, fitment: PartFitmentPort) {
     this.#parts = parts;
+    this.#fitment = fitment;
   }
 
   async list(query: PartListQuery, viewer: Viewer): Promise<{ items: Part[]; total: number }> {
-    const { q, sort, limit, offset } = query;
-    // An empty search is no search (the schema has trimmed it already).
-    const { rows, total } = await this.#parts.list({ q: q || undefined }, { sort, limit, offset });
+    const { sort, limit, offset, vehicle } = query;
+    await this.#assertVehicle(vehicle);
+    const { rows, total } = await this.#parts.list(filterOf(query), { sort, limit, offset, markFitFor: vehicle });
     return { items: rows.map((row) => toWirePart(row, viewer)), total };
   }
 
-  async get(id: string, viewer: Viewer): Promise<Part> {
-    const row = await this.#parts.findById(id);
+  /** Counts for the list's filters: each facet under every other filter; `total` is the list's X-Total-Count. */
+  async facets(query: PartFacetsQuery): Promise<PartFacets> {
+    await this.#assertVehicle(query.vehicle);
+    const filter = filterOf(query);
+    const key = query.vehicle === undefined ? JSON.stringify(filter) : undefined;
+    let counts = key === undefined ? undefined : this.#facetMemory.get(key);
+    if (!counts) {
+      counts = await this.#parts.facets(filter, query.vehicle);
+      if (key !== undefined) this.#facetMemory.remember(key, counts);
+    }
+    const tree = await this.#parts.categories();
+    const own = counts.categories;
+    const countOf = (id: string) =>
+      (own.get(id) ?? 0) + tree.filter((c) => c.parentId === id).reduce((sum, c) => sum + (own.get(c.id) ?? 0), 0);
+    const slugOf = new Map(tree.map((c) => [c.id, c.slug]));
+    return {
+      total: counts.total,
+      categories: inTreeOrder(tree).map((c) => ({
+        slug: c.slug,
+        name: c.name,
+        parentSlug: c.parentId ? (slugOf.get(c.parentId) ?? null) : null,
+        count: countOf(c.id),
+      })),
+      brands: counts.brands,
+      price: {
+        min: counts.price.min === null ? null : counts.price.min / 100,
+        max: counts.price.max === null ? null : counts.price.max / 100,
+      },
+      inStock: counts.inStock,
+      fits: counts.fits,
+    };
+  }
+
+  async get(id: string, viewer: Viewer, vehicle?: string): Promise<PartDetails> {
+    await this.#assertVehicle(vehicle);
+    const row = await this.#parts.findById(id, undefined, vehicle);
     if (!row) throw notFound();
-    return toWirePart(row, viewer);
+    return { ...toWirePart(row, viewer), fitment: await this.#fitment.fitmentOf(id) };
+  }
+
+  async categoryTree(): Promise<CategoryNode[]> {
+    const tree = await this.#parts.categories();
+    return tree
+      .filter((c) => c.parentId === null)
+      .map((root) => ({
+        slug: root.slug,
+        name: root.name,
+        children: tree.filter((c) => c.parentId === root.id).map((c) => ({ slug: c.slug, name: c.name })),
+      }));
+  }
+
+  brands(): Promise<Brand[]> {
+    return this.#parts.brands();
   }
 
   /** The adder is the signed-in admin: the body's `email` is never trusted. */
-  async create(input: PartInput, adminEmail: string): Promise<Part> {
-    const row = await this.#parts.insert({ ...fromPartInput(input), createdByEmail: adminEmail });
-    return toWirePart(row, ADMIN);
+  async create(input: PartInput, adminEmail: string): Promise<PartDetails> {
+    const id = await this.#parts.write(async (tx) => {
+      const links = await this.#links(tx, input);
+      const partId = await this.#parts.insert(tx, { ...fromPartInput(input), ...links, createdByEmail: adminEmail });
+      if (input.fitment) await this.#fitment.replaceFitment(tx, partId, input.fitment);
+      return partId;
+    });
+    this.#facetMemory.forget();
+    return this.#wire(id);
   }
 
-  async update(id: string, patch: PartPatch): Promise<Part> {
+  async update(id: string, patch: PartPatch): Promise<PartDetails> {
     const changes = fromPartPatch(patch);
-    if (Object.keys(changes).length === 0) {
+    const touchesLinks = patch.brand !== undefined || patch.category !== undefined;
+    if (Object.keys(changes).length === 0 && !touchesLinks && patch.fitment === undefined) {
       throw new InvalidError('Send at least one field to change.');
     }
-    const row = await this.#parts.update(id, changes);
-    if (!row) throw notFound();
-    return toWirePart(row, ADMIN);
+    await this.#parts.write(async (tx) => {
+      if (patch.mpn !== undefined || patch.oemNumbers !== undefined) {
+        const current = await this.#parts.findById(id, tx);
+        if (!current) throw notFound();
+        const mpn = changes.mpn !== undefined ? changes.mpn : current.mpn;
+        changes.partNumbers = partNumbersOf(mpn, changes.oemNumbers ?? current.oemNumbers);
+      }
+      const all = { ...changes, ...(await this.#links(tx, patch)) };
+      const found =
+        Object.keys(all).length > 0 ? await this.#parts.update(tx, id, all) : await this.#parts.lock(tx, id);
+      if (!found) throw notFound();
+      if (patch.fitment !== undefined) await this.#fitment.replaceFitment(tx, id, patch.fitment);
+    });
+    this.#facetMemory.forget();
+    return this.#wire(id);
   }
 
   async remove(id: string): Promise<void> {
     if (!(await this.#parts.delete(id))) throw notFound();
+    this.#facetMemory.forget();
   }
+
+  /** After a write: the part as its admin sees it, with its fitment. */
+  async #wire(id: string): Promise<PartDetails> {
+    const row = await this.#parts.findById(id);
+    if (!row) throw notFound();
+    return { ...toWirePart(row, ADMIN), fitment: await this.#fitment.fitmentOf(id) };
+  }
+
+  /** Brand (by name, created when new) and category (by slug, which must exist) as column values. */
+  async #links(
+    tx: Transaction,
+    input: Pick<PartPatch, 'brand' | 'category'>,
+  ): Promise<{ brandId?: string | null; categoryId?: string | null }> {
+    const links: { brandId?: string | null; categoryId?: string | null } = {};
+    if (input.brand !== undefined) links.brandId = input.brand ? await this.#parts.brandIdFor(tx, input.brand) : null;
+    if (input.category !== undefined) {
+      if (input.category === null) links.categoryId = null;
+      else {
+        const categoryId = await this.#parts.categoryIdOf(tx, input.category);
+        if (!categoryId) throw new NotFoundError('This category does not exist.');
+        links.categoryId = categoryId;
+      }
+    }
+    return links;
+  }
+
+  /** A `vehicle` that names nothing is 404 (a garage may hold a vehicle an admin has since removed). */
+  async #assertVehicle(vehicle: string | undefined): Promise<void> {
+    if (vehicle !== undefined && !(await this.#fitment.vehicleExists(vehicle))) throw vehicleNotFound();
+  }
+}
+
+/** Roots by position, each followed by its children. */
+function inTreeOrder<T extends { id: string; parentId: string | null }>(tree: T[]): T[] {
+  return tree
+    .filter((c) => c.parentId === null)
+    .flatMap((root) => [root, ...tree.filter((c) => c.parentId === root.id)]);
 }

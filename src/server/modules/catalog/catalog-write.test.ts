@@ -103,14 +103,15 @@ describeEachDatabase('catalogue writes', (ctx) => {
       const [row] = await ctx().database.db.select().from(parts).where(eq(parts.id, part._id));
       expect(row).toMatchObject({ priceCents: 26000, createdByEmail: admin.email, description: 'Floating brake disc' });
       const read = await ctx().app.inject({ method: 'GET', url: `/api/part/${part._id}`, headers: admin.headers });
-      expect(read.json()).toEqual(part);
+      // The one-part call also carries the part's fitment (issue 13); a new part has none.
+      expect(read.json()).toEqual({ ...part, fitment: [] });
     });
 
     it('L2: never shows the adding admin’s email on public part records; only admins see who added a part', async () => {
       const part = await addPart(valid);
       for (const headers of [{}, customer.headers]) {
         const one = await ctx().app.inject({ method: 'GET', url: `/api/part/${part._id}`, headers });
-        expect(one.json()).toEqual({ ...part, email: null });
+        expect(one.json()).toEqual({ ...part, email: null, fitment: [] });
         const list = await ctx().app.inject({ method: 'GET', url: '/api/part?limit=100', headers });
         expect(list.body).not.toContain(admin.email);
         expect(list.json().find((p: { _id: string }) => p._id === part._id)).toEqual({ ...part, email: null });
@@ -251,7 +252,7 @@ describeEachDatabase('catalogue writes', (ctx) => {
         payload: { price: 199.99 },
       });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toEqual({ ...part, price: 199.99 });
+      expect(res.json()).toEqual({ ...part, price: 199.99, fitment: [] });
 
       const second = await ctx().app.inject({
         method: 'PATCH',
@@ -268,6 +269,7 @@ describeEachDatabase('catalogue writes', (ctx) => {
       expect(second.statusCode).toBe(200);
       expect(second.json()).toEqual({
         ...part,
+        fitment: [],
         price: 199.99,
         name: 'Sport Brake',
         desription: '',

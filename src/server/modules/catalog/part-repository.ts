@@ -1,23 +1,75 @@
 import { and, asc, count, desc, eq, getTableColumns, ilike, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { normalizePartNumber } from '../../../shared/part-numbers.ts';
 import type { PartSort } from '../../../shared/schemas/parts.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { type Page, withPage } from '../../db/paging.ts';
-import { parts } from '../../db/schema.ts';
+import { brands, categories, parts } from '../../db/schema.ts';
+import type { PartFitmentPort } from './part-fitment-port.ts';
 
-export type PartRow = typeof parts.$inferSelect;
+type PartColumns = typeof parts.$inferSelect;
+/** A part with its brand and category (a category's parent is the only other level of the tree). */
+export interface PartRow extends PartColumns {
+  brandSlug: string | null;
+  brandName: string | null;
+  categorySlug: string | null;
+  categoryName: string | null;
+  parentCategoryName: string | null;
+  /** Only when the list was asked to mark fit for a vehicle (else null): its fitment rows match it (universal aside). */
+  fitsVehicle: boolean | null;
+}
 type NewPartRow = typeof parts.$inferInsert;
 export type PartChanges = Partial<
-  Pick<PartRow, 'name' | 'description' | 'img' | 'priceCents' | 'availableQuantity' | 'minimumOrder'>
+  Pick<
+    PartColumns,
+    | 'name'
+    | 'description'
+    | 'img'
+    | 'priceCents'
+    | 'availableQuantity'
+    | 'minimumOrder'
+    | 'mpn'
+    | 'oemNumbers'
+    | 'partNumbers'
+    | 'universal'
+    | 'brandId'
+    | 'categoryId'
+  >
 >;
 
 /**
- * What a list of parts may be narrowed by. Each field needs its SQL condition in `conditionOf` below (the type
+ * What a list of parts may be narrowed by. Each field needs its SQL condition in `conditionsOf` below (the type
  * insists), and any field that is set sends the list down the counted path: only the empty filter may report the
  * whole catalogue's size.
  */
-interface PartFilter {
-  /** Searched for in name and description, case-insensitively, LIKE wildcards literally. */
+export interface PartFilter {
+  /** Searched for in name and description, case-insensitively, LIKE wildcards literally; or a part number equal to it. */
   q?: string | undefined;
+  /** A vehicle id: parts whose fitment matches it, and universal parts. */
+  fitsVehicle?: string | undefined;
+  /** A category slug: parts of it and of its subcategories. */
+  category?: string | undefined;
+  /** A brand slug. */
+  brand?: string | undefined;
+  minPriceCents?: number | undefined;
+  maxPriceCents?: number | undefined;
+  /** Parts that can be ordered now (at least their minimum order in stock). */
+  inStock?: true | undefined;
+  /** Parts that are not universal and have no fitment row yet (Manage Products). */
+  withoutFitment?: true | undefined;
+}
+
+/** The facet filters: each facet is counted under every filter but its own. */
+const FACET_KEYS = ['category', 'brand', 'price', 'inStock'] as const;
+type FacetKey = (typeof FACET_KEYS)[number];
+
+export interface FacetCounts {
+  categories: Map<string, number>;
+  brands: { slug: string; name: string; count: number }[];
+  price: { min: number | null; max: number | null };
+  inStock: number;
+  total: number;
+  fits: number | null;
 }
 
 interface PartPage extends Page {
@@ -44,21 +96,86 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-const conditionOf: { [K in keyof PartFilter]-?: (value: NonNullable<PartFilter[K]>) => SQL } = {
-  q: (q) => {
-    const pattern = `%${escapeLike(q)}%`;
-    return sql`(${ilike(parts.name, pattern)} or ${ilike(parts.description, pattern)})`;
+/** The part's own category and its parent, joined for its labels. */
+const partCategory = alias(categories, 'part_category');
+const partParentCategory = alias(categories, 'part_parent_category');
+
+const inStock = sql`(${parts.availableQuantity} > 0 and ${parts.availableQuantity} >= ${parts.minimumOrder})`;
+
+/**
+ * Each filter field's condition and its group: `scope` narrows what is counted at all; the facet groups are left out
+ * of their own facet's count. The type insists that every field has one. The SQL pieces of fitment come from the
+ * fitment module's port; the catalogue never names its tables (ADR 010).
+ */
+const conditionOf: {
+  [K in keyof PartFilter]-?: {
+    group: 'scope' | FacetKey;
+    sql: (value: NonNullable<PartFilter[K]>, fitment: PartFitmentPort) => SQL;
+  };
+} = {
+  q: {
+    group: 'scope',
+    sql: (q) => {
+      const pattern = `%${escapeLike(q)}%`;
+      const number = normalizePartNumber(q);
+      const byNumber = number ? sql` or ${parts.partNumbers} @> array[${number}]::text[]` : sql``;
+      return sql`(${ilike(parts.name, pattern)} or ${ilike(parts.description, pattern)}${byNumber})`;
+    },
   },
+  fitsVehicle: {
+    group: 'scope',
+    // One IN over a UNION rather than "universal OR id IN (…)": an OR cannot become a join, so it would read every
+    // part; this reads the vehicle's fitment rows from their index and the universal parts from theirs.
+    sql: (vehicleId, fitment) =>
+      sql`${parts.id} in (${fitment.partIdsFitting(vehicleId)} union all select universal_parts.id from ${parts} universal_parts where universal_parts.universal)`,
+  },
+  withoutFitment: {
+    group: 'scope',
+    sql: (_set, fitment) => sql`(not ${parts.universal} and not ${fitment.hasFitment(parts.id)})`,
+  },
+  category: {
+    group: 'category',
+    sql: (slug) =>
+      sql`${parts.categoryId} in (select own.id from ${categories} own where own.slug = ${slug} union all select sub.id from ${categories} sub inner join ${categories} super on super.id = sub.parent_id where super.slug = ${slug})`,
+  },
+  brand: {
+    group: 'brand',
+    sql: (slug) => sql`${parts.brandId} in (select ${brands.id} from ${brands} where ${brands.slug} = ${slug})`,
+  },
+  minPriceCents: { group: 'price', sql: (cents) => sql`${parts.priceCents} >= ${cents}` },
+  maxPriceCents: { group: 'price', sql: (cents) => sql`${parts.priceCents} <= ${cents}` },
+  inStock: { group: 'inStock', sql: () => inStock },
 };
 
-/** The filter as one WHERE condition; undefined exactly when no field of the filter is set. */
-function whereOf(filter: PartFilter): SQL | undefined {
-  const conditions = (Object.keys(conditionOf) as (keyof PartFilter)[]).flatMap((key) => {
+/** The filter's conditions by group. */
+function conditionsOf(filter: PartFilter, fitment: PartFitmentPort): Record<'scope' | FacetKey, SQL[]> {
+  const groups: Record<'scope' | FacetKey, SQL[]> = { scope: [], category: [], brand: [], price: [], inStock: [] };
+  for (const key of Object.keys(conditionOf) as (keyof PartFilter)[]) {
     const value = filter[key];
-    return value === undefined ? [] : [conditionOf[key](value)];
-  });
+    if (value === undefined) continue;
+    const condition = conditionOf[key] as { group: 'scope' | FacetKey; sql: (v: unknown, f: PartFitmentPort) => SQL };
+    groups[condition.group].push(condition.sql(value, fitment));
+  }
+  return groups;
+}
+
+/** The filter as one WHERE condition; undefined exactly when no field of the filter is set. */
+function whereOf(filter: PartFilter, fitment: PartFitmentPort): SQL | undefined {
+  const conditions = Object.values(conditionsOf(filter, fitment)).flat();
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
+
+/** `matches` is the filtered list's total (a window count), null elsewhere. */
+type ListColumns = typeof partWithLabels & { fitsVehicle: SQL<boolean | null>; matches: SQL<number | null> };
+
+const partWithLabels = {
+  ...getTableColumns(parts),
+  brandSlug: brands.slug,
+  brandName: brands.name,
+  categorySlug: partCategory.slug,
+  categoryName: partCategory.name,
+  parentCategoryName: partParentCategory.name,
+};
 
 /**
  * The number of parts in the WHOLE catalogue, reused for a few seconds. Every paged list reports X-Total-Count, and
@@ -94,34 +211,76 @@ class UnfilteredCatalogueCount {
   }
 }
 
+/** Brand names become slugs for URLs: "Brembo" → "brembo", "SBS Friction" → "sbs-friction". */
+export function brandSlug(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/, '');
+  // A name of no Latin letters or digits still needs a stable slug.
+  return slug || `brand-${[...name].reduce((h, c) => (h * 31 + (c.codePointAt(0) ?? 0)) >>> 0, 7).toString(36)}`;
+}
+
+interface PartPageOptions extends PartPage {
+  /** Mark each row's `fitsVehicle` for this vehicle (its fitment rows match it). */
+  markFitFor?: string | undefined;
+}
+
+const withoutMatches = <Row extends { matches: unknown }>({ matches: _matches, ...row }: Row) => row;
+
 export class PartRepository {
   readonly #db: Database;
+  readonly #fitment: PartFitmentPort;
   readonly #catalogueSize: UnfilteredCatalogueCount;
-  constructor(db: Database) {
+  constructor(db: Database, fitment: PartFitmentPort) {
     this.#db = db;
+    this.#fitment = fitment;
     this.#catalogueSize = new UnfilteredCatalogueCount(() => this.#count(undefined));
   }
 
   /** One page of parts and how many parts match the filter in all (for X-Total-Count). */
-  async list(filter: PartFilter, page: PartPage = {}): Promise<{ rows: PartRow[]; total: number }> {
+  async list(filter: PartFilter, page: PartPageOptions = {}): Promise<{ rows: PartRow[]; total: number }> {
     // Without a sort the spec's order is kept: oldest first, as the catalogue was added.
     const order = page.sort ? orderBy[page.sort] : oldestFirst;
     const offset = page.offset ?? 0;
-    const where = whereOf(filter);
-    if (where) return this.#listMatching(where, order, page.limit, offset);
-    return this.#listWhole(order, page.limit, offset);
+    const where = whereOf(filter, this.#fitment);
+    if (where) return this.#listMatching(this.#columns(page.markFitFor, true), where, order, page.limit, offset);
+    return this.#listWhole(this.#columns(page.markFitFor), order, page.limit, offset);
+  }
+
+  /** The row's columns; `fitsVehicle` is null unless asked to mark fit for a vehicle, `matches` unless counting. */
+  #columns(markFitFor: string | undefined, counting = false): ListColumns {
+    const fitsVehicle =
+      markFitFor === undefined
+        ? sql<boolean | null>`null::boolean`
+        : sql<boolean | null>`(${parts.id} in (${this.#fitment.partIdsFitting(markFitFor)}))`;
+    const matches = counting ? sql<number | null>`(count(*) over ())::int` : sql<number | null>`null::int`;
+    return { ...partWithLabels, fitsVehicle, matches };
+  }
+
+  #select(columns: ListColumns, db: Database | Transaction = this.#db) {
+    return db
+      .select(columns)
+      .from(parts)
+      .leftJoin(brands, eq(brands.id, parts.brandId))
+      .leftJoin(partCategory, eq(partCategory.id, parts.categoryId))
+      .leftJoin(partParentCategory, eq(partParentCategory.id, partCategory.parentId));
   }
 
   /** The unfiltered catalogue: the one list whose total may come from `UnfilteredCatalogueCount`. */
-  async #listWhole(order: SQL[], limit: number | undefined, offset: number) {
-    const rows = await withPage(
-      this.#db
-        .select()
-        .from(parts)
-        .orderBy(...order)
-        .$dynamic(),
-      { limit, offset },
-    );
+  async #listWhole(columns: ListColumns, order: SQL[], limit: number | undefined, offset: number) {
+    const rows: PartRow[] = (
+      await withPage(
+        this.#select(columns)
+          .orderBy(...order)
+          .$dynamic(),
+        { limit, offset },
+      )
+    ).map(withoutMatches);
     // A page that is not full (and not past the end) already tells the total: skip the count query.
     // This covers the unpaged spec call and every short result; only full pages pay for count(*).
     const pageIsPartial = limit === undefined || rows.length < limit;
@@ -135,19 +294,18 @@ export class PartRepository {
 
   /**
    * A filtered list counts its matches in the same pass, with a window function: a search must read every row
-   * anyway (a substring match cannot use a btree index), so a second full scan for the total is saved.
+   * anyway (a substring match cannot use a btree index), and a vehicle's fitting parts are all read to be sorted,
+   * so a second pass for the total is saved.
    */
-  async #listMatching(where: SQL, order: SQL[], limit: number | undefined, offset: number) {
+  async #listMatching(columns: ListColumns, where: SQL, order: SQL[], limit: number | undefined, offset: number) {
     const found = await withPage(
-      this.#db
-        .select({ ...getTableColumns(parts), matches: sql<number>`(count(*) over ())::int` })
-        .from(parts)
+      this.#select(columns)
         .where(where)
         .orderBy(...order)
         .$dynamic(),
       { limit, offset },
     );
-    const rows = found.map(({ matches: _matches, ...row }) => row);
+    const rows: PartRow[] = found.map(withoutMatches);
     const first = found[0];
     if (first) return { rows, total: Number(first.matches) };
     // Past the last page the window has no row to report on.
@@ -159,28 +317,153 @@ export class PartRepository {
     return row?.total ?? 0;
   }
 
-  async findById(id: string): Promise<PartRow | undefined> {
-    const rows = await this.#db.select().from(parts).where(eq(parts.id, id)).limit(1);
-    return rows[0];
+  /**
+   * Facet counts of the parts the filter's scope (search, vehicle, no-fitment) allows: each facet under every other
+   * filter, in one statement that reads the scoped parts once. With a vehicle the scope is its fitting parts, found
+   * through the fitment index, so the cost follows that set and not the catalogue (ADR 010).
+   */
+  async facets(filter: PartFilter, fitsFor: string | undefined): Promise<FacetCounts> {
+    const groups = conditionsOf(filter, this.#fitment);
+    const all = (...keys: FacetKey[]) => {
+      const conditions = keys.flatMap((key) => groups[key]);
+      return conditions.length > 0 ? and(...conditions) : sql`true`;
+    };
+    const fits =
+      fitsFor === undefined
+        ? sql`null::boolean`
+        : sql`(${parts.universal} or ${parts.id} in (${this.#fitment.partIdsFitting(fitsFor)}))`;
+    const scope = groups.scope.length > 0 ? and(...groups.scope) : sql`true`;
+    const result = await this.#db.execute<{
+      kind: string;
+      key: string | null;
+      name: string | null;
+      n: number;
+      lo: number | null;
+      hi: number | null;
+    }>(sql`
+      with scoped as materialized (
+        select ${parts.categoryId} as category_id, ${parts.brandId} as brand_id, ${parts.priceCents} as price_cents,
+          ${inStock} as in_stock, ${all('category')} as category_ok, ${all('brand')} as brand_ok,
+          ${all('price')} as price_ok, ${all('inStock')} as stock_ok, ${fits} as fits
+        from ${parts} where ${scope}
+      )
+      select 'category' as kind, category_id::text as key, null as name, count(*)::int as n, null::int as lo, null::int as hi
+        from scoped where brand_ok and price_ok and stock_ok and category_id is not null group by category_id
+      union all
+      select 'brand', ${brands.slug}, ${brands.name}, count(*)::int, null, null
+        from scoped inner join ${brands} on ${brands.id} = scoped.brand_id
+        where category_ok and price_ok and stock_ok group by ${brands.slug}, ${brands.name}
+      union all
+      select 'price', null, null, count(*)::int, min(price_cents), max(price_cents)
+        from scoped where category_ok and brand_ok and stock_ok
+      union all
+      select 'inStock', null, null, count(*)::int, null, null
+        from scoped where category_ok and brand_ok and price_ok and in_stock
+      union all
+      select 'total', null, null, count(*)::int, null, null
+        from scoped where category_ok and brand_ok and price_ok and stock_ok
+      union all
+      select 'fits', null, null, count(*)::int, null, null
+        from scoped where category_ok and brand_ok and price_ok and stock_ok and fits
+    `);
+    const rows = Array.isArray(result) ? result : (result as unknown as { rows: typeof result }).rows;
+    const facets: FacetCounts = {
+      categories: new Map(),
+      brands: [],
+      price: { min: null, max: null },
+      inStock: 0,
+      total: 0,
+      fits: fitsFor === undefined ? null : 0,
+    };
+    for (const row of rows as {
+      kind: string;
+      key: string | null;
+      name: string | null;
+      n: number;
+      lo: number | null;
+      hi: number | null;
+    }[]) {
+      const n = Number(row.n);
+      if (row.kind === 'category' && row.key) facets.categories.set(row.key, n);
+      else if (row.kind === 'brand' && row.key)
+        facets.brands.push({ slug: row.key, name: row.name ?? row.key, count: n });
+      else if (row.kind === 'price')
+        facets.price = { min: row.lo === null ? null : Number(row.lo), max: row.hi === null ? null : Number(row.hi) };
+      else if (row.kind === 'inStock') facets.inStock = n;
+      else if (row.kind === 'total') facets.total = n;
+      else if (row.kind === 'fits' && fitsFor !== undefined) facets.fits = n;
+    }
+    facets.brands.sort((a, b) => a.name.localeCompare(b.name) || a.slug.localeCompare(b.slug));
+    return facets;
   }
 
-  async insert(values: NewPartRow): Promise<PartRow> {
+  /** Every category, in tree order (roots by position, then each root's children). */
+  async categories(): Promise<{ id: string; slug: string; name: string; parentId: string | null }[]> {
+    return this.#db
+      .select({ id: categories.id, slug: categories.slug, name: categories.name, parentId: categories.parentId })
+      .from(categories)
+      .orderBy(asc(categories.position), asc(categories.name));
+  }
+
+  async brands(): Promise<{ slug: string; name: string }[]> {
+    return this.#db
+      .select({ slug: brands.slug, name: brands.name })
+      .from(brands)
+      .orderBy(asc(brands.name), asc(brands.slug));
+  }
+
+  async findById(id: string, db: Database | Transaction = this.#db, markFitFor?: string): Promise<PartRow | undefined> {
+    const rows = await this.#select(this.#columns(markFitFor), db).where(eq(parts.id, id)).limit(1);
+    return rows.map(withoutMatches)[0];
+  }
+
+  /** A part write and what goes with it (its brand, its fitment through the port) in one transaction. */
+  async write<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     // Forgotten before and after: a list running meanwhile may have remembered the size from before the write.
     this.#catalogueSize.forget();
-    const [row] = await this.#db.insert(parts).values(values).returning();
-    this.#catalogueSize.forget();
-    if (!row) throw new Error('insert returned no row');
-    return row;
+    try {
+      return await this.#db.transaction(work);
+    } finally {
+      this.#catalogueSize.forget();
+    }
   }
 
-  /** Changes only the given columns; undefined means "leave as it is". Undefined result: no such part. */
-  async update(id: string, changes: PartChanges): Promise<PartRow | undefined> {
-    const [row] = await this.#db
+  /** The brand of this name (case and spacing aside, by its slug), created when the shop does not know it yet. */
+  async brandIdFor(tx: Transaction, name: string): Promise<string> {
+    const slug = brandSlug(name);
+    await tx.insert(brands).values({ slug, name }).onConflictDoNothing();
+    const [row] = await tx.select({ id: brands.id }).from(brands).where(eq(brands.slug, slug)).limit(1);
+    if (!row) throw new Error('brand not saved');
+    return row.id;
+  }
+
+  /** Undefined: no category of that slug. */
+  async categoryIdOf(tx: Transaction, slug: string): Promise<string | undefined> {
+    const [row] = await tx.select({ id: categories.id }).from(categories).where(eq(categories.slug, slug)).limit(1);
+    return row?.id;
+  }
+
+  async insert(tx: Transaction, values: NewPartRow): Promise<string> {
+    this.#catalogueSize.forget();
+    const [row] = await tx.insert(parts).values(values).returning({ id: parts.id });
+    if (!row) throw new Error('insert returned no row');
+    return row.id;
+  }
+
+  /** Changes only the given columns; undefined means "leave as it is". False: no such part. */
+  async update(tx: Transaction, id: string, changes: PartChanges): Promise<boolean> {
+    const rows = await tx
       .update(parts)
       .set({ ...changes, updatedAt: new Date() })
       .where(eq(parts.id, id))
-      .returning();
-    return row;
+      .returning({ id: parts.id });
+    return rows.length > 0;
+  }
+
+  /** Locks the part for the rest of the transaction (a fitment-only edit changes no column of it). False: none. */
+  async lock(tx: Transaction, id: string): Promise<boolean> {
+    const rows = await tx.select({ id: parts.id }).from(parts).where(eq(parts.id, id)).for('update');
+    return rows.length > 0;
   }
 
   /**
