@@ -81,15 +81,13 @@ describeEachDatabase(
       await ctx()
         .database.db.insert(oauthStates)
         .values({ state: 'abandoned-state', codeVerifier: 'v', nonce: 'n', expiresAt: longAgo });
-      await ctx()
-        .database.db.insert(accountTokens)
-        .values({
-          purpose: 'reset_password',
-          userId: user.id,
-          tokenHash: 'spent-hash',
-          expiresAt: longAgo,
-          usedAt: longAgo,
-        });
+      await ctx().database.db.insert(accountTokens).values({
+        purpose: 'reset_password',
+        userId: user.id,
+        tokenHash: 'spent-hash',
+        expiresAt: longAgo,
+        usedAt: longAgo,
+      });
       await ctx().app.services.jobs.runHousekeeping();
       expect(await ctx().database.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(0);
       expect(
