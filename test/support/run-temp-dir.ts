@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -54,7 +55,36 @@ export function createRunTempDir(label: 'test' | 'e2e'): { dir: string; remove()
     }
     // Servers told to stop may still be closing their files: a few retries instead of a spurious ENOTEMPTY.
     fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    reapLater(dir);
   };
   process.on('exit', remove);
   return { dir, remove };
+}
+
+/**
+ * When a runner is stopped by a signal, its workers and their servers can outlive it by a second or two and write
+ * into the directory again (a data directory's `mkdir -p` recreates the path). A small detached process keeps
+ * removing it until it has stayed gone for a few seconds, then exits (within a minute at most).
+ */
+const REAPER = `
+const fs = require('node:fs');
+const dir = process.argv[1];
+let absent = 0;
+let ticks = 0;
+const timer = setInterval(() => {
+  ticks++;
+  if (fs.existsSync(dir)) {
+    absent = 0;
+    try { fs.rmSync(dir, { recursive: true, force: true }); } catch {}
+  } else absent++;
+  if (absent >= 10 || ticks >= 120) clearInterval(timer);
+}, 500);
+`;
+
+function reapLater(dir: string): void {
+  try {
+    spawn(process.execPath, ['-e', REAPER, dir], { detached: true, stdio: 'ignore', env: {} }).unref();
+  } catch {
+    // Nothing more to do: the next run sweeps what is left (sweepStaleRunDirs).
+  }
 }
