@@ -6,7 +6,8 @@ import { errorMessage } from '../lib/api-client.ts';
 type ControlProps = Omit<ComponentProps<typeof Form.Control>, 'name' | 'isInvalid'>;
 
 interface FormFieldProps<T extends FieldValues> extends ControlProps {
-  form: UseFormReturn<T>;
+  /** Any form over these values, whatever its resolver turns them into on submit. */
+  form: UseFormReturn<T, unknown, FieldValues>;
   name: Path<T>;
   label: string;
   /** Text under the field that helps before anything goes wrong. */

@@ -10,17 +10,20 @@ import './part-card.css';
 type HeadingLevel = 2 | 3 | 4;
 
 interface PartCardProps {
-  part: Pick<Part, 'name' | 'img' | 'price' | 'availablequantity' | 'minimunorder' | 'desription'>;
+  part: Pick<Part, 'name' | 'img' | 'price' | 'availablequantity' | 'minimunorder' | 'desription'> &
+    Partial<Pick<Part, 'brand' | 'mpn'>>;
   /** The heading level of the part's name, so the card fits the page's outline (h2 on a list, h3 under a section). */
   headingLevel?: HeadingLevel;
   /** Actions shown at the bottom of the card: Purchase, Delete, Edit… */
   children?: ReactNode;
   /** The first cards of a list are the page's largest paint: load their images at once, not lazily. */
   priority?: boolean;
+  /** Under the name: whether the part fits the shopper's vehicle (issue 13), given by the page that knows it. */
+  badge?: ReactNode;
 }
 
 /** One part as the spec shows it everywhere: image, name, price per unit, stock, minimum order, description. */
-export function PartCard({ part, headingLevel = 2, children, priority = false }: PartCardProps) {
+export function PartCard({ part, headingLevel = 2, children, priority = false, badge }: PartCardProps) {
   const Heading = `h${headingLevel}` as const;
   return (
     <Card className="part-card h-100 shadow-sm">
@@ -38,6 +41,14 @@ export function PartCard({ part, headingLevel = 2, children, priority = false }:
       </div>
       <Card.Body className="d-flex flex-column">
         <Heading className="h5 card-title part-card-name">{part.name}</Heading>
+        {part.brand || part.mpn ? (
+          <p className="small text-body-secondary mb-1 part-card-numbers">
+            {part.brand ? <span>{part.brand.name}</span> : null}
+            {part.brand && part.mpn ? ' · ' : null}
+            {part.mpn ? <span>Part No. {part.mpn}</span> : null}
+          </p>
+        ) : null}
+        {badge}
         <p className="mb-1">
           <span className="fw-semibold">Price</span> <span className="part-card-price">{formatUsd(part.price)}</span>{' '}
           <span className="text-body-secondary">(Per Unit)</span>

@@ -31,6 +31,9 @@ export const paths = {
     manageOrders: `${DASHBOARD}/manageorder`,
     addProduct: `${DASHBOARD}/addaproduct`,
     jobs: `${DASHBOARD}/jobs`,
+    /** Issue 13: the customer's vehicles, and the admin's makes, models and years. */
+    myGarage: `${DASHBOARD}/mygarage`,
+    vehicles: `${DASHBOARD}/vehicles`,
   },
 } as const;
 
@@ -41,6 +44,7 @@ const adminPaths: readonly string[] = [
   paths.dashboard.manageOrders,
   paths.dashboard.addProduct,
   paths.dashboard.jobs,
+  paths.dashboard.vehicles,
 ];
 
 /** Whether a path is an admin page: a non-admin is never sent back to one after signing in. */

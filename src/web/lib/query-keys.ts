@@ -12,4 +12,7 @@ export const queryRoots = {
   profile: ['profile'],
   payments: ['payments'],
   jobs: ['jobs'],
+  /** Issue 13: the vehicle lists (selector, admin pickers) and the signed-in user's garage. */
+  vehicles: ['vehicles'],
+  garage: ['garage'],
 } as const;
