@@ -1,0 +1,399 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
+import ListGroup from 'react-bootstrap/ListGroup';
+import Row from 'react-bootstrap/Row';
+import { useForm } from 'react-hook-form';
+import { toast } from 'react-toastify/unstyled';
+import type { z } from 'zod';
+import {
+  type VehicleInput,
+  type VehicleMakeInput,
+  type VehicleModelInput,
+  vehicleInputSchema,
+  vehicleMakeInputSchema,
+  vehicleModelInputSchema,
+  vehicleTypeLabels,
+  vehicleTypes,
+} from '../../../shared/schemas/fitment.ts';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { FormField } from '../../components/form-field.tsx';
+import { EmptyState, QueryStatus } from '../../components/query-state.tsx';
+import { SubmitButton } from '../../components/submit-button.tsx';
+import { errorMessage } from '../../lib/api-client.ts';
+import { applyServerFieldErrors, blankNumber } from '../../lib/form.ts';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+import {
+  vehicleListQueryOptions,
+  vehicleMakesQueryOptions,
+  vehicleModelsQueryOptions,
+} from '../../lib/vehicle-queries.ts';
+import {
+  useCreateMake,
+  useCreateModel,
+  useCreateVehicles,
+  useDeleteMake,
+  useDeleteModel,
+  useDeleteVehicle,
+} from './use-vehicle-mutations.ts';
+import { BASE_VARIANT } from './vehicle-selector.tsx';
+
+interface PendingDelete {
+  title: string;
+  body: string;
+  run(): Promise<unknown>;
+  done: string;
+}
+
+/**
+ * /dashboard/vehicles (admin, issue 13): makes, their models, and each model's years and variants: the data the
+ * garage's selector and the product form's fitment pickers offer.
+ */
+export function Component() {
+  usePageTitle('Vehicles');
+  const [makeId, setMakeId] = useState('');
+  const [modelId, setModelId] = useState('');
+  const [pending, setPending] = useState<PendingDelete | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const makes = useQuery(vehicleMakesQueryOptions({}));
+  const models = useQuery({ ...vehicleModelsQueryOptions({ makeId }), enabled: Boolean(makeId) });
+  const make = makes.data?.find((item) => item.id === makeId);
+  const model = models.data?.find((item) => item.id === modelId);
+  const deleteMake = useDeleteMake();
+  const deleteModel = useDeleteModel();
+  const deleteVehicle = useDeleteVehicle();
+
+  const confirmDelete = async () => {
+    if (!pending) return;
+    setDeleting(true);
+    try {
+      await pending.run();
+      toast.success(pending.done);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      setDeleting(false);
+      setPending(null);
+    }
+  };
+
+  return (
+    <section aria-labelledby="vehicles-title">
+      <h1 id="vehicles-title" className="h3 mb-3">
+        Vehicles
+      </h1>
+      <p className="text-body-secondary">
+        Makes, models and their years: what customers pick in the vehicle selector and what a product's fitment rows can
+        name.
+      </p>
+
+      <Card className="p-3 p-md-4 mb-4" as="section" aria-labelledby="makes-title">
+        <h2 id="makes-title" className="h5">
+          Makes
+        </h2>
+        <AddMakeForm onAdded={(id) => setMakeId(id)} />
+        <QueryStatus query={makes} what="the makes" loadingLabel="Loading the makes…" />
+        {makes.data?.length === 0 ? <EmptyState>No makes yet. Add the first one above.</EmptyState> : null}
+        {makes.data && makes.data.length > 0 ? (
+          <Form.Group controlId="vehicles-make" className="mt-2">
+            <Form.Label>Make</Form.Label>
+            <div className="d-flex flex-wrap gap-2">
+              <Form.Select
+                className="w-auto flex-grow-1"
+                value={makeId}
+                onChange={(event) => {
+                  setMakeId(event.target.value);
+                  setModelId('');
+                }}
+              >
+                <option value="">Choose a make</option>
+                {makes.data.map((item) => (
+                  <option key={item.id} value={item.id}>
+                    {item.name}
+                  </option>
+                ))}
+              </Form.Select>
+              {make ? (
+                <Button
+                  variant="outline-danger"
+                  onClick={() =>
+                    setPending({
+                      title: `Delete ${make.name}?`,
+                      body: 'Only a make without models can be deleted.',
+                      run: () => deleteMake.mutateAsync(make.id).then(() => setMakeId('')),
+                      done: `${make.name} was deleted`,
+                    })
+                  }
+                >
+                  Delete Make
+                </Button>
+              ) : null}
+            </div>
+          </Form.Group>
+        ) : null}
+      </Card>
+
+      {make ? (
+        <Card className="p-3 p-md-4 mb-4" as="section" aria-labelledby="models-title">
+          <h2 id="models-title" className="h5">
+            {make.name} Models
+          </h2>
+          <AddModelForm key={make.id} makeId={make.id} onAdded={(id) => setModelId(id)} />
+          <QueryStatus query={models} what="the models" loadingLabel="Loading the models…" />
+          {models.data?.length === 0 ? <p className="text-body-secondary mb-0">No models of {make.name} yet.</p> : null}
+          {models.data && models.data.length > 0 ? (
+            <Form.Group controlId="vehicles-model" className="mt-2">
+              <Form.Label>Model</Form.Label>
+              <div className="d-flex flex-wrap gap-2">
+                <Form.Select
+                  className="w-auto flex-grow-1"
+                  value={modelId}
+                  onChange={(event) => setModelId(event.target.value)}
+                >
+                  <option value="">Choose a model</option>
+                  {models.data.map((item) => (
+                    <option key={item.id} value={item.id}>
+                      {item.name} ({vehicleTypeLabels[item.type]})
+                    </option>
+                  ))}
+                </Form.Select>
+                {model ? (
+                  <Button
+                    variant="outline-danger"
+                    onClick={() =>
+                      setPending({
+                        title: `Delete ${make.name} ${model.name}?`,
+                        body: 'Only a model without years and without fitment can be deleted.',
+                        run: () => deleteModel.mutateAsync(model.id).then(() => setModelId('')),
+                        done: `${make.name} ${model.name} was deleted`,
+                      })
+                    }
+                  >
+                    Delete Model
+                  </Button>
+                ) : null}
+              </div>
+            </Form.Group>
+          ) : null}
+        </Card>
+      ) : null}
+
+      {make && model ? (
+        <Card className="p-3 p-md-4" as="section" aria-labelledby="years-title">
+          <h2 id="years-title" className="h5">
+            {make.name} {model.name}: Years And Variants
+          </h2>
+          <AddYearsForm key={model.id} modelId={model.id} />
+          <ModelVehicles
+            modelId={model.id}
+            onDelete={(vehicle) =>
+              setPending({
+                title: `Delete the ${vehicle.label}?`,
+                body: 'A vehicle in a customer’s garage cannot be deleted.',
+                run: () => deleteVehicle.mutateAsync(vehicle.id),
+                done: `${vehicle.label} was deleted`,
+              })
+            }
+          />
+        </Card>
+      ) : null}
+
+      <ConfirmDialog
+        show={pending !== null}
+        title={pending?.title ?? ''}
+        body={pending?.body}
+        busy={deleting}
+        onCancel={() => setPending(null)}
+        onConfirm={() => void confirmDelete()}
+      />
+    </section>
+  );
+}
+
+function AddMakeForm({ onAdded }: { onAdded(id: string): void }) {
+  const create = useCreateMake();
+  const form = useForm<VehicleMakeInput>({
+    resolver: zodResolver(vehicleMakeInputSchema),
+    defaultValues: { name: '' },
+  });
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const made = await create.mutateAsync(values);
+      toast.success(`${made.name} was added`);
+      form.reset({ name: '' });
+      onAdded(made.id);
+    } catch (error) {
+      applyServerFieldErrors(form, error);
+      toast.error(errorMessage(error));
+    }
+  });
+  return (
+    <Form noValidate onSubmit={submit} aria-label="Add a make">
+      <Row className="g-2 align-items-start">
+        <Col sm>
+          <FormField form={form} name="name" label="New make" id="add-make-name" maxLength={40} autoComplete="off" />
+        </Col>
+        <Col sm="auto" className="pt-sm-4 mt-sm-2">
+          <SubmitButton busy={form.formState.isSubmitting} busyLabel="Adding the make" className="btn-brand">
+            Add Make
+          </SubmitButton>
+        </Col>
+      </Row>
+    </Form>
+  );
+}
+
+function AddModelForm({ makeId, onAdded }: { makeId: string; onAdded(id: string): void }) {
+  const create = useCreateModel();
+  const form = useForm<z.input<typeof vehicleModelInputSchema>, unknown, VehicleModelInput>({
+    resolver: zodResolver(vehicleModelInputSchema),
+    defaultValues: { makeId, name: '', type: 'motorcycle' },
+  });
+  const typeError = form.formState.errors.type?.message;
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const made = await create.mutateAsync(values);
+      toast.success(`${made.make} ${made.name} was added`);
+      form.reset({ makeId, name: '', type: values.type });
+      onAdded(made.id);
+    } catch (error) {
+      applyServerFieldErrors(form, error);
+      toast.error(errorMessage(error));
+    }
+  });
+  return (
+    <Form noValidate onSubmit={submit} aria-label="Add a model">
+      <Row className="g-2 align-items-start">
+        <Col sm>
+          <FormField form={form} name="name" label="New model" id="add-model-name" maxLength={60} autoComplete="off" />
+        </Col>
+        <Col sm="auto">
+          <Form.Group controlId="add-model-type" className="mb-3">
+            <Form.Label>Type</Form.Label>
+            <Form.Select {...form.register('type')} isInvalid={Boolean(typeError)}>
+              {vehicleTypes.map((type) => (
+                <option key={type} value={type}>
+                  {vehicleTypeLabels[type]}
+                </option>
+              ))}
+            </Form.Select>
+            {typeError ? (
+              <Form.Control.Feedback type="invalid" role="alert">
+                {typeError}
+              </Form.Control.Feedback>
+            ) : null}
+          </Form.Group>
+        </Col>
+        <Col sm="auto" className="pt-sm-4 mt-sm-2">
+          <SubmitButton busy={form.formState.isSubmitting} busyLabel="Adding the model" className="btn-brand">
+            Add Model
+          </SubmitButton>
+        </Col>
+      </Row>
+    </Form>
+  );
+}
+
+function AddYearsForm({ modelId }: { modelId: string }) {
+  const create = useCreateVehicles();
+  const form = useForm<z.input<typeof vehicleInputSchema>, unknown, VehicleInput>({
+    resolver: zodResolver(vehicleInputSchema),
+    defaultValues: { modelId, yearFrom: blankNumber, yearTo: blankNumber, variant: '' },
+  });
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      // A blank variant is the base model.
+      const made = await create.mutateAsync({ ...values, variant: values.variant?.trim() || null });
+      toast.success(`${made.length} ${made.length === 1 ? 'year' : 'years'} of this model ready`);
+      form.reset({ modelId, yearFrom: blankNumber, yearTo: blankNumber, variant: '' });
+    } catch (error) {
+      applyServerFieldErrors(form, error);
+      toast.error(errorMessage(error));
+    }
+  });
+  return (
+    <Form noValidate onSubmit={submit} aria-label="Add years">
+      <Row className="g-2 align-items-start">
+        <Col xs={6} md={3}>
+          <FormField
+            form={form}
+            name="yearFrom"
+            label="Year From"
+            id="add-years-from"
+            type="number"
+            inputMode="numeric"
+            asNumber
+          />
+        </Col>
+        <Col xs={6} md={3}>
+          <FormField
+            form={form}
+            name="yearTo"
+            label="Year To"
+            id="add-years-to"
+            type="number"
+            inputMode="numeric"
+            asNumber
+          />
+        </Col>
+        <Col xs={12} md>
+          <FormField
+            form={form}
+            name="variant"
+            label="Variant"
+            id="add-years-variant"
+            maxLength={40}
+            placeholder="Blank for the base model"
+            autoComplete="off"
+          />
+        </Col>
+        <Col xs={12} md="auto" className="pt-md-4 mt-md-2">
+          <SubmitButton busy={form.formState.isSubmitting} busyLabel="Adding the years" className="btn-brand">
+            Add Years
+          </SubmitButton>
+        </Col>
+      </Row>
+    </Form>
+  );
+}
+
+function ModelVehicles({
+  modelId,
+  onDelete,
+}: {
+  modelId: string;
+  onDelete(vehicle: { id: string; label: string }): void;
+}) {
+  const vehicles = useQuery(vehicleListQueryOptions({ modelId, limit: 500 }));
+  return (
+    <>
+      <QueryStatus query={vehicles} what="the years" loadingLabel="Loading the years…" />
+      {vehicles.data?.items.length === 0 ? (
+        <p className="text-body-secondary mb-0">No years of this model yet.</p>
+      ) : null}
+      {vehicles.data && vehicles.data.items.length > 0 ? (
+        <ListGroup aria-label="Years and variants">
+          {vehicles.data.items.map((vehicle) => (
+            <ListGroup.Item key={vehicle.id} className="d-flex align-items-center justify-content-between gap-2">
+              <span>
+                {vehicle.year} · {vehicle.variant ?? BASE_VARIANT}
+              </span>
+              <Button
+                variant="outline-danger"
+                size="sm"
+                aria-label={`Delete the ${vehicle.label}`}
+                onClick={() => onDelete(vehicle)}
+              >
+                Delete
+              </Button>
+            </ListGroup.Item>
+          ))}
+        </ListGroup>
+      ) : null}
+    </>
+  );
+}
