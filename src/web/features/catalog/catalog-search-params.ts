@@ -1,14 +1,39 @@
 import { type PartSort, partSortValues } from '../../../shared/schemas/parts.ts';
-import { partsQueryOptions } from './parts-api.ts';
+import { type PartFilterParams, partFacetsQueryOptions, partsQueryOptions } from './parts-api.ts';
 
 const PAGE_SIZE = 24;
 const MAX_PAGE = Math.floor(1_000_000 / PAGE_SIZE);
+const MAX_PRICE = 1_000_000;
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-/** A parts list's state as its URL holds it (?q=&sort=&page=). */
-interface CatalogSearch {
+/**
+ * A parts list's state as its URL holds it, under the API's own names: ?q=&sort=&page=&category=&brand=&minPrice=
+ * &maxPrice=&inStock=true&fitment=none. With a current vehicle the list shows the parts that fit it (universal ones
+ * included) unless the URL says `fits=false` ('Show all parts').
+ */
+export interface CatalogSearch {
   q: string;
   sort: PartSort | undefined;
   page: number;
+  category: string | undefined;
+  brand: string | undefined;
+  minPrice: number | undefined;
+  maxPrice: number | undefined;
+  inStock: boolean;
+  /** 'Show all parts': the list is not limited to the current vehicle. */
+  showAll: boolean;
+  /** Manage Products: parts that are not universal and have no fitment yet. */
+  noFitment: boolean;
+}
+
+function slug(value: string | null): string | undefined {
+  return value && value.length <= 60 && SLUG.test(value) ? value : undefined;
+}
+
+function dollars(value: string | null): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  const number = Number(value);
+  return Number.isFinite(number) && number >= 0 && number <= MAX_PRICE ? number : undefined;
 }
 
 /** Reads the list state from a URL's search. A hand-edited URL must not turn into a request the API refuses. */
@@ -18,12 +43,65 @@ export function readCatalogSearch(params: URLSearchParams): CatalogSearch {
   const rawSort = params.get('sort');
   const sort = partSortValues.find((value) => value === rawSort);
   const page = Math.min(MAX_PAGE, Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1));
-  return { q, sort, page };
+  let minPrice = dollars(params.get('minPrice'));
+  let maxPrice = dollars(params.get('maxPrice'));
+  // The API refuses a lowest price above the highest: the two were typed the wrong way round.
+  if (minPrice !== undefined && maxPrice !== undefined && minPrice > maxPrice)
+    [minPrice, maxPrice] = [maxPrice, minPrice];
+  return {
+    q,
+    sort,
+    page,
+    category: slug(params.get('category')),
+    brand: slug(params.get('brand')),
+    minPrice,
+    maxPrice,
+    inStock: params.get('inStock') === 'true',
+    showAll: params.get('fits') === 'false',
+    noFitment: params.get('fitment') === 'none',
+  };
+}
+
+/** Whether the list is limited to the parts that fit the current vehicle. */
+export function limitedToVehicle(search: CatalogSearch, vehicleId: string | null | undefined): boolean {
+  return Boolean(vehicleId) && !search.showAll;
+}
+
+/** The API's filters for a list state and the current vehicle (none: no `vehicle`, no `fits`). */
+export function filterParams(search: CatalogSearch, vehicleId?: string | null): PartFilterParams {
+  return {
+    q: search.q || undefined,
+    vehicle: vehicleId || undefined,
+    fits: limitedToVehicle(search, vehicleId) ? 'true' : undefined,
+    category: search.category,
+    brand: search.brand,
+    minPrice: search.minPrice,
+    maxPrice: search.maxPrice,
+    inStock: search.inStock ? 'true' : undefined,
+    fitment: search.noFitment ? 'none' : undefined,
+  };
+}
+
+/** Drops the parameters that are not sent, so the same list state always makes the same query key. */
+function defined<T extends object>(params: T): T {
+  return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined)) as T;
 }
 
 /** The one page of parts a list state shows: the page asks for it, the router prefetches exactly the same query. */
-export function catalogPageQueryOptions({ q, sort, page }: CatalogSearch) {
-  return partsQueryOptions({ q: q || undefined, sort, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+export function catalogPageQueryOptions(search: CatalogSearch, vehicleId?: string | null) {
+  return partsQueryOptions(
+    defined({
+      ...filterParams(search, vehicleId),
+      sort: search.sort,
+      limit: PAGE_SIZE,
+      offset: (search.page - 1) * PAGE_SIZE,
+    }),
+  );
+}
+
+/** The counts beside the filters of a list state. */
+export function catalogFacetsQueryOptions(search: CatalogSearch, vehicleId?: string | null) {
+  return partFacetsQueryOptions(defined(filterParams(search, vehicleId)));
 }
 
 /** How many pages a list of `total` parts fills (at least one, the page that says there are none). */

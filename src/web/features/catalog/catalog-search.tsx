@@ -5,7 +5,7 @@ import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { useSearchParams } from 'react-router';
 import { type PartSort, partSortValues } from '../../../shared/schemas/parts.ts';
-import { readCatalogSearch } from './catalog-search-params.ts';
+import { type CatalogSearch, readCatalogSearch } from './catalog-search-params.ts';
 
 const sortLabels: Record<PartSort | 'oldest', string> = {
   oldest: 'Catalogue order',
@@ -15,24 +15,53 @@ const sortLabels: Record<PartSort | 'oldest', string> = {
   name: 'Name: A to Z',
 };
 
-/** The list state lives in the URL (?q=&sort=&page=), so a search can be shared, bookmarked and gone back to. */
+type CatalogChanges = Partial<Omit<CatalogSearch, 'page'>> & { page?: number };
+
+/** How each list setting is written in the URL; a default (empty, false) is left out. */
+function urlValue(key: keyof CatalogSearch, value: CatalogSearch[keyof CatalogSearch]): string | undefined {
+  if (key === 'showAll') return value ? 'false' : undefined;
+  if (key === 'noFitment') return value ? 'none' : undefined;
+  if (key === 'inStock') return value ? 'true' : undefined;
+  if (key === 'q') return typeof value === 'string' ? value.trim() || undefined : undefined;
+  return value === undefined || value === '' || value === false ? undefined : String(value);
+}
+
+const urlNames: Record<keyof CatalogSearch, string> = {
+  q: 'q',
+  sort: 'sort',
+  page: 'page',
+  category: 'category',
+  brand: 'brand',
+  minPrice: 'minPrice',
+  maxPrice: 'maxPrice',
+  inStock: 'inStock',
+  showAll: 'fits',
+  noFitment: 'fitment',
+};
+
+/**
+ * The list state lives in the URL (?q=&sort=&page= and the filters), so a search can be shared, bookmarked and gone
+ * back to.
+ */
 export function useCatalogSearch() {
   const [params, setParams] = useSearchParams();
-  const { q, sort, page } = readCatalogSearch(params);
-  const update = (changes: { q?: string; sort?: PartSort | undefined; page?: number }) => {
+  const search = readCatalogSearch(params);
+  const update = (changes: CatalogChanges) => {
     const next = new URLSearchParams(params);
-    const apply = (key: string, value: string | undefined) => {
-      if (value) next.set(key, value);
-      else next.delete(key);
-    };
-    if ('q' in changes) apply('q', changes.q?.trim());
-    if ('sort' in changes) apply('sort', changes.sort);
-    // A new search or order starts again at page 1.
-    const nextPage = changes.page ?? ('q' in changes || 'sort' in changes ? 1 : page);
-    apply('page', nextPage > 1 ? String(nextPage) : undefined);
+    for (const [key, value] of Object.entries(changes) as [keyof CatalogSearch, CatalogSearch[keyof CatalogSearch]][]) {
+      if (key === 'page') continue;
+      const text = urlValue(key, value);
+      if (text === undefined) next.delete(urlNames[key]);
+      else next.set(urlNames[key], text);
+    }
+    // A new search, order or filter starts again at page 1.
+    const filtersChanged = Object.keys(changes).some((key) => key !== 'page');
+    const nextPage = changes.page ?? (filtersChanged ? 1 : search.page);
+    if (nextPage > 1) next.set('page', String(nextPage));
+    else next.delete('page');
     setParams(next);
   };
-  return { q, sort, page, update };
+  return { ...search, search, update };
 }
 
 export function SearchBar({
@@ -64,7 +93,7 @@ export function SearchBar({
               type="search"
               value={text}
               maxLength={100}
-              placeholder="Name or description, e.g. brake"
+              placeholder="Name, description or part number"
               onChange={(event) => setText(event.target.value)}
             />
             <Button type="submit" variant="dark">

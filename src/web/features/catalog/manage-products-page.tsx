@@ -2,19 +2,22 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
 import { toast } from 'react-toastify/unstyled';
 import { confirmMessages } from '../../../shared/messages.ts';
-import type { Part } from '../../../shared/schemas/parts.ts';
+import type { Part, PartPatch } from '../../../shared/schemas/parts.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { PartCard, PartCardSkeleton } from '../../components/part-card.tsx';
-import { EmptyState, LoadError, SkeletonGrid } from '../../components/query-state.tsx';
+import { EmptyState, LoadError, LoadingSpinner, SkeletonGrid } from '../../components/query-state.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-context.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { SearchBar, useCatalogSearch } from './catalog-search.tsx';
 import { catalogPageQueryOptions, pageCountOf } from './catalog-search-params.ts';
+import { categoryOptions } from './category-options.ts';
+import { categoriesQueryOptions, partQueryOptions } from './parts-api.ts';
 import { PartsPagination } from './parts-pagination.tsx';
 import { ProductForm } from './product-form.tsx';
 import { useDeletePart, useUpdatePart } from './use-part-mutations.ts';
@@ -27,8 +30,9 @@ const productMessages = {
 export function Component() {
   usePageTitle('Manage Products');
   const { user } = useAuth();
-  const { q, sort, page, update } = useCatalogSearch();
-  const parts = useQuery(catalogPageQueryOptions({ q, sort, page }));
+  const { search, q, sort, page, update } = useCatalogSearch();
+  const parts = useQuery(catalogPageQueryOptions(search));
+  const filtered = Boolean(q || search.category || search.noFitment);
   const [toDelete, setToDelete] = useState<Part | null>(null);
   const [toEdit, setToEdit] = useState<Part | null>(null);
   const total = parts.data?.total ?? 0;
@@ -54,15 +58,31 @@ export function Component() {
         Manage Products
       </h1>
       <SearchBar q={q} sort={sort} onSearch={(text) => update({ q: text })} onSort={(next) => update({ sort: next })} />
+      <ProductFilters
+        category={search.category}
+        noFitment={search.noFitment}
+        onCategory={(category) => update({ category })}
+        onNoFitment={(noFitment) => update({ noFitment })}
+      />
       <p className="text-body-secondary small" aria-live="polite">
-        {parts.isSuccess ? `${total} ${total === 1 ? 'product' : 'products'}${q ? ` matching “${q}”` : ''}` : '\u00a0'}
+        {parts.isSuccess
+          ? `${total} ${total === 1 ? 'product' : 'products'}${q ? ` matching “${q}”` : ''}${
+              search.noFitment ? ' without fitment yet' : ''
+            }`
+          : '\u00a0'}
       </p>
       {parts.isError ? (
         <LoadError error={parts.error} onRetry={() => void parts.refetch()} what="the products" />
       ) : parts.isPending ? (
         <SkeletonGrid xs={1} md={2} xl={3} count={3} label="Loading products" skeleton={<PartCardSkeleton />} />
       ) : parts.data.items.length === 0 ? (
-        <EmptyState>{q ? `No products match “${q}”.` : 'No products yet. Add one from Add A Product.'}</EmptyState>
+        <EmptyState>
+          {q
+            ? `No products match “${q}”.`
+            : filtered
+              ? 'No products match these filters.'
+              : 'No products yet. Add one from Add A Product.'}
+        </EmptyState>
       ) : (
         <>
           <Row xs={1} md={2} xl={3} className={`g-4 ${parts.isPlaceholderData ? 'opacity-50' : ''}`}>
@@ -109,23 +129,100 @@ export function Component() {
         </Modal.Header>
         <Modal.Body>
           {toEdit ? (
-            <ProductForm
+            <EditProduct
               key={toEdit._id}
-              adminEmail={toEdit.email ?? user?.email ?? ''}
               part={toEdit}
-              submitLabel="Save Changes"
+              adminEmail={toEdit.email ?? user?.email ?? ''}
               onCancel={() => setToEdit(null)}
-              onSubmit={async (values) => {
-                const { email: _ignored, ...patch } = values;
+              onSave={async (patch) => {
                 await save.mutateAsync({ id: toEdit._id, patch });
                 toast.success(productMessages.updated);
                 setToEdit(null);
-                return 'keep';
               }}
             />
           ) : null}
         </Modal.Body>
       </Modal>
     </section>
+  );
+}
+
+/**
+ * The editor waits for the part's fitment (GET /api/part/{id}): saving sends every fitment row, so a form opened
+ * before they arrive would remove them.
+ */
+function EditProduct({
+  part,
+  adminEmail,
+  onCancel,
+  onSave,
+}: {
+  part: Part;
+  adminEmail: string;
+  onCancel(): void;
+  onSave(patch: PartPatch): Promise<void>;
+}) {
+  const details = useQuery({ ...partQueryOptions(part._id), staleTime: 0 });
+  if (details.isPending) return <LoadingSpinner label="Loading the product…" />;
+  if (details.isError) {
+    return <LoadError error={details.error} onRetry={() => void details.refetch()} what="this product" />;
+  }
+  return (
+    <ProductForm
+      adminEmail={adminEmail}
+      part={details.data}
+      submitLabel="Save Changes"
+      onCancel={onCancel}
+      onSubmit={async (values) => {
+        const { email: _ignored, ...patch } = values;
+        await onSave(patch);
+        return 'keep';
+      }}
+    />
+  );
+}
+
+/** Manage Products' own filters (issue 13), kept in the URL: a category, and parts that fit nothing yet. */
+function ProductFilters({
+  category,
+  noFitment,
+  onCategory,
+  onNoFitment,
+}: {
+  category: string | undefined;
+  noFitment: boolean;
+  onCategory(slug: string | undefined): void;
+  onNoFitment(on: boolean): void;
+}) {
+  const categories = useQuery(categoriesQueryOptions);
+  const options = categoryOptions(categories.data ?? []);
+  return (
+    <Row className="g-2 align-items-end mb-2">
+      <Col xs={12} sm="auto">
+        <Form.Group controlId="manage-products-category">
+          <Form.Label>Category</Form.Label>
+          <Form.Select value={category ?? ''} onChange={(event) => onCategory(event.target.value || undefined)}>
+            <option value="">All categories</option>
+            {category && !options.some((option) => option.slug === category) ? (
+              <option value={category}>{category}</option>
+            ) : null}
+            {options.map((option) => (
+              <option key={option.slug} value={option.slug}>
+                {option.label}
+              </option>
+            ))}
+          </Form.Select>
+        </Form.Group>
+      </Col>
+      <Col xs={12} sm="auto" className="pb-sm-2">
+        <Form.Check
+          type="checkbox"
+          id="manage-products-no-fitment"
+          label="No fitment yet"
+          checked={noFitment}
+          onChange={(event) => onNoFitment(event.target.checked)}
+        />
+      </Col>
+    </Row>
   );
 }

@@ -1,16 +1,17 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
-import type { PartInput, PartPatch, PartSort } from '../../../shared/schemas/parts.ts';
-import { type Part, partSchema } from '../../../shared/schemas/parts.ts';
+import { brandSchema, categoryNodeSchema, partFacetsSchema } from '../../../shared/schemas/fitment.ts';
+import type { PartFacetsQuery, PartInput, PartListQuery, PartPatch } from '../../../shared/schemas/parts.ts';
+import { type Part, partDetailsSchema, partSchema } from '../../../shared/schemas/parts.ts';
 import { api, apiRequest } from '../../lib/api-client.ts';
 import { queryRoots } from '../../lib/query-keys.ts';
 
-interface PartListParams {
-  q?: string | undefined;
-  sort?: PartSort | undefined;
-  limit?: number | undefined;
-  offset?: number | undefined;
-}
+/**
+ * The list's parameters as `GET /api/part` names them (issue 13 adds vehicle, fits, category, brand, price range,
+ * in stock and "no fitment yet"); an absent one is not sent, so the plain list asks exactly as before.
+ */
+export type PartListParams = { [K in keyof PartListQuery]?: PartListQuery[K] | undefined };
+export type PartFilterParams = { [K in keyof PartFacetsQuery]?: PartFacetsQuery[K] | undefined };
 
 export interface PartPage {
   items: Part[];
@@ -18,19 +19,18 @@ export interface PartPage {
   total: number;
 }
 
-/** Query keys: mutations invalidate `partKeys.all`, so every list and detail refreshes. */
+/** Query keys: mutations invalidate `partKeys.all`, so every list, facet count, brand list and detail refreshes. */
 export const partKeys = {
   all: queryRoots.parts,
   list: (params: PartListParams) => [...queryRoots.parts, 'list', params] as const,
-  detail: (id: string) => [...queryRoots.parts, 'detail', id] as const,
+  facets: (params: PartFilterParams) => [...queryRoots.parts, 'facets', params] as const,
+  detail: (id: string, vehicleId: string | null) => [...queryRoots.parts, 'detail', id, vehicleId] as const,
+  categories: () => [...queryRoots.parts, 'categories'] as const,
+  brands: () => [...queryRoots.parts, 'brands'] as const,
 };
 
 async function fetchParts(params: PartListParams, signal?: AbortSignal): Promise<PartPage> {
-  const { data, headers } = await apiRequest('/part', {
-    query: { q: params.q, sort: params.sort, limit: params.limit, offset: params.offset },
-    schema: z.array(partSchema),
-    signal,
-  });
+  const { data, headers } = await apiRequest('/part', { query: { ...params }, schema: z.array(partSchema), signal });
   const total = Number(headers.get('x-total-count'));
   return { items: data, total: Number.isFinite(total) ? total : data.length };
 }
@@ -44,18 +44,53 @@ export function partsQueryOptions(params: PartListParams) {
   });
 }
 
-/** The home page's Parts section: the server picks exactly the latest six. */
-export const latestPartsQueryOptions = queryOptions({
-  queryKey: partKeys.list({ sort: 'newest', limit: 6 }),
-  queryFn: ({ signal }) => fetchParts({ sort: 'newest', limit: 6 }, signal),
-});
-
-export function partQueryOptions(id: string) {
+/** `GET /api/part/facets`: the counts beside each filter, for the list's other filters. */
+export function partFacetsQueryOptions(params: PartFilterParams) {
   return queryOptions({
-    queryKey: partKeys.detail(id),
-    queryFn: ({ signal }) => api(`/part/${encodeURIComponent(id)}`, { schema: partSchema, signal }),
+    queryKey: partKeys.facets(params),
+    queryFn: ({ signal }) => api('/part/facets', { query: { ...params }, schema: partFacetsSchema, signal }),
+    placeholderData: keepPreviousData,
   });
 }
+
+/**
+ * The home page's Parts section: the server picks exactly the latest six; with a current vehicle, each says
+ * whether it fits.
+ */
+export function latestPartsQueryOptions(vehicleId?: string | undefined) {
+  const params: PartListParams = vehicleId
+    ? { sort: 'newest', limit: 6, vehicle: vehicleId }
+    : { sort: 'newest', limit: 6 };
+  return queryOptions({ queryKey: partKeys.list(params), queryFn: ({ signal }) => fetchParts(params, signal) });
+}
+
+/** `GET /api/part/{id}`: the part with its fitment; with a vehicle, whether it fits that vehicle. */
+export function partQueryOptions(id: string, vehicleId?: string | null) {
+  return queryOptions({
+    queryKey: partKeys.detail(id, vehicleId ?? null),
+    queryFn: ({ signal }) =>
+      api(`/part/${encodeURIComponent(id)}`, {
+        query: { vehicle: vehicleId ?? undefined },
+        schema: partDetailsSchema,
+        signal,
+      }),
+  });
+}
+
+/** Categories and brands change only when an admin edits the catalogue (which invalidates `partKeys.all`). */
+const TAXONOMY_STALE = 5 * 60_000;
+
+export const categoriesQueryOptions = queryOptions({
+  queryKey: partKeys.categories(),
+  queryFn: ({ signal }) => api('/category', { schema: z.array(categoryNodeSchema), signal }),
+  staleTime: TAXONOMY_STALE,
+});
+
+export const brandsQueryOptions = queryOptions({
+  queryKey: partKeys.brands(),
+  queryFn: ({ signal }) => api('/brand', { schema: z.array(brandSchema), signal }),
+  staleTime: TAXONOMY_STALE,
+});
 
 export function createPart(input: PartInput): Promise<Part> {
   return api('/part', { method: 'POST', body: input, schema: partSchema });

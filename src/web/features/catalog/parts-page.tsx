@@ -1,21 +1,49 @@
 import { useQuery } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Container from 'react-bootstrap/Container';
 import Row from 'react-bootstrap/Row';
+import type { Vehicle } from '../../../shared/schemas/fitment.ts';
+import type { Part } from '../../../shared/schemas/parts.ts';
 import { PartCard, PartCardSkeleton, PurchaseLink } from '../../components/part-card.tsx';
 import { EmptyState, LoadError, SkeletonGrid } from '../../components/query-state.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { SearchBar, useCatalogSearch } from './catalog-search.tsx';
-import { catalogPageQueryOptions, pageCountOf } from './catalog-search-params.ts';
+import {
+  type CatalogSearch,
+  catalogFacetsQueryOptions,
+  catalogPageQueryOptions,
+  limitedToVehicle,
+  pageCountOf,
+} from './catalog-search-params.ts';
+import { activeFilterCount, PartFilters } from './part-filters.tsx';
 import { PartsPagination } from './parts-pagination.tsx';
 
-export function Component() {
+interface PartsPageProps {
+  /** The shopper's current vehicle (issue 13): the list then shows what fits it, unless they ask for all. */
+  vehicle: Vehicle | null;
+  /** False while the current vehicle is not known yet (a signed-in user's garage loading): the list waits. */
+  vehicleReady: boolean;
+  /** The vehicle selector, above the list. */
+  vehiclePanel?: ReactNode;
+  /** What each card says about fitting the current vehicle. */
+  renderBadge?(part: Part): ReactNode;
+}
+
+/** /allparts (spec §2 Parts list), with issue 13's vehicle, filters and part-number search. */
+export function PartsPage({ vehicle, vehicleReady, vehiclePanel, renderBadge }: PartsPageProps) {
   usePageTitle('Parts');
-  const { q, sort, page, update } = useCatalogSearch();
-  const parts = useQuery(catalogPageQueryOptions({ q, sort, page }));
+  const { search, update } = useCatalogSearch();
+  const { q, sort, page } = search;
+  const vehicleId = vehicle?.id ?? null;
+  const parts = useQuery({ ...catalogPageQueryOptions(search, vehicleId), enabled: vehicleReady });
+  const facets = useQuery({ ...catalogFacetsQueryOptions(search, vehicleId), enabled: vehicleReady });
+  const [showFilters, setShowFilters] = useState(false);
   const total = parts.data?.total ?? 0;
   const pageCount = pageCountOf(total);
+  const limited = limitedToVehicle(search, vehicleId);
+  const filtersSet = activeFilterCount(search);
 
   const goToPage = (next: number) => {
     update({ page: next });
@@ -25,49 +53,166 @@ export function Component() {
   return (
     <Container className="py-4">
       <h1 className="mb-3">Parts</h1>
+      {vehiclePanel}
       <SearchBar q={q} sort={sort} onSearch={(text) => update({ q: text })} onSort={(next) => update({ sort: next })} />
-      <p className="text-body-secondary small" aria-live="polite">
-        {parts.isSuccess ? resultSummary(total, q, page, pageCount) : '\u00a0'}
-      </p>
-      {parts.isError ? (
-        <LoadError error={parts.error} onRetry={() => void parts.refetch()} what="the parts" />
-      ) : parts.isPending ? (
-        <SkeletonGrid xs={1} sm={2} lg={3} xl={4} count={8} label="Loading parts" skeleton={<PartCardSkeleton />} />
-      ) : parts.data.items.length === 0 ? (
-        <EmptyState>
-          {q ? (
-            <>
-              <p className="mb-3">No parts match “{q}”.</p>
-              <Button variant="outline-dark" onClick={() => update({ q: '' })}>
-                Show all parts
-              </Button>
-            </>
-          ) : page > 1 ? (
-            <>
-              <p className="mb-3">There are no parts on this page.</p>
-              <Button variant="outline-dark" onClick={() => goToPage(1)}>
-                Go to the first page
-              </Button>
-            </>
+      <Row className="g-4 mt-0">
+        <Col lg={3}>
+          <PartFilters
+            search={search}
+            facets={facets}
+            vehicleLabel={vehicle?.label}
+            onChange={update}
+            show={showFilters}
+            onHide={() => setShowFilters(false)}
+          />
+        </Col>
+        <Col lg={9}>
+          <div className="d-flex flex-wrap align-items-center gap-2 mb-2">
+            <Button variant="outline-dark" className="d-lg-none" onClick={() => setShowFilters(true)}>
+              Filters{filtersSet > 0 ? ` (${filtersSet})` : ''}
+            </Button>
+            <p className="text-body-secondary small mb-0" aria-live="polite">
+              {parts.isSuccess ? resultSummary(total, q, page, pageCount) : '\u00a0'}
+            </p>
+          </div>
+          {vehicle ? (
+            <VehicleScope
+              vehicle={vehicle}
+              limited={limited}
+              onShowAll={() => update({ showAll: true })}
+              onLimit={() => update({ showAll: false })}
+            />
+          ) : null}
+          {parts.isError ? (
+            <LoadError error={parts.error} onRetry={() => void parts.refetch()} what="the parts" />
+          ) : parts.isPending ? (
+            <SkeletonGrid xs={1} sm={2} xl={3} count={6} label="Loading parts" skeleton={<PartCardSkeleton />} />
+          ) : parts.data.items.length === 0 ? (
+            <NoParts
+              search={search}
+              limited={limited}
+              vehicle={vehicle}
+              update={update}
+              onFirstPage={() => goToPage(1)}
+            />
           ) : (
-            <p className="mb-0">No parts in the catalogue yet. Please check back soon.</p>
+            <>
+              <Row xs={1} sm={2} xl={3} className={`g-4 ${parts.isPlaceholderData ? 'opacity-50' : ''}`}>
+                {parts.data.items.map((part, index) => (
+                  <Col key={part._id}>
+                    <PartCard part={part} priority={index < 3} badge={renderBadge?.(part)}>
+                      <PurchaseLink part={part} />
+                    </PartCard>
+                  </Col>
+                ))}
+              </Row>
+              <PartsPagination page={page} pageCount={pageCount} onPage={goToPage} />
+            </>
           )}
-        </EmptyState>
+        </Col>
+      </Row>
+    </Container>
+  );
+}
+
+/** Says whose parts the list shows, with the one click that switches (issue 13's 'show all'). */
+function VehicleScope({
+  vehicle,
+  limited,
+  onShowAll,
+  onLimit,
+}: {
+  vehicle: Vehicle;
+  limited: boolean;
+  onShowAll(): void;
+  onLimit(): void;
+}) {
+  return (
+    <div className="d-flex flex-wrap align-items-center gap-2 border rounded bg-white px-3 py-2 mb-3">
+      {limited ? (
+        <>
+          <span>
+            Showing parts that fit your <strong>{vehicle.label}</strong>, and universal parts.
+          </span>
+          <Button variant="link" className="p-0 ms-sm-auto" onClick={onShowAll}>
+            Show all parts
+          </Button>
+        </>
       ) : (
         <>
-          <Row xs={1} sm={2} lg={3} xl={4} className={`g-4 ${parts.isPlaceholderData ? 'opacity-50' : ''}`}>
-            {parts.data.items.map((part, index) => (
-              <Col key={part._id}>
-                <PartCard part={part} priority={index < 4}>
-                  <PurchaseLink part={part} />
-                </PartCard>
-              </Col>
-            ))}
-          </Row>
-          <PartsPagination page={page} pageCount={pageCount} onPage={goToPage} />
+          <span>Showing all parts.</span>
+          <Button variant="link" className="p-0 ms-sm-auto" onClick={onLimit}>
+            Only parts that fit my {vehicle.label}
+          </Button>
         </>
       )}
-    </Container>
+    </div>
+  );
+}
+
+function NoParts({
+  search,
+  limited,
+  vehicle,
+  update,
+  onFirstPage,
+}: {
+  search: CatalogSearch;
+  limited: boolean;
+  vehicle: Vehicle | null;
+  update: ReturnType<typeof useCatalogSearch>['update'];
+  onFirstPage(): void;
+}) {
+  const { q, page } = search;
+  if (page > 1) {
+    return (
+      <EmptyState>
+        <p className="mb-3">There are no parts on this page.</p>
+        <Button variant="outline-dark" onClick={onFirstPage}>
+          Go to the first page
+        </Button>
+      </EmptyState>
+    );
+  }
+  if (activeFilterCount(search) > 0) {
+    return (
+      <EmptyState>
+        <p className="mb-3">No parts match these filters{q ? ` and “${q}”` : ''}.</p>
+        <Button
+          variant="outline-dark"
+          onClick={() =>
+            update({ category: undefined, brand: undefined, minPrice: undefined, maxPrice: undefined, inStock: false })
+          }
+        >
+          Clear filters
+        </Button>
+      </EmptyState>
+    );
+  }
+  if (q) {
+    return (
+      <EmptyState>
+        <p className="mb-3">
+          No parts match “{q}”{limited && vehicle ? ` for your ${vehicle.label}` : ''}.
+        </p>
+        {/* With a vehicle, 'Show all parts' is the banner's: this one only clears the search. */}
+        <Button variant="outline-dark" onClick={() => update({ q: '' })}>
+          {limited ? 'Clear the search' : 'Show all parts'}
+        </Button>
+      </EmptyState>
+    );
+  }
+  if (limited && vehicle) {
+    return (
+      <EmptyState>
+        <p className="mb-0">No parts for your {vehicle.label} yet. 'Show all parts' lists everything we have.</p>
+      </EmptyState>
+    );
+  }
+  return (
+    <EmptyState>
+      <p className="mb-0">No parts in the catalogue yet. Please check back soon.</p>
+    </EmptyState>
   );
 }
 

@@ -1,47 +1,40 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery } from '@tanstack/react-query';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
-import { useForm } from 'react-hook-form';
+import { useController, useForm } from 'react-hook-form';
 import { toast } from 'react-toastify/unstyled';
-import type { z } from 'zod';
-import { type Part, type PartInput, partInputSchema } from '../../../shared/schemas/parts.ts';
+import type { PartDetails, PartInput } from '../../../shared/schemas/parts.ts';
 import { FormField } from '../../components/form-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
-import { applyServerFieldErrors, blankNumber } from '../../lib/form.ts';
-
-type PartFormValues = z.input<typeof partInputSchema>;
+import { applyServerFieldErrors } from '../../lib/form.ts';
+import { categoryOptions } from './category-options.ts';
+import { FitmentRowsField } from './fitment-rows-field.tsx';
+import { brandsQueryOptions, categoriesQueryOptions } from './parts-api.ts';
+import { initialProductValues, type ProductFormValues, productFormSchema } from './product-form-schema.ts';
 
 interface ProductFormProps {
   /** The signed-in admin's email, shown read-only: the server records the adder from the token. */
   adminEmail: string;
-  /** Editing: the part's current values. Adding: omitted, the form starts empty. */
-  part?: Part | undefined;
+  /** Editing: the part's current values, with its fitment. Adding: omitted, the form starts empty. */
+  part?: PartDetails | undefined;
   submitLabel: string;
   /** Resolves when saved; `'reset'` clears the form (adding). A rejection is shown as a toast and under the fields. */
   onSubmit(values: PartInput): Promise<'reset' | 'keep'>;
   onCancel?: () => void;
 }
 
-function initialValues(part: Part | undefined): PartFormValues {
-  return {
-    name: part?.name ?? '',
-    desription: part?.desription ?? '',
-    // Empty number inputs start (and reset to) blank, not 0: react-hook-form reads '' as NaN, which the schema reports.
-    price: part?.price ?? blankNumber,
-    availablequantity: part?.availablequantity ?? blankNumber,
-    minimunorder: part?.minimunorder ?? blankNumber,
-    img: part?.img ?? '',
-  };
-}
-
-/** The one product form, for Add A Product and for Edit on Manage Products. Same zod schema as the server. */
+/**
+ * The one product form, for Add A Product and for Edit on Manage Products. Same zod schemas as the server, with
+ * issue 13's brand, part numbers, category, universal flag and fitment rows.
+ */
 export function ProductForm({ adminEmail, part, submitLabel, onSubmit, onCancel }: ProductFormProps) {
-  const form = useForm<PartFormValues, unknown, PartInput>({
-    resolver: zodResolver(partInputSchema),
-    defaultValues: initialValues(part),
+  const form = useForm<ProductFormValues, unknown, PartInput>({
+    resolver: zodResolver(productFormSchema),
+    defaultValues: initialProductValues(part),
     mode: 'onTouched',
   });
   const { isSubmitting } = form.formState;
@@ -50,7 +43,7 @@ export function ProductForm({ adminEmail, part, submitLabel, onSubmit, onCancel 
   const submit = form.handleSubmit(async (values) => {
     try {
       const outcome = await onSubmit(values);
-      if (outcome === 'reset') form.reset(initialValues(undefined));
+      if (outcome === 'reset') form.reset(initialProductValues(undefined));
     } catch (error) {
       applyServerFieldErrors(form, error);
       toast.error(errorMessage(error));
@@ -130,6 +123,8 @@ export function ProductForm({ adminEmail, part, submitLabel, onSubmit, onCancel 
         inputMode="url"
         placeholder="https://… or /images/parts/…"
       />
+      <PartNumbersFields form={form} idPrefix={idPrefix} />
+      <FitmentRowsField form={form} idPrefix={idPrefix} />
       <div className="d-flex flex-wrap gap-2">
         <SubmitButton busy={isSubmitting} busyLabel="Saving…" className="btn-brand">
           {submitLabel}
@@ -141,5 +136,94 @@ export function ProductForm({ adminEmail, part, submitLabel, onSubmit, onCancel 
         ) : null}
       </div>
     </Form>
+  );
+}
+
+type ProductForm = Parameters<typeof FitmentRowsField>[0]['form'];
+
+/** Brand, manufacturer and OEM part numbers, category and the universal flag. */
+function PartNumbersFields({ form, idPrefix }: { form: ProductForm; idPrefix: string }) {
+  const categories = useQuery(categoriesQueryOptions);
+  const brands = useQuery(brandsQueryOptions);
+  // Controlled: a saved category stays shown while the list of categories is still loading.
+  const category = useController({ control: form.control, name: 'category' });
+  const categoryError = category.fieldState.error?.message;
+  return (
+    <>
+      <Row className="gx-3">
+        <Col sm={6}>
+          <FormField
+            form={form}
+            name="brand"
+            label="Brand"
+            id={`${idPrefix}-brand`}
+            maxLength={40}
+            list={`${idPrefix}-brands`}
+            hint="Pick one or type a new brand"
+            autoComplete="off"
+          />
+          <datalist id={`${idPrefix}-brands`}>
+            {(brands.data ?? []).map((brand) => (
+              <option key={brand.slug} value={brand.name} />
+            ))}
+          </datalist>
+        </Col>
+        <Col sm={6}>
+          <FormField
+            form={form}
+            name="mpn"
+            label="Manufacturer Part Number (MPN)"
+            id={`${idPrefix}-mpn`}
+            maxLength={40}
+            autoComplete="off"
+          />
+        </Col>
+      </Row>
+      <FormField
+        form={form}
+        name="oemNumbers"
+        label="OEM Numbers"
+        id={`${idPrefix}-oem`}
+        as="textarea"
+        rows={2}
+        hint="Cross-reference numbers, one per line or separated by commas"
+      />
+      <Form.Group className="mb-3" controlId={`${idPrefix}-category`}>
+        <Form.Label>Category</Form.Label>
+        <Form.Select
+          ref={category.field.ref}
+          name={category.field.name}
+          value={category.field.value}
+          onChange={(event) => category.field.onChange(event.target.value)}
+          onBlur={category.field.onBlur}
+          isInvalid={Boolean(categoryError)}
+          aria-invalid={categoryError ? true : undefined}
+          aria-describedby={categoryError ? `${idPrefix}-category-error` : undefined}
+        >
+          <option value="">No category</option>
+          {/* The saved one, until the list that names it has loaded. */}
+          {category.field.value && !categories.data ? (
+            <option value={category.field.value}>{category.field.value}</option>
+          ) : null}
+          {categoryOptions(categories.data ?? []).map((option) => (
+            <option key={option.slug} value={option.slug}>
+              {option.label}
+            </option>
+          ))}
+        </Form.Select>
+        {categoryError ? (
+          <Form.Control.Feedback type="invalid" id={`${idPrefix}-category-error`} role="alert">
+            {categoryError}
+          </Form.Control.Feedback>
+        ) : null}
+      </Form.Group>
+      <Form.Check
+        className="mb-3"
+        type="checkbox"
+        id={`${idPrefix}-universal`}
+        label="Universal fit (fits every vehicle)"
+        {...form.register('universal')}
+      />
+    </>
   );
 }
