@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { LoadingSpinner } from '../components/query-state.tsx';
 import { useAuth } from '../lib/auth-context.tsx';
+import { ShoppingForBar } from './shopping-for-bar.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteNavbar } from './site-navbar.tsx';
 
@@ -47,6 +48,7 @@ export function RootLayout() {
         Skip to content
       </a>
       <SiteNavbar />
+      <ShoppingForBar />
       {user?.emailVerified === false ? (
         <Suspense fallback={null}>
           <VerifyEmailBanner />

@@ -1,8 +1,10 @@
 import { createBrowserRouter, type LoaderFunctionArgs, Outlet, type RouteObject } from 'react-router';
 import { RequireAuth } from '../features/accounts/require-auth.tsx';
 import { SessionEndedRedirect } from '../features/accounts/session-ended-redirect.tsx';
+import { readLastVehicle } from '../lib/current-vehicle.tsx';
 import { paths, routePatterns } from '../lib/paths.ts';
 import { queryClient } from '../lib/query-client.ts';
+import { GarageProvider } from './garage-provider.tsx';
 import { RootLayout } from './root-layout.tsx';
 import { RouteError } from './route-error.tsx';
 import { HOME_HERO_IMAGE } from './routes/home-hero.ts';
@@ -30,7 +32,7 @@ const routes: RouteObject[] = [
           {
             path: paths.parts,
             loader: prefetchPartsPage,
-            lazy: () => import('../features/catalog/parts-page.tsx'),
+            lazy: () => import('./routes/parts-route.tsx'),
           },
           {
             path: routePatterns.part,
@@ -75,31 +77,43 @@ function preloadImage(href: string) {
  * state. The modules are imported here, not at the top, to keep them out of the first chunk.
  */
 
-/** /allparts with whatever search, order and page its URL holds. */
+/**
+ * /allparts with whatever search, order, page and filters its URL holds, for the vehicle last shown as current in
+ * this browser (issue 13; the garage confirms it, and the page asks again if it differs).
+ */
 function prefetchPartsPage({ request }: LoaderFunctionArgs) {
   const search = new URL(request.url).searchParams;
-  void import('../features/catalog/catalog-search-params.ts').then(({ catalogPageQueryOptions, readCatalogSearch }) =>
-    queryClient.prefetchQuery(catalogPageQueryOptions(readCatalogSearch(search))),
+  const vehicleId = readLastVehicle()?.id;
+  void import('../features/catalog/catalog-search-params.ts').then(
+    ({ catalogFacetsQueryOptions, catalogPageQueryOptions, readCatalogSearch }) => {
+      const state = readCatalogSearch(search);
+      void queryClient.prefetchQuery(catalogPageQueryOptions(state, vehicleId));
+      void queryClient.prefetchQuery(catalogFacetsQueryOptions(state, vehicleId));
+    },
   );
   return null;
 }
 
-/** /part/{partId}: the part the purchase screen shows. */
+/** /part/{partId}: the part the purchase screen shows, with whether it fits the vehicle last shown as current. */
 function prefetchPart({ params }: LoaderFunctionArgs) {
   const partId = params.partId ?? '';
+  const vehicleId = readLastVehicle()?.id;
   void import('../features/catalog/parts-api.ts').then(({ partQueryOptions }) =>
-    queryClient.prefetchQuery(partQueryOptions(partId)),
+    queryClient.prefetchQuery(partQueryOptions(partId, vehicleId)),
   );
   return null;
 }
 
-/** The layout, plus the watcher that sends the user to /login when a session ends under them (a 401). */
+/**
+ * The layout, plus the watcher that sends the user to /login when a session ends under them (a 401), inside the
+ * garage every page reads the shopper's vehicle from (issue 13).
+ */
 function AppShell() {
   return (
-    <>
+    <GarageProvider>
       <SessionEndedRedirect />
       <RootLayout />
-    </>
+    </GarageProvider>
   );
 }
 

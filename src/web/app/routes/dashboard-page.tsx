@@ -26,13 +26,19 @@ const ManageProducts = page(() => import('../../features/catalog/manage-products
 const ManageOrders = page(() => import('../../features/orders/manage-orders-page.tsx'));
 const AddProduct = page(() => import('../../features/catalog/add-product-page.tsx'));
 const Jobs = page(() => import('../../features/jobs/jobs-page.tsx'));
+const MyGarage = page(() => import('../../features/fitment/my-garage-page.tsx'));
+const Vehicles = page(() => import('../../features/fitment/vehicles-admin-page.tsx'));
 const NotFound = page(() => import('../../features/content/not-found-page.tsx'));
 
-/** Spec §2: the side menu per role, in the spec's order; Jobs (issue 10) comes after the spec's admin pages. */
+/**
+ * Spec §2: the side menu per role, in the spec's order; Jobs (issue 10), Vehicles and My Garage (issue 13) come after
+ * the spec's pages.
+ */
 const customerMenu = [
   { to: paths.dashboard.myOrder, label: 'My Order' },
   { to: paths.dashboard.addReview, label: 'Add Review' },
   { to: paths.dashboard.myProfile, label: 'My Profile' },
+  { to: paths.dashboard.myGarage, label: 'My Garage' },
 ];
 const adminMenu = [
   { to: paths.dashboard.myProfile, label: 'My Profile' },
@@ -41,6 +47,8 @@ const adminMenu = [
   { to: paths.dashboard.manageOrders, label: 'Manage Orders' },
   { to: paths.dashboard.addProduct, label: 'Add A Product' },
   { to: paths.dashboard.jobs, label: 'Jobs' },
+  { to: paths.dashboard.vehicles, label: 'Vehicles' },
+  { to: paths.dashboard.myGarage, label: 'My Garage' },
 ];
 
 /** The dashboard (spec §2): the side menu for the user's role beside the nested page it has open. */
@@ -97,6 +105,8 @@ export function Component() {
               <Route path={dashboardRoute(paths.dashboard.manageOrders)} element={admin(<ManageOrders />)} />
               <Route path={dashboardRoute(paths.dashboard.addProduct)} element={admin(<AddProduct />)} />
               <Route path={dashboardRoute(paths.dashboard.jobs)} element={admin(<Jobs />)} />
+              <Route path={dashboardRoute(paths.dashboard.vehicles)} element={admin(<Vehicles />)} />
+              <Route path={dashboardRoute(paths.dashboard.myGarage)} element={<MyGarage />} />
               <Route path="*" element={<NotFound />} />
             </Routes>
           </Suspense>

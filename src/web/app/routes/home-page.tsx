@@ -11,8 +11,11 @@ import { PartCard, PartCardSkeleton, PurchaseLink } from '../../components/part-
 import { EmptyState, LoadError, SkeletonGrid } from '../../components/query-state.tsx';
 import { latestPartsQueryOptions } from '../../features/catalog/parts-api.ts';
 import { shopInfo } from '../../features/content/shop-info.ts';
+import { FitBadge } from '../../features/fitment/fit-badge.tsx';
+import { VehicleFinder } from '../../features/fitment/vehicle-finder.tsx';
 import { ReviewCard, ReviewCardSkeleton } from '../../features/reviews/review-card.tsx';
 import { reviewsQueryOptions } from '../../features/reviews/reviews-api.ts';
+import { useGarage } from '../../lib/current-vehicle.tsx';
 import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { featuredImages, featuredProducts, safetyGearSearch, trustFigures } from './home-content.ts';
@@ -24,6 +27,7 @@ export function Component() {
   return (
     <>
       <HeroBanner />
+      <FindYourVehicle />
       <LatestParts />
       <SafetyGearPromo />
       <FeaturedImages />
@@ -56,8 +60,30 @@ function HeroBanner() {
   );
 }
 
+/** Issue 13: the vehicle selector, right under the banner; the parts list then shows what fits. */
+function FindYourVehicle() {
+  const { current } = useGarage();
+  return (
+    <div className="home-vehicle pt-4">
+      <Container>
+        <VehicleFinder idPrefix="home-vehicle">
+          {current ? (
+            <p className="mt-3 mb-0">
+              <Link to={paths.parts} className="fw-semibold">
+                See the parts that fit your {current.label}
+              </Link>
+            </p>
+          ) : null}
+        </VehicleFinder>
+      </Container>
+    </div>
+  );
+}
+
 function LatestParts() {
-  const parts = useQuery(latestPartsQueryOptions);
+  const garage = useGarage();
+  const vehicle = garage.current;
+  const parts = useQuery({ ...latestPartsQueryOptions(vehicle?.id), enabled: garage.status !== 'pending' });
   return (
     <section className="py-5" aria-labelledby="parts-title">
       <Container>
@@ -86,7 +112,11 @@ function LatestParts() {
           <Row xs={1} sm={2} lg={3} className="g-4">
             {parts.data.items.map((part) => (
               <Col key={part._id}>
-                <PartCard part={part} headingLevel={3}>
+                <PartCard
+                  part={part}
+                  headingLevel={3}
+                  badge={<FitBadge fit={part.fit} vehicleLabel={vehicle?.label} />}
+                >
                   <PurchaseLink part={part} />
                 </PartCard>
               </Col>

@@ -1,10 +1,36 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { partQueryOptions } from '../../features/catalog/parts-api.ts';
+import { FitBadge, fitText } from '../../features/fitment/fit-badge.tsx';
+import { FitmentList, summariseFitment } from '../../features/fitment/fitment-list.tsx';
 import { PurchasePage } from '../../features/orders/purchase-page.tsx';
+import { useGarage } from '../../lib/current-vehicle.tsx';
 
-/** /part/{partId}: the catalogue's part, ordered through the orders feature's purchase screen. */
+/**
+ * /part/{partId}: the catalogue's part, ordered through the orders feature's purchase screen, with what the fitment
+ * feature says about it (issue 13): the fit badge for the current vehicle, the vehicles it fits when it does not fit
+ * that one, its full fitment, and the question to ask before ordering a part that does not fit.
+ */
 export function Component() {
   const { partId = '' } = useParams();
-  return <PurchasePage part={useQuery(partQueryOptions(partId))} />;
+  const garage = useGarage();
+  const vehicle = garage.current;
+  const part = useQuery({ ...partQueryOptions(partId, vehicle?.id), enabled: garage.status !== 'pending' });
+  const details = part.data;
+  const notFit = details && vehicle && details.fit === 'doesNotFit' ? vehicle : null;
+  return (
+    <PurchasePage
+      part={part}
+      badge={details ? <FitBadge fit={details.fit} vehicleLabel={vehicle?.label} /> : null}
+      fitNotice={
+        notFit && details
+          ? {
+              text: fitText('doesNotFit', notFit.label),
+              fitsInstead: details.fitment.length > 0 ? `It fits: ${summariseFitment(details.fitment)}.` : null,
+            }
+          : null
+      }
+      fitment={details ? <FitmentList groups={details.fitment} universal={details.universal} /> : null}
+    />
+  );
 }

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Col from 'react-bootstrap/Col';
 import Container from 'react-bootstrap/Container';
@@ -16,6 +16,7 @@ import { checkOrderQuantity } from '../../../shared/order-rules.ts';
 import type { Order } from '../../../shared/schemas/orders.ts';
 import { placeOrderBodySchema } from '../../../shared/schemas/orders.ts';
 import type { Part } from '../../../shared/schemas/parts.ts';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { FormField } from '../../components/form-field.tsx';
 import { PartCard, PartCardSkeleton } from '../../components/part-card.tsx';
 import { LoadError } from '../../components/query-state.tsx';
@@ -34,11 +35,29 @@ const purchaseFormSchema = z.object({
 });
 type PurchaseForm = z.infer<typeof purchaseFormSchema>;
 
+/** A part that does not fit the shopper's current vehicle: what to say, and which vehicles it fits instead. */
+export interface FitNotice {
+  /** 'Does not fit your 2019 Yamaha YZ250F' */
+  text: string;
+  /** 'It fits: Yamaha YZ450F 2018–2020; …', or null when it lists no vehicles. */
+  fitsInstead: string | null;
+}
+
+interface PurchasePageProps {
+  part: UseQueryResult<Part>;
+  /** Under the part's name: whether it fits the current vehicle (issue 13). */
+  badge?: ReactNode;
+  /** Set when the part does not fit the current vehicle: said beside the card, and asked once before ordering. */
+  fitNotice?: FitNotice | null;
+  /** The part's full fitment, below the order form. */
+  fitment?: ReactNode;
+}
+
 /**
- * Spec §2 Purchase screen: the part, the order form and its total. The part is the catalogue's: the app's route
- * loads it and hands its query over.
+ * Spec §2 Purchase screen: the part, the order form and its total. The part is the catalogue's and what fits is the
+ * fitment feature's: the app's route loads them and hands them over.
  */
-export function PurchasePage({ part }: { part: UseQueryResult<Part> }) {
+export function PurchasePage({ part, badge, fitNotice = null, fitment }: PurchasePageProps) {
   usePageTitle(part.data ? `Purchase ${part.data.name}` : 'Purchase');
 
   if (part.isPending) {
@@ -74,10 +93,15 @@ export function PurchasePage({ part }: { part: UseQueryResult<Part> }) {
       </Container>
     );
   }
-  return <PurchaseScreen part={part.data} />;
+  return <PurchaseScreen part={part.data} badge={badge} fitNotice={fitNotice} fitment={fitment} />;
 }
 
-function PurchaseScreen({ part }: { part: Part }) {
+function PurchaseScreen({
+  part,
+  badge,
+  fitNotice,
+  fitment,
+}: { part: Part } & Pick<PurchasePageProps, 'badge' | 'fitNotice' | 'fitment'>) {
   const { user } = useAuth();
   const [placed, setPlaced] = useState<Order | null>(null);
   const form = useForm<PurchaseForm>({
@@ -88,6 +112,25 @@ function PurchaseScreen({ part }: { part: Part }) {
   const quantity = Number.isFinite(typed) && typed > 0 ? typed : 0;
 
   const order = usePlaceOrder();
+  // Issue 13: ordering a part that does not fit the current vehicle is asked about once, then trusted.
+  const [fitConfirmed, setFitConfirmed] = useState<string | null>(null);
+  const [askFit, setAskFit] = useState<PurchaseForm | null>(null);
+  const mustAsk = fitNotice !== null && fitNotice !== undefined && fitConfirmed !== fitNotice.text;
+
+  const place = (values: PurchaseForm) => {
+    setPlaced(null);
+    order.mutate(
+      { partId: part._id, quantity: values.quantity, address: values.address, phone: values.phone },
+      {
+        onSuccess: (created) => {
+          setPlaced(created);
+          toast.success(toastMessages.orderPlaced);
+          form.reset({ address: '', phone: '', quantity: part.minimunorder });
+        },
+        onError: (error) => toast.error(errorMessage(error)),
+      },
+    );
+  };
 
   const onSubmit = form.handleSubmit((values) => {
     // The server's own rule, so a person hears about it without a round trip.
@@ -103,18 +146,11 @@ function PurchaseScreen({ part }: { part: Part }) {
       toast.error(check.message);
       return;
     }
-    setPlaced(null);
-    order.mutate(
-      { partId: part._id, quantity: values.quantity, address: values.address, phone: values.phone },
-      {
-        onSuccess: (created) => {
-          setPlaced(created);
-          toast.success(toastMessages.orderPlaced);
-          form.reset({ address: '', phone: '', quantity: part.minimunorder });
-        },
-        onError: (error) => toast.error(errorMessage(error)),
-      },
-    );
+    if (mustAsk) {
+      setAskFit(values);
+      return;
+    }
+    place(values);
   });
 
   return (
@@ -124,8 +160,14 @@ function PurchaseScreen({ part }: { part: Part }) {
         <Col md={5} lg={4}>
           {/* The card fills its parent's height in a grid; here it sits on top of the total, at its own height. */}
           <div>
-            <PartCard part={part} />
+            <PartCard part={part} badge={badge} />
           </div>
+          {fitNotice ? (
+            <Alert variant="warning" className="mt-3 mb-0">
+              <p className="fw-semibold mb-1">{fitNotice.text}.</p>
+              <p className="mb-0">{fitNotice.fitsInstead ?? 'No vehicles are listed for it yet.'}</p>
+            </Alert>
+          ) : null}
           <p className="fs-5 mt-3" aria-live="polite">
             Total Price: <strong className="text-brand">{formatUsd(part.price * quantity)}</strong>
           </p>
@@ -195,6 +237,21 @@ function PurchaseScreen({ part }: { part: Part }) {
           </div>
         </Col>
       </Row>
+      {fitment ? <div className="mt-4">{fitment}</div> : null}
+      <ConfirmDialog
+        show={askFit !== null}
+        title={fitNotice ? `${fitNotice.text}. Order it anyway?` : 'Order it anyway?'}
+        body={fitNotice?.fitsInstead ?? undefined}
+        confirmLabel="Order Anyway"
+        onCancel={() => setAskFit(null)}
+        onConfirm={() => {
+          const values = askFit;
+          setAskFit(null);
+          if (!values || !fitNotice) return;
+          setFitConfirmed(fitNotice.text);
+          place(values);
+        }}
+      />
     </Container>
   );
 }

@@ -1,0 +1,156 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useMemo, useRef } from 'react';
+import type { Garage, Vehicle } from '../../shared/schemas/fitment.ts';
+import { garageQueryOptions } from '../features/fitment/garage-queries.ts';
+import {
+  useAddToGarage,
+  useMergeGarage,
+  useRemoveGarageEntry,
+  useRenameGarageEntry,
+  useSetCurrentGarageEntry,
+} from '../features/fitment/use-garage-mutations.ts';
+import { mergeBody, useVisitorGarage, visitorGarage } from '../features/fitment/visitor-garage.ts';
+import { ApiError } from '../lib/api-client.ts';
+import { useAuth } from '../lib/auth-context.tsx';
+import {
+  GarageContext,
+  type GarageState,
+  type GarageVehicle,
+  readLastVehicle,
+  storeLastVehicle,
+} from '../lib/current-vehicle.tsx';
+
+function currentOf(garage: Garage): Vehicle | null {
+  return garage.vehicles.find((entry) => entry.id === garage.currentId)?.vehicle ?? null;
+}
+
+/**
+ * The one garage of the app (issue 13), given to every page: a visitor's in this browser, a signed-in user's on the
+ * server. When someone signs in (or up) with vehicles in the browser's garage, those join the account's garage
+ * (POST /api/garage/merge, the browser's current vehicle becoming the current one) and the browser's copy is cleared.
+ */
+export function GarageProvider({ children }: { children: ReactNode }) {
+  const { status: authStatus } = useAuth();
+  const queryClient = useQueryClient();
+  const visitor = useVisitorGarage();
+  // A stored token is checked by GET /api/me; the garage is asked for alongside, not after it.
+  const owner: GarageState['owner'] = authStatus === 'signed-out' ? 'visitor' : 'account';
+  const server = useQuery({ ...garageQueryOptions, enabled: owner === 'account' });
+
+  const merge = useMergeGarage();
+  const add = useAddToGarage();
+  const rename = useRenameGarageEntry();
+  const remove = useRemoveGarageEntry();
+  const setCurrent = useSetCurrentGarageEntry();
+
+  const merging = useRef(false);
+  const mergeNow = merge.mutateAsync;
+  useEffect(() => {
+    if (authStatus !== 'signed-in' || visitor.vehicles.length === 0 || merging.current) return;
+    merging.current = true;
+    mergeNow(mergeBody(visitor))
+      .then(() => visitorGarage.clear())
+      // Kept in the browser: the next sign-in or reload tries again.
+      .catch(() => {})
+      .finally(() => {
+        merging.current = false;
+      });
+  }, [authStatus, visitor, mergeNow]);
+
+  const mergePending = owner === 'account' && visitor.vehicles.length > 0;
+  const status: GarageState['status'] =
+    owner === 'visitor'
+      ? 'ready'
+      : server.isError && !mergePending
+        ? 'error'
+        : server.data && !mergePending
+          ? 'ready'
+          : 'pending';
+
+  const vehicles: GarageVehicle[] = useMemo(() => {
+    if (owner === 'visitor') {
+      return visitor.vehicles.map((entry) => ({
+        id: entry.vehicleId,
+        vehicle: entry.vehicle,
+        name: entry.name,
+        current: entry.vehicleId === visitor.currentVehicleId,
+      }));
+    }
+    return (server.data?.vehicles ?? []).map((entry) => ({
+      id: entry.id,
+      vehicle: entry.vehicle,
+      name: entry.name,
+      current: entry.id === server.data?.currentId,
+    }));
+  }, [owner, visitor, server.data]);
+
+  const current: Vehicle | null =
+    owner === 'visitor'
+      ? (visitor.vehicles.find((entry) => entry.vehicleId === visitor.currentVehicleId)?.vehicle ?? null)
+      : status === 'ready' && server.data
+        ? currentOf(server.data)
+        : readLastVehicle();
+
+  // Remembered for the next page load (and the router's loaders), once the garage has said which it is.
+  useEffect(() => {
+    if (status === 'ready') storeLastVehicle(current);
+  }, [status, current]);
+
+  const value = useMemo<GarageState>(() => {
+    const account = {
+      async choose(vehicle: Vehicle) {
+        const entry = vehicles.find((item) => item.vehicle.id === vehicle.id);
+        if (entry) {
+          if (!entry.current) await setCurrent.mutateAsync(entry.id);
+          return;
+        }
+        try {
+          await add.mutateAsync({ vehicleId: vehicle.id, current: true });
+        } catch (error) {
+          // Already there (added in another tab): make that entry the current one.
+          if (!(error instanceof ApiError && error.status === 409)) throw error;
+          const garage = await queryClient.fetchQuery({ ...garageQueryOptions, staleTime: 0 });
+          const existing = garage.vehicles.find((item) => item.vehicle.id === vehicle.id);
+          if (existing && garage.currentId !== existing.id) await setCurrent.mutateAsync(existing.id);
+        }
+      },
+      async add(vehicle: Vehicle, options: { name?: string | null; current?: boolean } = {}) {
+        await add.mutateAsync({ vehicleId: vehicle.id, name: options.name?.trim() || null, current: options.current });
+      },
+      async setCurrent(id: string | null) {
+        await setCurrent.mutateAsync(id);
+      },
+      async rename(id: string, name: string | null) {
+        await rename.mutateAsync({ id, name: name?.trim() || null });
+      },
+      async remove(id: string) {
+        await remove.mutateAsync(id);
+      },
+    };
+    const browser = {
+      choose: (vehicle: Vehicle) => visitorGarage.add(vehicle, { current: true }),
+      add: (vehicle: Vehicle, options: { name?: string | null; current?: boolean } = {}) =>
+        visitorGarage.add(vehicle, options),
+      async setCurrent(id: string | null) {
+        visitorGarage.setCurrent(id);
+      },
+      async rename(id: string, name: string | null) {
+        visitorGarage.rename(id, name);
+      },
+      async remove(id: string) {
+        visitorGarage.remove(id);
+      },
+    };
+    return {
+      owner,
+      status,
+      error: server.error,
+      retry: () => void server.refetch(),
+      vehicles,
+      current,
+      ...(owner === 'account' ? account : browser),
+    };
+  }, [owner, status, server, vehicles, current, add, rename, remove, setCurrent, queryClient]);
+
+  return <GarageContext.Provider value={value}>{children}</GarageContext.Provider>;
+}
