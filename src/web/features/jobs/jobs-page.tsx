@@ -5,14 +5,16 @@ import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
 import Table from 'react-bootstrap/Table';
+import type { JobsOverview } from '../../../shared/schemas/jobs.ts';
 import { EmptyState, LoadError, LoadingSpinner } from '../../components/query-state.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { type AdminJobs, jobsOverviewQuery } from './jobs-api.ts';
+import { jobsOverviewQuery } from './jobs-api.ts';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
-function When({ at }: { at: Date }) {
-  return <time dateTime={at.toISOString()}>{timeFormat.format(at)}</time>;
+function When({ at }: { at: string | number }) {
+  const date = new Date(at);
+  return <time dateTime={date.toISOString()}>{timeFormat.format(date)}</time>;
 }
 
 /**
@@ -31,7 +33,7 @@ export function Component() {
         <div className="d-flex align-items-center gap-2">
           {jobs.dataUpdatedAt ? (
             <span className="small text-body-secondary">
-              Updated <When at={new Date(jobs.dataUpdatedAt)} />
+              Updated <When at={jobs.dataUpdatedAt} />
             </span>
           ) : null}
           <Button variant="outline-dark" size="sm" disabled={jobs.isFetching} onClick={() => void jobs.refetch()}>
@@ -45,16 +47,23 @@ export function Component() {
       ) : jobs.isPending ? (
         <LoadingSpinner label="Loading the jobs…" />
       ) : (
-        <JobsOverview jobs={jobs.data} />
+        <Overview jobs={jobs.data} />
       )}
     </section>
   );
 }
 
-function JobsOverview({ jobs }: { jobs: AdminJobs }) {
-  const { counts, lastError } = jobs.mail;
+function Overview({ jobs }: { jobs: JobsOverview }) {
+  const { lastError, ...counts } = jobs.mail;
   return (
     <Row className="g-4">
+      {jobs.runnerEnabled ? null : (
+        <Col xs={12}>
+          <p className="mb-0 text-body-secondary">
+            This server instance runs no jobs (JOBS_ENABLED=false); the counts are those of the shared database.
+          </p>
+        </Col>
+      )}
       <Col xs={12}>
         <LastFailure failure={jobs.lastFailure} />
       </Col>
@@ -132,7 +141,7 @@ function JobsOverview({ jobs }: { jobs: AdminJobs }) {
   );
 }
 
-function LastFailure({ failure }: { failure: AdminJobs['lastFailure'] }) {
+function LastFailure({ failure }: { failure: JobsOverview['lastFailure'] }) {
   if (!failure) {
     return (
       <Card className="shadow-sm">
