@@ -5,6 +5,9 @@ import { verifyPassword } from '../modules/accounts/password-hasher.ts';
 import { users } from './schema.ts';
 import { seedDemoData } from './seed.ts';
 
+/** The test suite's cheap scrypt: password-hasher.test.ts proves the production cost. */
+const fastHash = { NODE_ENV: 'test', TEST_ONLY_FAST_PASSWORD_HASH: 'true' } as const;
+
 describe.each(testDrivers)('seeding the demo admin [%s]', (driver) => {
   let database: TestDatabase | undefined;
   afterEach(async () => {
@@ -19,7 +22,7 @@ describe.each(testDrivers)('seeding the demo admin [%s]', (driver) => {
     const log = { info: () => {}, warn: (message: string) => void warnings.push(message) };
     const options = { announceAdminSignIn: (line: string) => void announced.push(line) };
 
-    await seedDemoData(database.db, { ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined }, log, options);
+    await seedDemoData(database.db, { ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined, ...fastHash }, log, options);
     expect(announced).toHaveLength(1);
     const password = /^Admin sign-in: admin@redline\.dev \/ (\S+) \(shown once/.exec(announced[0] ?? '')?.[1] ?? '';
     expect(announced[0]).not.toContain('\n');
@@ -28,7 +31,12 @@ describe.each(testDrivers)('seeding the demo admin [%s]', (driver) => {
     const [admin] = await database.db.select().from(users).where(eq(users.email, 'admin@redline.dev'));
     expect(admin?.passwordHash && (await verifyPassword(password, admin.passwordHash))).toBe(true);
 
-    const again = await seedDemoData(database.db, { ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined }, log, options);
+    const again = await seedDemoData(
+      database.db,
+      { ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined, ...fastHash },
+      log,
+      options,
+    );
     expect(again.seeded).toBe(false);
     expect(announced).toHaveLength(1);
   });
@@ -38,9 +46,14 @@ describe.each(testDrivers)('seeding the demo admin [%s]', (driver) => {
     const announced: string[] = [];
     const messages: string[] = [];
     const log = { info: (m: string) => void messages.push(m), warn: (m: string) => void messages.push(m) };
-    await seedDemoData(database.db, { ADMIN_EMAIL: 'boss@shop.com', ADMIN_PASSWORD: 'chosen-admin-password' }, log, {
-      announceAdminSignIn: (line) => void announced.push(line),
-    });
+    await seedDemoData(
+      database.db,
+      { ADMIN_EMAIL: 'boss@shop.com', ADMIN_PASSWORD: 'chosen-admin-password', ...fastHash },
+      log,
+      {
+        announceAdminSignIn: (line) => void announced.push(line),
+      },
+    );
     expect(announced).toEqual([]);
     expect(messages.join('\n')).not.toContain('chosen-admin-password');
   });
