@@ -7,6 +7,7 @@ import {
   freePort,
   SERVING_LINE,
   type ServerProcess,
+  START_TIMEOUT_MS,
   startServer,
   waitForHealthy,
   waitForOutput,
@@ -29,67 +30,75 @@ async function withServers(work: (started: ServerProcess[]) => Promise<void>): P
 }
 
 describe('the production server process on PGlite', () => {
-  it('seeds on first start, keeps data across a restart, and shuts down cleanly', async () => {
-    await withServers(async (started) => {
-      const port = await freePort();
-      const first = startServer({ DATA_DIR: dataDir }, port);
-      started.push(first);
-      await waitForHealthy(first);
-      // The record is written before the server listens, but the pipe can deliver it after /api/health answers.
-      expect(await waitForOutput(first, ADMIN_RECORD)).toMatch(ADMIN_RECORD);
-      const parts = (await (await fetch(`${first.url}/api/part`)).json()) as unknown[];
-      expect(parts.length).toBeGreaterThanOrEqual(12);
-      expect(await first.stop('SIGTERM')).toBe(0);
-      expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
-      expect(fs.existsSync(path.join(dataDir, 'secret.key'))).toBe(true);
+  it(
+    'seeds on first start, keeps data across a restart, and shuts down cleanly',
+    async () => {
+      await withServers(async (started) => {
+        const port = await freePort();
+        const first = startServer({ DATA_DIR: dataDir }, port);
+        started.push(first);
+        await waitForHealthy(first);
+        // The record is written before the server listens, but the pipe can deliver it after /api/health answers.
+        expect(await waitForOutput(first, ADMIN_RECORD)).toMatch(ADMIN_RECORD);
+        const parts = (await (await fetch(`${first.url}/api/part`)).json()) as unknown[];
+        expect(parts.length).toBeGreaterThanOrEqual(12);
+        expect(await first.stop('SIGTERM')).toBe(0);
+        expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
+        expect(fs.existsSync(path.join(dataDir, 'secret.key'))).toBe(true);
 
-      const second = startServer({ DATA_DIR: dataDir }, port);
-      started.push(second);
-      await waitForHealthy(second);
-      const again = (await (await fetch(`${second.url}/api/part`)).json()) as unknown[];
-      expect(again).toEqual(parts);
-      // Seeding never runs against a database that has data: no second admin password is printed. Everything
-      // seeding would print comes before the 'serving' line, so the absence is only checked once that line is in.
-      const output = await waitForOutput(second, SERVING_LINE);
-      expect(output).not.toMatch(/Demo admin account/);
-      expect(output).not.toMatch(/Admin sign-in:/);
+        const second = startServer({ DATA_DIR: dataDir }, port);
+        started.push(second);
+        await waitForHealthy(second);
+        const again = (await (await fetch(`${second.url}/api/part`)).json()) as unknown[];
+        expect(again).toEqual(parts);
+        // Seeding never runs against a database that has data: no second admin password is printed. Everything
+        // seeding would print comes before the 'serving' line, so the absence is only checked once that line is in.
+        const output = await waitForOutput(second, SERVING_LINE);
+        expect(output).not.toMatch(/Demo admin account/);
+        expect(output).not.toMatch(/Admin sign-in:/);
 
-      // A second process on the same data directory refuses to start instead of corrupting it.
-      const intruder = startServer({ DATA_DIR: dataDir }, await freePort());
-      started.push(intruder);
-      expect(await intruder.exited).toBe(1);
-      expect(intruder.output()).toMatch(/is in use by another Redline Parts process/);
+        // A second process on the same data directory refuses to start instead of corrupting it.
+        const intruder = startServer({ DATA_DIR: dataDir }, await freePort());
+        started.push(intruder);
+        expect(await intruder.exited).toBe(1);
+        expect(intruder.output()).toMatch(/is in use by another Redline Parts process/);
 
-      expect(await second.stop('SIGINT')).toBe(0);
-    });
-  }, 90_000);
+        expect(await second.stop('SIGINT')).toBe(0);
+      });
+    },
+    4 * START_TIMEOUT_MS,
+  );
 });
 
 describe.runIf(process.env.TEST_DATABASE_URL)('the production server process on PostgreSQL', () => {
-  it('migrates, seeds and serves the catalogue', async () => {
-    const { withAdminClient, adminConnectionUrl } = await import('./support/postgres-admin.ts');
-    const base = process.env.TEST_DATABASE_URL ?? '';
-    // Unique per run and per clone: two copies of the suite may share this PostgreSQL.
-    const name = `redline_proc_${Date.now().toString(36)}_${crypto.randomBytes(4).toString('hex')}`;
-    const pgDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-proc-pg-'));
-    await withAdminClient(base, (c) => c.query(`CREATE DATABASE "${name}"`));
-    try {
-      await withServers(async (started) => {
-        const server = startServer(
-          { DATABASE_URL: adminConnectionUrl(base, name), DATA_DIR: pgDataDir },
-          await freePort(),
-        );
-        started.push(server);
-        await waitForHealthy(server);
-        const health = (await (await fetch(`${server.url}/api/health`)).json()) as { database: { driver: string } };
-        expect(health.database.driver).toBe('postgres');
-        const parts = (await (await fetch(`${server.url}/api/part`)).json()) as unknown[];
-        expect(parts.length).toBeGreaterThanOrEqual(12);
-        expect(await server.stop()).toBe(0);
-      });
-    } finally {
-      await withAdminClient(base, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
-      fs.rmSync(pgDataDir, { recursive: true, force: true });
-    }
-  }, 90_000);
+  it(
+    'migrates, seeds and serves the catalogue',
+    async () => {
+      const { withAdminClient, adminConnectionUrl } = await import('./support/postgres-admin.ts');
+      const base = process.env.TEST_DATABASE_URL ?? '';
+      // Unique per run and per clone: two copies of the suite may share this PostgreSQL.
+      const name = `redline_proc_${Date.now().toString(36)}_${crypto.randomBytes(4).toString('hex')}`;
+      const pgDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-proc-pg-'));
+      await withAdminClient(base, (c) => c.query(`CREATE DATABASE "${name}"`));
+      try {
+        await withServers(async (started) => {
+          const server = startServer(
+            { DATABASE_URL: adminConnectionUrl(base, name), DATA_DIR: pgDataDir },
+            await freePort(),
+          );
+          started.push(server);
+          await waitForHealthy(server);
+          const health = (await (await fetch(`${server.url}/api/health`)).json()) as { database: { driver: string } };
+          expect(health.database.driver).toBe('postgres');
+          const parts = (await (await fetch(`${server.url}/api/part`)).json()) as unknown[];
+          expect(parts.length).toBeGreaterThanOrEqual(12);
+          expect(await server.stop()).toBe(0);
+        });
+      } finally {
+        await withAdminClient(base, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+        fs.rmSync(pgDataDir, { recursive: true, force: true });
+      }
+    },
+    2 * START_TIMEOUT_MS,
+  );
 });

@@ -163,7 +163,7 @@ function backupAndRestoreSuite(driver: DatabaseDriver): void {
     expect(result.output).toContain('Backed up');
     expect(result.code).toBe(0);
     expect(fs.statSync(backupFile).size).toBeGreaterThan(1000);
-  }, 120_000);
+  }, 180_000);
 
   it('restores into a fresh database exactly as it was, after the original was damaged', async () => {
     await withDatabase(source, async (handle) => {
@@ -183,7 +183,7 @@ function backupAndRestoreSuite(driver: DatabaseDriver): void {
       const [marker] = await handle.db.select().from(parts).where(eq(parts.id, markerId));
       expect(marker).toMatchObject({ name: 'Backup marker ✓', priceCents: 12_345, availableQuantity: 77 });
     });
-  }, 120_000);
+  }, 180_000);
 
   it('refuses to restore over a database that holds data, and changes nothing', async () => {
     const result = await runScript('restore', [backupFile], target.env);
@@ -192,7 +192,7 @@ function backupAndRestoreSuite(driver: DatabaseDriver): void {
     await withDatabase(target, async (handle) => {
       expect(await databaseChecksum(handle.db)).toEqual(before);
     });
-  }, 120_000);
+  }, 180_000);
 
   it('refuses a backup of the other database kind', async () => {
     const other = driver === 'pglite' ? { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' } : { DATABASE_URL: '' };
@@ -212,7 +212,7 @@ function backupAndRestoreSuite(driver: DatabaseDriver): void {
       const dataDir = source.env.DATA_DIR as string;
       expect(fs.readdirSync(dataDir).some((name) => name.startsWith('pgdata.before-restore-'))).toBe(true);
     }
-  }, 120_000);
+  }, 180_000);
 
   it('the production server starts on the restored database and serves the marker', async () => {
     const server = startServer(
@@ -220,7 +220,7 @@ function backupAndRestoreSuite(driver: DatabaseDriver): void {
       await freePort(),
     );
     try {
-      await waitForHealthy(server, 60_000);
+      await waitForHealthy(server);
       const health = await fetch(`${server.url}/api/health`);
       expect(await health.json()).toMatchObject({ status: 'ok', database: { reachable: true, driver } });
       const response = await fetch(`${server.url}/api/part/${markerId}`);
@@ -239,7 +239,7 @@ function backupAndRestoreSuite(driver: DatabaseDriver): void {
       // Serving reads changed nothing: start-up found its migrations applied and its data already seeded.
       expect(await databaseChecksum(handle.db)).toEqual(before);
     });
-  }, 120_000);
+  }, 180_000);
 
   it.runIf(driver === 'pglite')(
     'backs up a data directory left by a killed server (stale lock), consistent',
@@ -248,7 +248,7 @@ function backupAndRestoreSuite(driver: DatabaseDriver): void {
         { ...target.env, SESSION_SECRET, STATIC_DIR: path.join(scratch, 'no-web-build'), LOG_LEVEL: 'warn' },
         await freePort(),
       );
-      await waitForHealthy(server, 60_000);
+      await waitForHealthy(server);
       // Served while the backup below is refused, then killed without any chance to clean up.
       const refused = await runScript('backup', [path.join(scratch, 'refused.tar.gz')], target.env);
       expect(refused.code).not.toBe(0);
@@ -266,6 +266,6 @@ function backupAndRestoreSuite(driver: DatabaseDriver): void {
         expect(await databaseChecksum(handle.db)).toEqual(before);
       });
     },
-    120_000,
+    180_000,
   );
 }

@@ -136,11 +136,17 @@ export async function waitForOutput(server: ServerProcess, pattern: RegExp, time
 }
 
 /**
+ * How long a server may take to start. A first start creates its PGlite directory, migrates and seeds (an scrypt
+ * hash): a few seconds on a quiet machine, over 30 s on a shared one running several suites at once.
+ */
+export const START_TIMEOUT_MS = 90_000;
+
+/**
  * Waits until /api/health answers, or the process ends (then throws with its output). When the server logs at
  * info (the default here), it also waits for the 'serving' line, so everything the start-up printed before it
  * (the seeded admin's sign-in, for one) is in output().
  */
-export async function waitForHealthy(server: ServerProcess, timeoutMs = 30_000): Promise<void> {
+export async function waitForHealthy(server: ServerProcess, timeoutMs = START_TIMEOUT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let ended = false;
   void server.exited.then(() => {
