@@ -167,6 +167,66 @@ export class Fixtures {
     return token;
   }
 
+  /** Through the admin API, as an admin would (issue 13): a make, a model, a vehicle, each fresh. */
+  async #admin(method: 'POST', url: string, payload: unknown): Promise<{ id: string }> {
+    const res = await this.ctx().app.inject({
+      method,
+      url,
+      headers: this.callers.admin.headers,
+      payload: payload as Record<string, unknown>,
+    });
+    if (res.statusCode !== 201) throw new Error(`${url} failed: ${res.statusCode} ${res.body}`);
+    const body = res.json();
+    return Array.isArray(body) ? body[0] : body;
+  }
+
+  #shared: Promise<{ makeId: string; modelId: string; vehicleId: string }> | undefined;
+
+  /**
+   * One make, model and 2019 vehicle for the requests that only read or refer to them (made once: building a
+   * vehicle takes three admin calls, and the matrix asks for one per caller and route).
+   */
+  async sharedVehicle(): Promise<{ makeId: string; modelId: string; vehicleId: string }> {
+    this.#shared ??= (async () => {
+      const modelId = await this.vehicleModel();
+      const vehicleId = (await this.#admin('POST', '/api/vehicle', { modelId, yearFrom: 2019, yearTo: 2019 })).id;
+      const res = await this.ctx().app.inject({ method: 'GET', url: `/api/vehicle/${vehicleId}` });
+      return { makeId: res.json().makeId as string, modelId, vehicleId };
+    })();
+    return this.#shared;
+  }
+
+  async vehicleMake(): Promise<string> {
+    return (await this.#admin('POST', '/api/vehicle/make', { name: `Make ${unique()}` })).id;
+  }
+
+  async vehicleModel(): Promise<string> {
+    const makeId = await this.vehicleMake();
+    return (await this.#admin('POST', '/api/vehicle/model', { makeId, name: `Model ${unique()}`, type: 'motorcycle' }))
+      .id;
+  }
+
+  /** A fresh vehicle: a new variant of the shared model's 2019 (one admin call). */
+  async vehicle(): Promise<string> {
+    const { modelId } = await this.sharedVehicle();
+    const body = { modelId, yearFrom: 2019, yearTo: 2019, variant: `V ${unique()}` };
+    return (await this.#admin('POST', '/api/vehicle', body)).id;
+  }
+
+  /** A fresh vehicle in "customer"'s garage: the garage entry's id. */
+  async garageEntry(): Promise<string> {
+    const vehicleId = await this.vehicle();
+    const res = await this.ctx().app.inject({
+      method: 'POST',
+      url: '/api/garage',
+      headers: this.callers.customer.headers,
+      payload: { vehicleId, current: false },
+    });
+    if (res.statusCode !== 201) throw new Error(`garage entry not added: ${res.statusCode} ${res.body}`);
+    const entry = res.json().vehicles.find((e: { vehicle: { id: string } }) => e.vehicle.id === vehicleId);
+    return entry.id as string;
+  }
+
   /** A second session of the caller, so signing it out leaves the caller's own token working. */
   async secondSession(caller: CallerName): Promise<Record<string, string> | undefined> {
     if (caller === 'anonymous') return undefined;
@@ -203,6 +263,7 @@ export const validReview = () => ({
  * records, bodies pass validation. Keys are `METHOD /openapi/{path}`.
  */
 export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) => Promise<RouteRequest>> = {
+  'GET /api/health/live': async () => ({ method: 'GET', url: '/api/health/live' }),
   'POST /api/signup': async () => ({
     method: 'POST',
     url: '/api/signup',
@@ -299,8 +360,101 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
     payload: { code: 'Z'.repeat(43) },
   }),
   'GET /api/part': async () => ({ method: 'GET', url: '/api/part?q=part&sort=name&limit=10&offset=0' }),
-  'POST /api/part': async () => ({ method: 'POST', url: '/api/part', payload: validPart() }),
-  'GET /api/part/{id}': async (fx) => ({ method: 'GET', url: `/api/part/${(await fx.part()).id}` }),
+  'POST /api/part': async (fx) => ({
+    method: 'POST',
+    url: '/api/part',
+    payload: {
+      ...validPart(),
+      brand: 'Brembo',
+      mpn: 'BR-07.BB.15',
+      oemNumbers: ['5XC-W0045-00'],
+      category: 'brake-pads',
+      universal: false,
+      fitment: [{ modelId: (await fx.sharedVehicle()).modelId, yearFrom: 2018, yearTo: 2021, variant: null }],
+    },
+  }),
+  // Issue 13: filters, facets, categories, brands, the vehicle selector, the admin's vehicles, My Garage.
+  'GET /api/part/facets': async (fx) => ({
+    method: 'GET',
+    url: `/api/part/facets?vehicle=${(await fx.sharedVehicle()).vehicleId}&fits=true&category=brakes&brand=ebc&minPrice=1&maxPrice=500&inStock=true&q=pad`,
+  }),
+  'GET /api/category': async () => ({ method: 'GET', url: '/api/category' }),
+  'GET /api/brand': async () => ({ method: 'GET', url: '/api/brand' }),
+  'GET /api/vehicle/types': async () => ({ method: 'GET', url: '/api/vehicle/types' }),
+  'GET /api/vehicle/years': async () => ({ method: 'GET', url: '/api/vehicle/years?type=motorcycle' }),
+  'GET /api/vehicle/makes': async () => ({ method: 'GET', url: '/api/vehicle/makes?type=motorcycle&year=2019' }),
+  'GET /api/vehicle/models': async (fx) => ({
+    method: 'GET',
+    url: `/api/vehicle/models?makeId=${(await fx.sharedVehicle()).makeId}&type=motorcycle&year=2019`,
+  }),
+  'GET /api/vehicle': async (fx) => ({
+    method: 'GET',
+    url: `/api/vehicle?modelId=${(await fx.sharedVehicle()).modelId}&year=2019&limit=10&offset=0`,
+  }),
+  'GET /api/vehicle/{id}': async (fx) => ({
+    method: 'GET',
+    url: `/api/vehicle/${(await fx.sharedVehicle()).vehicleId}`,
+  }),
+  'POST /api/vehicle/make': async () => ({
+    method: 'POST',
+    url: '/api/vehicle/make',
+    payload: { name: `Make ${unique()}` },
+  }),
+  'PATCH /api/vehicle/make/{id}': async (fx) => ({
+    method: 'PATCH',
+    url: `/api/vehicle/make/${await fx.vehicleMake()}`,
+    payload: { name: `Renamed ${unique()}` },
+  }),
+  'DELETE /api/vehicle/make/{id}': async (fx) => ({
+    method: 'DELETE',
+    url: `/api/vehicle/make/${await fx.vehicleMake()}`,
+  }),
+  'POST /api/vehicle/model': async (fx) => ({
+    method: 'POST',
+    url: '/api/vehicle/model',
+    payload: { makeId: (await fx.sharedVehicle()).makeId, name: `Model ${unique()}`, type: 'atv' },
+  }),
+  'PATCH /api/vehicle/model/{id}': async (fx) => ({
+    method: 'PATCH',
+    url: `/api/vehicle/model/${await fx.vehicleModel()}`,
+    payload: { name: `Renamed ${unique()}`, type: 'scooter' },
+  }),
+  'DELETE /api/vehicle/model/{id}': async (fx) => ({
+    method: 'DELETE',
+    url: `/api/vehicle/model/${await fx.vehicleModel()}`,
+  }),
+  'POST /api/vehicle': async (fx) => ({
+    method: 'POST',
+    url: '/api/vehicle',
+    payload: { modelId: (await fx.sharedVehicle()).modelId, yearFrom: 2018, yearTo: 2020, variant: `ABS ${unique()}` },
+  }),
+  'DELETE /api/vehicle/{id}': async (fx) => ({ method: 'DELETE', url: `/api/vehicle/${await fx.vehicle()}` }),
+  'GET /api/garage': async () => ({ method: 'GET', url: '/api/garage' }),
+  'POST /api/garage': async (fx) => ({
+    method: 'POST',
+    url: '/api/garage',
+    payload: { vehicleId: await fx.vehicle(), name: 'Race bike', current: true },
+  }),
+  'POST /api/garage/merge': async (fx) => ({
+    method: 'POST',
+    url: '/api/garage/merge',
+    payload: { vehicles: [{ vehicleId: await fx.vehicle(), name: 'From the browser' }], currentVehicleId: null },
+  }),
+  'PUT /api/garage/current': async (fx) => ({
+    method: 'PUT',
+    url: '/api/garage/current',
+    payload: { id: await fx.garageEntry() },
+  }),
+  'PATCH /api/garage/{id}': async (fx) => ({
+    method: 'PATCH',
+    url: `/api/garage/${await fx.garageEntry()}`,
+    payload: { name: 'Commuter' },
+  }),
+  'DELETE /api/garage/{id}': async (fx) => ({ method: 'DELETE', url: `/api/garage/${await fx.garageEntry()}` }),
+  'GET /api/part/{id}': async (fx) => ({
+    method: 'GET',
+    url: `/api/part/${(await fx.part()).id}?vehicle=${(await fx.sharedVehicle()).vehicleId}`,
+  }),
   'PATCH /api/part/{id}': async (fx) => ({
     method: 'PATCH',
     url: `/api/part/${(await fx.part()).id}`,

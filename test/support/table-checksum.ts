@@ -14,6 +14,15 @@ const TABLES = [
   'reviews',
   'account_tokens',
   'mail_outbox',
+  'brands',
+  'categories',
+  'vehicle_makes',
+  'vehicle_models',
+  'vehicles',
+  'part_fitments',
+  'garage_vehicles',
+  // A refused request must not keep its Idempotency-Key either (health_probe is left out: every health check writes it).
+  'idempotency_keys',
 ] as const;
 
 /**
