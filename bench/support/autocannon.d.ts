@@ -34,6 +34,8 @@ declare module 'autocannon' {
     title?: string;
     pipelining?: number;
     setupClient?: (client: { setHeaders(h: Record<string, string>): void; setBody(b: string): void }) => void;
+    /** Requests each connection sends in turn (paths relative to `url`). */
+    requests?: { method?: string; path: string }[];
   }
   function autocannon(options: Options): Promise<Result>;
   // biome-ignore lint/style/noDefaultExport: declares the package's own (CommonJS) default export.

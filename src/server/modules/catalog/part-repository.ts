@@ -248,18 +248,17 @@ export class PartRepository {
     const order = page.sort ? orderBy[page.sort] : oldestFirst;
     const offset = page.offset ?? 0;
     const where = whereOf(filter, this.#fitment);
-    if (where) return this.#listMatching(this.#columns(page.markFitFor, true), where, order, page.limit, offset);
+    if (where) return this.#listMatching(page.markFitFor, where, order, page.limit, offset);
     return this.#listWhole(this.#columns(page.markFitFor), order, page.limit, offset);
   }
 
-  /** The row's columns; `fitsVehicle` is null unless asked to mark fit for a vehicle, `matches` unless counting. */
-  #columns(markFitFor: string | undefined, counting = false): ListColumns {
+  /** The row's columns; `fitsVehicle` is null unless asked to mark fit for a vehicle. */
+  #columns(markFitFor: string | undefined): ListColumns {
     const fitsVehicle =
       markFitFor === undefined
         ? sql<boolean | null>`null::boolean`
         : sql<boolean | null>`(${parts.id} in (${this.#fitment.partIdsFitting(markFitFor)}))`;
-    const matches = counting ? sql<number | null>`(count(*) over ())::int` : sql<number | null>`null::int`;
-    return { ...partWithLabels, fitsVehicle, matches };
+    return { ...partWithLabels, fitsVehicle, matches: sql<number | null>`null::int` };
   }
 
   #select(columns: ListColumns, db: Database | Transaction = this.#db) {
@@ -295,16 +294,28 @@ export class PartRepository {
   /**
    * A filtered list counts its matches in the same pass, with a window function: a search must read every row
    * anyway (a substring match cannot use a btree index), and a vehicle's fitting parts are all read to be sorted,
-   * so a second pass for the total is saved.
+   * so a second pass for the total is saved. The page's ids are chosen first from the parts alone; brand, category
+   * and fit are joined to those few rows only.
    */
-  async #listMatching(columns: ListColumns, where: SQL, order: SQL[], limit: number | undefined, offset: number) {
-    const found = await withPage(
-      this.#select(columns)
+  async #listMatching(
+    markFitFor: string | undefined,
+    where: SQL,
+    order: SQL[],
+    limit: number | undefined,
+    offset: number,
+  ) {
+    const page = withPage(
+      this.#db
+        .select({ id: parts.id, matches: sql<number>`(count(*) over ())::int`.as('matches') })
+        .from(parts)
         .where(where)
         .orderBy(...order)
         .$dynamic(),
       { limit, offset },
-    );
+    ).as('page');
+    const found = await this.#select({ ...this.#columns(markFitFor), matches: sql<number | null>`${page.matches}` })
+      .innerJoin(page, eq(page.id, parts.id))
+      .orderBy(...order);
     const rows: PartRow[] = found.map(withoutMatches);
     const first = found[0];
     if (first) return { rows, total: Number(first.matches) };
