@@ -28,7 +28,7 @@ export function ShoppingForBar() {
   return (
     <aside className="shopping-for-bar" aria-label="Your vehicle">
       <Container className="d-flex flex-wrap align-items-center gap-2 py-1 small">
-        <p className="mb-0 me-auto" aria-live="polite">
+        <p className="mb-0" aria-live="polite">
           {current ? (
             <>
               Shopping for: <strong>{current.label}</strong>
@@ -37,27 +37,29 @@ export function ShoppingForBar() {
             'Shopping for: any vehicle'
           )}
         </p>
-        <Button
-          size="sm"
-          variant="outline-light"
-          aria-label={current ? 'Change vehicle' : 'Choose vehicle'}
-          onClick={() => {
-            setOpened(true);
-            setSwitching(true);
-          }}
-        >
-          {current ? 'Change' : 'Choose'}
-        </Button>
-        {current ? (
+        <div className="d-flex gap-2 ms-auto">
           <Button
             size="sm"
             variant="outline-light"
-            aria-label="Clear vehicle"
-            onClick={() => garage.setCurrent(null).catch(toastError)}
+            aria-label={current ? 'Change vehicle' : 'Choose vehicle'}
+            onClick={() => {
+              setOpened(true);
+              setSwitching(true);
+            }}
           >
-            Clear
+            {current ? 'Change' : 'Choose'}
           </Button>
-        ) : null}
+          {current ? (
+            <Button
+              size="sm"
+              variant="outline-light"
+              aria-label="Clear vehicle"
+              onClick={() => garage.setCurrent(null).catch(toastError)}
+            >
+              Clear
+            </Button>
+          ) : null}
+        </div>
       </Container>
       {opened ? (
         <Suspense fallback={null}>

@@ -74,22 +74,32 @@ function FilterControls({
   onChange(changes: FilterChanges): void;
 }) {
   const id = useId();
+  // The URL (the truth) changes once the router's navigation settles; until then a click shows at once, so a radio
+  // never flicks back for a moment. A new URL drops the guess.
+  const urlKey = [search.category, search.brand, search.inStock, search.showAll].join('|');
+  const [guess, setGuess] = useState<{ urlKey: string; changes: FilterChanges }>({ urlKey: '', changes: {} });
+  const shown = guess.urlKey === urlKey ? { ...search, ...guess.changes } : search;
+  const change = (changes: FilterChanges) => {
+    setGuess({ urlKey, changes: { ...(guess.urlKey === urlKey ? guess.changes : {}), ...changes } });
+    onChange(changes);
+  };
   const depthOf = categoryDepths(facets.categories);
-  const brands = facets.brands.some((brand) => brand.slug === search.brand)
+  const brands = facets.brands.some((brand) => brand.slug === shown.brand)
     ? facets.brands
-    : search.brand
-      ? [...facets.brands, { slug: search.brand, name: search.brand, count: 0 }]
+    : shown.brand
+      ? [...facets.brands, { slug: shown.brand, name: shown.brand, count: 0 }]
       : facets.brands;
-  const anySet = activeFilterCount(search) > 0;
+  const anySet = activeFilterCount(shown) > 0;
 
   return (
     <div className="d-flex flex-column gap-3 part-filters">
       {vehicleLabel ? (
         <Form.Check
           type="switch"
+          role="switch"
           id={`${id}-fits`}
-          checked={!search.showAll}
-          onChange={(event) => onChange({ showAll: !event.target.checked })}
+          checked={!shown.showAll}
+          onChange={(event) => change({ showAll: !event.target.checked })}
           label={
             <>
               Fits my {vehicleLabel} <Count n={facets.fits ?? 0} />
@@ -104,8 +114,8 @@ function FilterControls({
           type="radio"
           id={`${id}-category-all`}
           name={`${id}-category`}
-          checked={!search.category}
-          onChange={() => onChange({ category: undefined })}
+          checked={!shown.category}
+          onChange={() => change({ category: undefined })}
           label="All categories"
         />
         {facets.categories.map((category) => (
@@ -116,9 +126,9 @@ function FilterControls({
             name={`${id}-category`}
             className="part-filter-option"
             style={{ marginInlineStart: `${(depthOf.get(category.slug) ?? 0) * 1.25}rem` }}
-            checked={search.category === category.slug}
-            disabled={category.count === 0 && search.category !== category.slug}
-            onChange={() => onChange({ category: category.slug })}
+            checked={shown.category === category.slug}
+            disabled={category.count === 0 && shown.category !== category.slug}
+            onChange={() => change({ category: category.slug })}
             label={
               <>
                 {category.name} <Count n={category.count} />
@@ -134,8 +144,8 @@ function FilterControls({
           type="radio"
           id={`${id}-brand-all`}
           name={`${id}-brand`}
-          checked={!search.brand}
-          onChange={() => onChange({ brand: undefined })}
+          checked={!shown.brand}
+          onChange={() => change({ brand: undefined })}
           label="All brands"
         />
         {brands.map((brand) => (
@@ -144,8 +154,8 @@ function FilterControls({
             type="radio"
             id={`${id}-brand-${brand.slug}`}
             name={`${id}-brand`}
-            checked={search.brand === brand.slug}
-            onChange={() => onChange({ brand: brand.slug })}
+            checked={shown.brand === brand.slug}
+            onChange={() => change({ brand: brand.slug })}
             label={
               <>
                 {brand.name} <Count n={brand.count} />
@@ -160,7 +170,7 @@ function FilterControls({
         minPrice={search.minPrice}
         maxPrice={search.maxPrice}
         bounds={facets.price}
-        onApply={(minPrice, maxPrice) => onChange({ minPrice, maxPrice })}
+        onApply={(minPrice, maxPrice) => change({ minPrice, maxPrice })}
       />
 
       <fieldset>
@@ -168,8 +178,8 @@ function FilterControls({
         <Form.Check
           type="checkbox"
           id={`${id}-in-stock`}
-          checked={search.inStock}
-          onChange={(event) => onChange({ inStock: event.target.checked })}
+          checked={shown.inStock}
+          onChange={(event) => change({ inStock: event.target.checked })}
           label={
             <>
               In stock only <Count n={facets.inStock} />
@@ -183,7 +193,7 @@ function FilterControls({
           variant="outline-secondary"
           size="sm"
           onClick={() =>
-            onChange({
+            change({
               category: undefined,
               brand: undefined,
               minPrice: undefined,

@@ -38,9 +38,10 @@ export function GarageSwitcher({ show, onHide }: { show: boolean; onHide(): void
             <h3 id="garage-switcher-garage" className="h6">
               {garage.owner === 'account' ? 'My Garage' : 'Your garage'}
             </h3>
-            <ListGroup>
+            <ListGroup as="ul">
               {garage.vehicles.map((entry) => (
                 <ListGroup.Item
+                  as="li"
                   key={entry.id}
                   className="d-flex flex-wrap align-items-center justify-content-between gap-2"
                 >
@@ -52,10 +53,10 @@ export function GarageSwitcher({ show, onHide }: { show: boolean; onHide(): void
                     <Button
                       size="sm"
                       variant="outline-dark"
-                      aria-label={`Shop for ${entry.vehicle.label}`}
+                      aria-label={`Shop for this vehicle: ${entry.vehicle.label}`}
                       onClick={() => choose(() => garage.setCurrent(entry.id))}
                     >
-                      Shop for this
+                      Shop for this vehicle
                     </Button>
                   )}
                 </ListGroup.Item>

@@ -129,7 +129,12 @@ function GarageEntryCard({
           {entry.current ? (
             <span className="badge text-bg-dark">Current vehicle</span>
           ) : (
-            <Button size="sm" variant="outline-dark" onClick={onShopFor} aria-label={`Shop for ${entry.vehicle.label}`}>
+            <Button
+              size="sm"
+              variant="outline-dark"
+              onClick={onShopFor}
+              aria-label={`Shop for this vehicle: ${entry.vehicle.label}`}
+            >
               Shop for this vehicle
             </Button>
           )}

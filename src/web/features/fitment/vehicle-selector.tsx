@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
@@ -76,11 +76,10 @@ export function VehicleSelector({
 
   // One vehicle for that model year: nothing to choose, so it is chosen.
   const onlyVehicle = variantList.length === 1 ? variantList[0] : undefined;
-  useEffect(() => {
-    if (onlyVehicle && choice.vehicleId !== onlyVehicle.id) setChoice((c) => ({ ...c, vehicleId: onlyVehicle.id }));
-  }, [onlyVehicle, choice.vehicleId]);
-
-  const chosen = variantList.find((vehicle) => vehicle.id === choice.vehicleId);
+  const vehicleId = choice.vehicleId || onlyVehicle?.id || '';
+  const chosen = variantList.find((vehicle) => vehicle.id === vehicleId);
+  // Until the variants of the chosen model year are in, there is nothing to submit yet: wait, do not complain.
+  const variantsLoading = Boolean(choice.modelId) && variants.isFetching && !chosen;
 
   const set = (changes: Partial<Choice>) => {
     setFailure(null);
@@ -97,7 +96,10 @@ export function VehicleSelector({
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!chosen) return;
+    if (!chosen) {
+      setFailure(new Error('Choose the type, year, make and model first.'));
+      return;
+    }
     setBusy(true);
     setFailure(null);
     try {
@@ -126,7 +128,7 @@ export function VehicleSelector({
           <StepSelect
             id={`${idPrefix}-type`}
             label="Type"
-            placeholder="Choose a type"
+            placeholder="Choose…"
             value={choice.type}
             loading={types.isPending}
             options={(types.data ?? []).map((value) => ({ value, label: vehicleTypeLabels[value] }))}
@@ -137,7 +139,7 @@ export function VehicleSelector({
           <StepSelect
             id={`${idPrefix}-year`}
             label="Year"
-            placeholder="Choose a year"
+            placeholder="Choose…"
             value={choice.year}
             disabled={!type}
             loading={years.isFetching}
@@ -149,7 +151,7 @@ export function VehicleSelector({
           <StepSelect
             id={`${idPrefix}-make`}
             label="Make"
-            placeholder="Choose a make"
+            placeholder="Choose…"
             value={choice.makeId}
             disabled={!year}
             loading={makes.isFetching}
@@ -161,7 +163,7 @@ export function VehicleSelector({
           <StepSelect
             id={`${idPrefix}-model`}
             label="Model"
-            placeholder="Choose a model"
+            placeholder="Choose…"
             value={choice.modelId}
             disabled={!choice.makeId}
             loading={models.isFetching}
@@ -173,8 +175,8 @@ export function VehicleSelector({
           <StepSelect
             id={`${idPrefix}-variant`}
             label="Variant"
-            placeholder="Choose a variant"
-            value={choice.vehicleId}
+            placeholder="Choose…"
+            value={vehicleId}
             disabled={!choice.modelId || variantList.length <= 1}
             loading={variants.isFetching}
             options={variantList.map((vehicle) => ({ value: vehicle.id, label: vehicle.variant ?? BASE_VARIANT }))}
@@ -182,7 +184,11 @@ export function VehicleSelector({
           />
         </Col>
         <Col {...buttonCol}>
-          <SubmitButton busy={busy} busyLabel="Saving your vehicle" className="btn-brand w-100 text-nowrap">
+          <SubmitButton
+            busy={busy || variantsLoading}
+            busyLabel={busy ? 'Saving your vehicle' : 'Loading the variants'}
+            className="btn-brand w-100 text-nowrap"
+          >
             {submitLabel}
           </SubmitButton>
         </Col>

@@ -376,9 +376,13 @@ function ModelVehicles({
         <p className="text-body-secondary mb-0">No years of this model yet.</p>
       ) : null}
       {vehicles.data && vehicles.data.items.length > 0 ? (
-        <ListGroup aria-label="Years and variants">
+        <ListGroup as="ul" aria-label="Years and variants">
           {vehicles.data.items.map((vehicle) => (
-            <ListGroup.Item key={vehicle.id} className="d-flex align-items-center justify-content-between gap-2">
+            <ListGroup.Item
+              as="li"
+              key={vehicle.id}
+              className="d-flex align-items-center justify-content-between gap-2"
+            >
               <span>
                 {vehicle.year} · {vehicle.variant ?? BASE_VARIANT}
               </span>
