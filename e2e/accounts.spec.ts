@@ -60,7 +60,8 @@ test.describe('accounts', () => {
     await expect(page.getByText('Name Is Required')).toBeVisible();
     await expect(page.getByText('Email Is Required')).toBeVisible();
     await expect(page.getByText('Password Is Required')).toBeVisible();
-    await page.getByLabel('Email').fill('rider@example.comx');
+    // Issue 10 (L5): any 2–63 letter ending is valid now (`.comx` too); an address with no ending is not.
+    await page.getByLabel('Email').fill('rider@example');
     await page.getByRole('button', { name: 'SignUp' }).click();
     await expect(page.getByText('Provide A Valid Email')).toBeVisible();
     await expectAccessible(page);
@@ -88,7 +89,7 @@ test.describe('accounts', () => {
     await page.goto('/dashboard');
     await expect(page).toHaveURL(/\/dashboard\/myorder$/);
     const menu = dashboardMenu(page);
-    await expect(menu.getByRole('link')).toHaveText(['My Order', 'Add Review', 'My Profile']);
+    await expect(menu.getByRole('link')).toHaveText(['My Order', 'Add Review', 'My Profile', 'My Garage']);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await expectAccessible(page);
 
@@ -117,6 +118,8 @@ test.describe('accounts', () => {
       'Manage Orders',
       'Add A Product',
       'Jobs',
+      'Vehicles',
+      'My Garage',
     ]);
     await dashboardMenu(page).getByRole('link', { name: 'Users' }).click();
     await expect(page.getByRole('heading', { name: 'Users', level: 1 })).toBeVisible();

@@ -6,7 +6,8 @@ import { ResendVerification } from './resend-verification.tsx';
 
 /**
  * Under the navbar for a signed-in user whose email is not verified yet. Not an alert: it is not news, and a page's
- * own alerts must stay the ones announced. The verify page itself says how the link went instead.
+ * own alerts must stay the ones announced. The verify page itself says how the link went instead. Its name leaves out
+ * the word 'email', so it is never mistaken for a page's Email field (getByLabel, screen readers' field lists).
  */
 export function VerifyEmailBanner() {
   const { status, user } = useAuth();
@@ -14,7 +15,7 @@ export function VerifyEmailBanner() {
   if (status !== 'signed-in' || user?.emailVerified !== false || pathname === paths.verifyEmail) return null;
   return (
     <aside
-      aria-label="Email verification"
+      aria-label="Account verification"
       className="bg-warning-subtle text-warning-emphasis border-bottom border-warning-subtle"
     >
       <Container className="py-2 d-flex flex-wrap align-items-center column-gap-3 row-gap-1 small">
