@@ -248,16 +248,20 @@ export class PartRepository {
     const order = page.sort ? orderBy[page.sort] : oldestFirst;
     const offset = page.offset ?? 0;
     const where = whereOf(filter, this.#fitment);
-    if (where) return this.#listMatching(page.markFitFor, where, order, page.limit, offset);
+    if (where) return this.#listMatching(this.#columns(page.markFitFor, filter), where, order, page.limit, offset);
     return this.#listWhole(this.#columns(page.markFitFor), order, page.limit, offset);
   }
 
-  /** The row's columns; `fitsVehicle` is null unless asked to mark fit for a vehicle. */
-  #columns(markFitFor: string | undefined): ListColumns {
-    const fitsVehicle =
-      markFitFor === undefined
-        ? sql<boolean | null>`null::boolean`
-        : sql<boolean | null>`(${parts.id} in (${this.#fitment.partIdsFitting(markFitFor)}))`;
+  /**
+   * The row's columns; `fitsVehicle` is null unless asked to mark fit for a vehicle. When the filter already keeps
+   * only the parts that fit it, every row fits and no second look at the fitment rows is needed.
+   */
+  #columns(markFitFor: string | undefined, filter: PartFilter = {}): ListColumns {
+    let fitsVehicle = sql<boolean | null>`null::boolean`;
+    if (markFitFor !== undefined && markFitFor === filter.fitsVehicle) fitsVehicle = sql<boolean | null>`true`;
+    else if (markFitFor !== undefined) {
+      fitsVehicle = sql<boolean | null>`(${parts.id} in (${this.#fitment.partIdsFitting(markFitFor)}))`;
+    }
     return { ...partWithLabels, fitsVehicle, matches: sql<number | null>`null::int` };
   }
 
@@ -297,13 +301,7 @@ export class PartRepository {
    * so a second pass for the total is saved. The page's ids are chosen first from the parts alone; brand, category
    * and fit are joined to those few rows only.
    */
-  async #listMatching(
-    markFitFor: string | undefined,
-    where: SQL,
-    order: SQL[],
-    limit: number | undefined,
-    offset: number,
-  ) {
+  async #listMatching(columns: ListColumns, where: SQL, order: SQL[], limit: number | undefined, offset: number) {
     const page = withPage(
       this.#db
         .select({ id: parts.id, matches: sql<number>`(count(*) over ())::int`.as('matches') })
@@ -313,7 +311,7 @@ export class PartRepository {
         .$dynamic(),
       { limit, offset },
     ).as('page');
-    const found = await this.#select({ ...this.#columns(markFitFor), matches: sql<number | null>`${page.matches}` })
+    const found = await this.#select({ ...columns, matches: sql<number | null>`${page.matches}` })
       .innerJoin(page, eq(page.id, parts.id))
       .orderBy(...order);
     const rows: PartRow[] = found.map(withoutMatches);
@@ -339,10 +337,12 @@ export class PartRepository {
       const conditions = keys.flatMap((key) => groups[key]);
       return conditions.length > 0 ? and(...conditions) : sql`true`;
     };
-    const fits =
-      fitsFor === undefined
-        ? sql`null::boolean`
-        : sql`(${parts.universal} or ${parts.id} in (${this.#fitment.partIdsFitting(fitsFor)}))`;
+    // Within a fit filter every scoped part fits; otherwise ask the fitment rows once per scoped part.
+    let fits = sql`null::boolean`;
+    if (fitsFor !== undefined && fitsFor === filter.fitsVehicle) fits = sql`true`;
+    else if (fitsFor !== undefined) {
+      fits = sql`(${parts.universal} or ${parts.id} in (${this.#fitment.partIdsFitting(fitsFor)}))`;
+    }
     const scope = groups.scope.length > 0 ? and(...groups.scope) : sql`true`;
     const result = await this.#db.execute<{
       kind: string;
@@ -361,9 +361,10 @@ export class PartRepository {
       select 'category' as kind, category_id::text as key, null as name, count(*)::int as n, null::int as lo, null::int as hi
         from scoped where brand_ok and price_ok and stock_ok and category_id is not null group by category_id
       union all
-      select 'brand', ${brands.slug}, ${brands.name}, count(*)::int, null, null
-        from scoped inner join ${brands} on ${brands.id} = scoped.brand_id
-        where category_ok and price_ok and stock_ok group by ${brands.slug}, ${brands.name}
+      select 'brand', ${brands.slug}, ${brands.name}, by_brand.n, null, null
+        from (select brand_id, count(*)::int as n from scoped where category_ok and price_ok and stock_ok
+              group by brand_id) by_brand
+        inner join ${brands} on ${brands.id} = by_brand.brand_id
       union all
       select 'price', null, null, count(*)::int, min(price_cents), max(price_cents)
         from scoped where category_ok and brand_ok and stock_ok
