@@ -288,3 +288,44 @@ for (const viewport of [
     });
   });
 }
+
+test('a vehicle deleted since a visitor chose it is forgotten, and the home page works again', async ({ page }) => {
+  const tag = Math.random().toString(36).slice(2, 7);
+  const admin = await signInAdminViaApi(page.request);
+  const auth = { authorization: `Bearer ${admin.token}` };
+  const make = (await (
+    await page.request.post('/api/vehicle/make', { headers: auth, data: { name: `Gone${tag}` } })
+  ).json()) as {
+    id: string;
+  };
+  const model = (await (
+    await page.request.post('/api/vehicle/model', {
+      headers: auth,
+      data: { makeId: make.id, name: `G${tag}`, type: 'scooter' },
+    })
+  ).json()) as { id: string };
+  const [vehicle] = (await (
+    await page.request.post('/api/vehicle', {
+      headers: auth,
+      data: { modelId: model.id, yearFrom: 2024, yearTo: 2024 },
+    })
+  ).json()) as { id: string; label: string }[];
+  if (!vehicle) throw new Error('no vehicle was added');
+
+  await page.goto('/');
+  await pickVehicle(page.getByRole('form', { name: 'Choose your vehicle' }), {
+    type: 'Scooter',
+    year: '2024',
+    make: `Gone${tag}`,
+    model: `G${tag}`,
+  });
+  await expect(shoppingFor(page)).toContainText(`Shopping for: ${vehicle.label}`);
+
+  const deleted = await page.request.delete(`/api/vehicle/${vehicle.id}`, { headers: auth });
+  expect(deleted.status()).toBe(204);
+  await page.reload();
+  await expect(shoppingFor(page)).toHaveCount(0);
+  const latest = page.locator('section', { has: page.getByRole('heading', { name: 'Parts', exact: true }) });
+  await expect(latest.getByRole('link', { name: /^Purchase / })).toHaveCount(6);
+  expect(await page.evaluate(() => localStorage.getItem('redline.garage'))).toBeNull();
+});

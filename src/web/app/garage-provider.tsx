@@ -141,9 +141,24 @@ export function GarageProvider({ children }: { children: ReactNode }) {
         visitorGarage.remove(id);
       },
     };
+    const forgetIfGone = async () => {
+      const gone = current;
+      if (!gone) return;
+      try {
+        // Loaded here, not with the page: lib/vehicle-queries.ts brings zod, which no first paint needs. Asked
+        // afresh: a cached answer may be from before the deletion.
+        const { vehicleQueryOptions } = await import('../lib/vehicle-queries.ts');
+        await queryClient.fetchQuery({ ...vehicleQueryOptions(gone.id), staleTime: 0 });
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 404)) return;
+        if (owner === 'visitor') visitorGarage.remove(gone.id);
+        else await setCurrent.mutateAsync(null);
+      }
+    };
     return {
       owner,
       status,
+      forgetIfGone,
       error: server.error,
       retry: () => void server.refetch(),
       vehicles,

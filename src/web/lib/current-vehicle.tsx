@@ -1,5 +1,6 @@
-import { createContext, useContext } from 'react';
+import { createContext, useContext, useEffect, useRef } from 'react';
 import type { Vehicle } from '../../shared/schemas/fitment.ts';
+import { ApiError } from './api-client.ts';
 
 /** One vehicle of the garage as every page sees it, whoever keeps it (this browser or the account). */
 export interface GarageVehicle {
@@ -35,6 +36,11 @@ export interface GarageState {
   setCurrent(id: string | null): Promise<void>;
   rename(id: string, name: string | null): Promise<void>;
   remove(id: string): Promise<void>;
+  /**
+   * A list or part answered 404 while naming the current vehicle: if the vehicle itself is gone (an admin deleted
+   * it), the garage forgets it, so the pages work again without one.
+   */
+  forgetIfGone(): Promise<void>;
 }
 
 export const GarageContext = createContext<GarageState | null>(null);
@@ -43,6 +49,20 @@ export function useGarage(): GarageState {
   const garage = useContext(GarageContext);
   if (!garage) throw new Error('useGarage must be used inside the garage provider');
   return garage;
+}
+
+/**
+ * For a page whose query names the current vehicle: the API answers 404 for a vehicle an admin has deleted since it
+ * was chosen, so on a 404 the garage checks the vehicle and forgets it if it is gone (once per vehicle).
+ */
+export function useForgetVanishedVehicle(error: unknown): void {
+  const garage = useGarage();
+  const missing = error instanceof ApiError && error.status === 404 ? (garage.current?.id ?? null) : null;
+  const forgetIfGone = useRef(garage.forgetIfGone);
+  forgetIfGone.current = garage.forgetIfGone;
+  useEffect(() => {
+    if (missing) void forgetIfGone.current();
+  }, [missing]);
 }
 
 /** The vehicle the shopper is shopping for, or null. */

@@ -27,6 +27,7 @@ export const vehicleKeys = {
   makes: (query: VehicleMakesQuery) => [...queryRoots.vehicles, 'makes', query] as const,
   models: (query: VehicleModelsQuery) => [...queryRoots.vehicles, 'models', query] as const,
   list: (query: VehicleListQuery) => [...queryRoots.vehicles, 'list', query] as const,
+  detail: (id: string) => [...queryRoots.vehicles, 'detail', id] as const,
 };
 
 /** Reference data changes only when an admin edits it: no need to ask again while a page is open. */
@@ -71,6 +72,15 @@ export function vehicleListQueryOptions(query: VehicleListQuery) {
       const total = Number(headers.get('x-total-count'));
       return { items: data, total: Number.isFinite(total) ? total : data.length };
     },
+    staleTime: STALE,
+  });
+}
+
+/** `GET /api/vehicle/{id}`: one vehicle (404 once an admin has deleted it). */
+export function vehicleQueryOptions(id: string) {
+  return queryOptions({
+    queryKey: vehicleKeys.detail(id),
+    queryFn: ({ signal }) => api(`/vehicle/${encodeURIComponent(id)}`, { schema: vehicleSchema, signal }),
     staleTime: STALE,
   });
 }

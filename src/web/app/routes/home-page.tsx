@@ -15,7 +15,7 @@ import { FitBadge } from '../../features/fitment/fit-badge.tsx';
 import { VehicleFinder } from '../../features/fitment/vehicle-finder.tsx';
 import { ReviewCard, ReviewCardSkeleton } from '../../features/reviews/review-card.tsx';
 import { reviewsQueryOptions } from '../../features/reviews/reviews-api.ts';
-import { useGarage } from '../../lib/current-vehicle.tsx';
+import { useForgetVanishedVehicle, useGarage } from '../../lib/current-vehicle.tsx';
 import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { featuredImages, featuredProducts, safetyGearSearch, trustFigures } from './home-content.ts';
@@ -84,6 +84,7 @@ function LatestParts() {
   const garage = useGarage();
   const vehicle = garage.current;
   const parts = useQuery({ ...latestPartsQueryOptions(vehicle?.id), enabled: garage.status !== 'pending' });
+  useForgetVanishedVehicle(parts.error);
   return (
     <section className="py-5" aria-labelledby="parts-title">
       <Container>

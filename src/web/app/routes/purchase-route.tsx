@@ -4,7 +4,7 @@ import { partQueryOptions } from '../../features/catalog/parts-api.ts';
 import { FitBadge, fitText } from '../../features/fitment/fit-badge.tsx';
 import { FitmentList, summariseFitment } from '../../features/fitment/fitment-list.tsx';
 import { PurchasePage } from '../../features/orders/purchase-page.tsx';
-import { useGarage } from '../../lib/current-vehicle.tsx';
+import { useForgetVanishedVehicle, useGarage } from '../../lib/current-vehicle.tsx';
 
 /**
  * /part/{partId}: the catalogue's part, ordered through the orders feature's purchase screen, with what the fitment
@@ -17,6 +17,8 @@ export function Component() {
   const vehicle = garage.current;
   const part = useQuery({ ...partQueryOptions(partId, vehicle?.id), enabled: garage.status !== 'pending' });
   const details = part.data;
+  // A 404 naming the vehicle may mean the vehicle is gone, not the part.
+  useForgetVanishedVehicle(part.error);
   const notFit = details && vehicle && details.fit === 'doesNotFit' ? vehicle : null;
   return (
     <PurchasePage

@@ -8,6 +8,7 @@ import type { Vehicle } from '../../../shared/schemas/fitment.ts';
 import type { Part } from '../../../shared/schemas/parts.ts';
 import { PartCard, PartCardSkeleton, PurchaseLink } from '../../components/part-card.tsx';
 import { EmptyState, LoadError, SkeletonGrid } from '../../components/query-state.tsx';
+import { useForgetVanishedVehicle } from '../../lib/current-vehicle.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { SearchBar, useCatalogSearch } from './catalog-search.tsx';
 import {
@@ -38,6 +39,7 @@ export function PartsPage({ vehicle, vehicleReady, vehiclePanel, renderBadge }: 
   const { q, sort, page } = search;
   const vehicleId = vehicle?.id ?? null;
   const parts = useQuery({ ...catalogPageQueryOptions(search, vehicleId), enabled: vehicleReady });
+  useForgetVanishedVehicle(parts.error);
   const facets = useQuery({ ...catalogFacetsQueryOptions(search, vehicleId), enabled: vehicleReady });
   const [showFilters, setShowFilters] = useState(false);
   const total = parts.data?.total ?? 0;
