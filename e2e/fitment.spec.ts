@@ -130,6 +130,15 @@ for (const viewport of [
       }
       await expect(page.locator('.part-card')).toHaveCount(1);
       await expect(card(page, 'O-Ring Drive Chain')).toBeVisible();
+      // A price range, applied with its button, goes into the URL too.
+      await page.goto('/allparts');
+      if (phone) await page.getByRole('button', { name: 'Filters', exact: true }).click();
+      await filters.getByLabel('Lowest price').fill('300');
+      await filters.getByRole('button', { name: 'Apply price' }).click();
+      await expect(page).toHaveURL(/minPrice=300/);
+      if (phone) await filters.getByRole('button', { name: /^Show \d+ parts?$/ }).click();
+      await expect(card(page, 'Riding Boots')).toBeVisible();
+      await expect(card(page, 'O-Ring Drive Chain')).toHaveCount(0);
       await page.goto('/allparts');
 
       // 6. A part number in any spelling finds the part.
@@ -257,11 +266,23 @@ for (const viewport of [
       await editor.getByLabel('Year From (row 1)').selectOption('2022');
       await editor.getByLabel('Year To (row 1)').selectOption('2023');
       await editor.getByLabel('Manufacturer Part Number (MPN)').fill(`FT-${tag}`);
+      await editor.getByLabel('Brand').fill(`Brand ${tag}`);
+      await editor.getByLabel('OEM Numbers').fill(`OEM-${tag}-1\nOEM-${tag}-2`);
+      await editor.getByLabel('Category').selectOption({ label: 'Brakes › Pads' });
       await expectAccessible(page);
       await editor.getByRole('button', { name: 'Save Changes' }).click();
       await expect(toast(page, 'Product Updated Successfully')).toBeVisible();
       await expect(editor).toBeHidden();
       await expect(page.getByText('No products match')).toBeVisible();
+      const saved = await (await page.request.get(`/api/part/${part._id}`)).json();
+      expect(saved).toMatchObject({
+        mpn: `FT-${tag}`,
+        brand: { name: `Brand ${tag}` },
+        oemNumbers: [`OEM-${tag}-1`, `OEM-${tag}-2`],
+        category: { slug: 'brake-pads', path: ['Brakes', 'Pads'] },
+        universal: false,
+        fitment: [{ make, model, ranges: [{ yearFrom: 2022, yearTo: 2023, variant: null }] }],
+      });
 
       // The customer picks the new vehicle and sees the part fit it, on the list and on its purchase screen.
       const customer = await signUpViaApi(page.request);

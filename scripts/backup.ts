@@ -23,18 +23,42 @@ function pgConnectionEnv(databaseUrl: string): { target: string; env: NodeJS.Pro
   return { target: url.toString(), env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}) } };
 }
 
+/**
+ * `pg_dump` into a temporary name created 0600 beforehand (pg_dump keeps an existing file's mode, and the umask is
+ * 077 for anything else it creates), renamed to the backup's name only once the dump is complete: a backup holds
+ * customers' emails, addresses and password hashes, and a half-written one must never pass for a whole one.
+ */
 function backupPostgres(databaseUrl: string, file: string): void {
   const { target, env } = pgConnectionEnv(databaseUrl);
-  // No owners or grants: the dump restores into any database whatever role owns it there.
-  const result = spawnSync(
-    'pg_dump',
-    ['--format=custom', '--no-owner', '--no-privileges', `--file=${file}`, `--dbname=${target}`],
-    { env, stdio: ['ignore', 'inherit', 'inherit'] },
-  );
-  if (result.error) {
-    throw new Error(`Could not run pg_dump (${result.error.message}). Install the PostgreSQL client tools.`);
+  const partial = `${file}.partial`;
+  fs.rmSync(partial, { force: true });
+  fs.closeSync(fs.openSync(partial, 'wx', 0o600));
+  const previousUmask = process.umask(0o077);
+  try {
+    // No owners or grants: the dump restores into any database whatever role owns it there.
+    const result = spawnSync(
+      'pg_dump',
+      ['--format=custom', '--no-owner', '--no-privileges', `--file=${partial}`, `--dbname=${target}`],
+      { env, stdio: ['ignore', 'inherit', 'inherit'] },
+    );
+    if (result.error) {
+      throw new Error(`Could not run pg_dump (${result.error.message}). Install the PostgreSQL client tools.`);
+    }
+    if (result.status !== 0) throw new Error(`pg_dump failed with exit code ${result.status}.`);
+    const fd = fs.openSync(partial, 'r');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.chmodSync(partial, 0o600);
+    fs.renameSync(partial, file);
+  } catch (error) {
+    fs.rmSync(partial, { force: true });
+    throw error;
+  } finally {
+    process.umask(previousUmask);
   }
-  if (result.status !== 0) throw new Error(`pg_dump failed with exit code ${result.status}.`);
 }
 
 async function backupPglite(dataDir: string, file: string): Promise<void> {

@@ -4,22 +4,28 @@ import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { Redis } from 'ioredis';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
+import { DiskFloor } from './db/disk-floor.ts';
 import { errorBody, registerErrorHandling } from './errors.ts';
 import { safeLoggerOptions } from './log-safety.ts';
 import { accountsRoutes } from './modules/accounts/accounts-routes.ts';
 import { catalogRoutes } from './modules/catalog/catalog-routes.ts';
+import { fitmentRoutes } from './modules/fitment/fitment-routes.ts';
 import { healthRoutes } from './modules/health/health-routes.ts';
 import { jobsRoutes } from './modules/jobs/jobs-routes.ts';
 import { ordersRoutes } from './modules/orders/orders-routes.ts';
 import { paymentsRoutes } from './modules/payments/payments-routes.ts';
 import { reviewsRoutes } from './modules/reviews/reviews-routes.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { httpServerOptions, limitConnections } from './plugins/connection-limits.ts';
 import { dbPlugin } from './plugins/db.ts';
+import { gracefulStopPlugin } from './plugins/graceful-stop.ts';
+import { idempotencyPlugin } from './plugins/idempotency.ts';
+import { loadSheddingPlugin } from './plugins/load-shedding.ts';
 import { refuseNulCharacters } from './plugins/nul-character-guard.ts';
 import { openapiPlugin } from './plugins/openapi.ts';
+import { createRateLimitStore, memoryOnlyState } from './plugins/rate-limit-store.ts';
 import { fallbackSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
 import { staticSpaPlugin } from './plugins/static-spa.ts';
 import { createServices } from './services.ts';
@@ -57,6 +63,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: 64 * 1024,
     trustProxy: config.TRUST_PROXY ? parseTrustProxy(config.TRUST_PROXY) : false,
     routerOptions: { ignoreTrailingSlash: true },
+    // Every wait on a client is bounded: request, headers, keep-alive, idle (connection-limits.ts).
+    ...httpServerOptions(config),
     // During a graceful stop, requests already on their way are still served (with `Connection: close`) rather
     // than answered 503 outside our error shape; the database stays open until app.close() has finished.
     return503OnClosing: false,
@@ -77,6 +85,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  limitConnections(app.server, config);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
@@ -88,10 +97,23 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(cors, { origin: config.CORS_ORIGINS.split(',').map((o) => o.trim()) });
   }
   await app.register(compress, { global: true, threshold: 1024 });
-  const redis = config.REDIS_URL ? connectRedis(app, config.REDIS_URL) : undefined;
+  // A stop that reaches its time cap still answers what it holds (graceful-stop.ts, main.ts).
+  await app.register(gracefulStopPlugin);
+  // Overload is answered 503 early, health never (load-shedding.ts).
+  await app.register(loadSheddingPlugin, config);
+  // Limits count in Redis when it answers, else at once in this instance's memory (rate-limit-store.ts).
+  const limitStore = config.REDIS_URL
+    ? createRateLimitStore({
+        url: config.REDIS_URL,
+        connectTimeoutMs: config.REDIS_CONNECT_TIMEOUT_MS,
+        commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+        log: app.log,
+      })
+    : undefined;
+  if (limitStore) app.addHook('onClose', () => limitStore.close());
   await app.register(rateLimit, {
     global: false,
-    ...(redis ? { redis } : {}),
+    ...(limitStore ? { store: limitStore.Store } : {}),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       error: 'Too Many Requests',
@@ -104,6 +126,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('preValidation', refuseNulCharacters);
 
   await app.register(dbPlugin, { handle: options.database });
+  // `reply.idempotent(…)`: money-moving routes run once per Idempotency-Key (idempotency.ts).
+  await app.register(idempotencyPlugin, config);
   const services = createServices(options.database, config, { sessionSecret: options.sessionSecret, log: app.log });
   app.decorate('services', services);
   app.decorate('sessions', services.sessions);
@@ -116,27 +140,25 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(authPlugin, { sessions: services.sessions });
 
-  const { accounts, profiles, google, sessions, catalog, reviews, orders, payments, jobs } = services;
-  await app.register(healthRoutes);
+  const { accounts, profiles, google, sessions, catalog, vehicles, garage, reviews, orders, payments, jobs } = services;
+  await app.register(healthRoutes, {
+    database: options.database,
+    disk: options.database.disk ?? new DiskFloor(config.DATA_DIR, config.DISK_FREE_FLOOR_MB),
+    rateLimits: limitStore ?? { state: () => memoryOnlyState },
+    timeoutMs: config.HEALTH_CHECK_TIMEOUT_MS,
+    // `jobs` (a JobsProbe) is left out until the job runner offers a cheap state of its own: its stats() counts
+    // the whole job table, too heavy for a probe that load balancers call every few seconds.
+  });
   await app.register(accountsRoutes, { accounts, profiles, google, sessions });
   await app.register(jobsRoutes, { jobs });
   await app.register(catalogRoutes, { catalog });
+  await app.register(fitmentRoutes, { vehicles, garage });
   await app.register(reviewsRoutes, { reviews });
   await app.register(ordersRoutes, { orders });
   await app.register(paymentsRoutes, { payments });
 
   await app.register(staticSpaPlugin, { root: config.STATIC_DIR });
   return app;
-}
-
-/** The shared rate-limit store: an outage is logged (limits then fail open), and the client closes with the app. */
-function connectRedis(app: FastifyInstance, url: string): Redis {
-  const redis = new Redis(url, { connectTimeout: 500, maxRetriesPerRequest: 1 });
-  redis.on('error', (error) => app.log.warn({ err: error }, 'redis unavailable'));
-  app.addHook('onClose', async () => {
-    await redis.quit().catch(() => redis.disconnect());
-  });
-  return redis;
 }
 
 /** `true`, a hop count, or a comma-separated list of trusted proxy addresses. */

@@ -99,6 +99,12 @@ const configSchema = z
     LOAD_SHED_MAX_HEAP_MB: z.coerce.number().int().min(0).max(1_000_000).default(0),
     /** Requests being handled at once (0: no cap); beyond it new ones are answered 503 at once instead of queueing. */
     MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(0).max(1_000_000).default(512),
+    /**
+     * The answer time the shop keeps to under overload: it admits as many requests at once as it can answer within
+     * this and answers the rest 503 at once (0: off). Unset, 500, but off with NODE_ENV=test, whose suites fire
+     * hundreds of requests at one in-process app on purpose (tests of shedding set it).
+     */
+    LOAD_SHED_MAX_WAIT_MS: z.coerce.number().int().min(0).max(600_000).optional(),
     /** The longest /api/health waits for any one dependency before reporting it down. */
     HEALTH_CHECK_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1500),
     /** Free space under DATA_DIR below which writes are refused (507) with the embedded database (0: off). */
@@ -149,6 +155,7 @@ const configSchema = z
     const stripeConfigured = Boolean(env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY && env.STRIPE_WEBHOOK_SECRET);
     return {
       ...env,
+      LOAD_SHED_MAX_WAIT_MS: env.LOAD_SHED_MAX_WAIT_MS ?? (env.NODE_ENV === 'test' ? 0 : 500),
       paymentProvider: env.PAYMENT_PROVIDER ?? (stripeConfigured ? 'stripe' : 'test'),
       googleConfigured: Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET),
     } as const;

@@ -4,24 +4,51 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/open-database.ts';
 import { seedDemoData } from './db/seed.ts';
 import { resolveSessionSecret } from './secrets.ts';
+import { startWatchdog } from './watchdog.ts';
+
+/** After the cap, how long the last 503s get to leave before the process exits. */
+const FLUSH_MS = 300;
+/** The watchdog's hard deadline is the cap plus this: time for the cap's own exit to run first. */
+const WATCHDOG_GRACE_MS = 5000;
+/**
+ * Connections the kernel may hold for us while we are busy (Linux caps it at net.core.somaxconn). Node's 511 makes
+ * a burst of clients wait for their SYN to be resent (1 s, 3 s, 7 s…); held, they are accepted a moment later and
+ * served or answered 503 by the load shedding at once.
+ */
+const LISTEN_BACKLOG = 4096;
 
 /** Production entry: read config, open the database, build, listen, and close everything on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const { handle, release } = await openDatabase(config);
   const app = await buildApp({ config, database: handle, sessionSecret: resolveSessionSecret(config) });
+  // From here on the process stops by itself if its event loop stalls (a wedged database) or a stop overruns.
+  const watchdog = startWatchdog(config.WATCHDOG_STALL_SECONDS);
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    const forceExit = setTimeout(() => process.exit(1), 10_000);
-    forceExit.unref();
+    const capMs = config.SHUTDOWN_TIMEOUT_SECONDS * 1000;
+    watchdog.stopping(capMs + WATCHDOG_GRACE_MS);
+    // A stop that cannot finish in time (a database that never answers, a client that never reads) still answers
+    // every request it holds, then exits 0: nothing was left unanswered, so it stopped as asked (issue 11).
+    const cap = setTimeout(() => {
+      const answered = app.answerUnfinished();
+      app.log.warn({ answered, capSeconds: config.SHUTDOWN_TIMEOUT_SECONDS }, 'graceful stop reached its time cap');
+      setTimeout(() => {
+        release();
+        process.exit(0);
+      }, FLUSH_MS);
+    }, capMs);
     try {
       await app.close();
       await handle.close();
+    } catch (error) {
+      app.log.error({ err: error }, 'error while shutting down');
     } finally {
+      clearTimeout(cap);
       release();
       process.exit(0);
     }
@@ -36,7 +63,7 @@ async function main(): Promise<void> {
         announceAdminSignIn: (line) => process.stdout.write(`${line}\n`),
       });
     }
-    await app.listen({ port: config.PORT, host: config.HOST });
+    await app.listen({ port: config.PORT, host: config.HOST, backlog: LISTEN_BACKLOG });
     const where = handle.driver === 'pglite' ? `PGlite in ${path.resolve(config.DATA_DIR)}` : 'PostgreSQL';
     app.log.info(`Redline Parts is serving on http://localhost:${config.PORT} (database: ${where})`);
   } catch (error) {

@@ -1,9 +1,12 @@
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import type { DatabaseDriver } from '../../shared/enums.ts';
+import { InsufficientStorageError } from '../errors.ts';
+import { type DiskFloor, isReadOnlyStatement } from './disk-floor.ts';
 import * as schema from './schema.ts';
 
 /** The one database type the app codes against, whichever driver is underneath. */
@@ -13,33 +16,237 @@ export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 /** Which driver a handle runs on; the list itself is shared with the health check's schema. */
 export type { DatabaseDriver };
 
+/** What the readiness check learns from the database itself. */
+export interface DatabaseProbe {
+  reachable: boolean;
+  /** A one-row write in `health_probe` was committed. */
+  writable: boolean;
+  /** Why not, in a few words (never a value from a row). */
+  problem?: string;
+}
+
 export interface DatabaseHandle {
   db: Database;
   driver: DatabaseDriver;
   close(): Promise<void>;
+  /**
+   * Reachable and writable, asked on a connection of its own where the driver has several (so a pool full of slow
+   * requests does not make the instance look dead). The caller bounds the time it waits.
+   */
+  probe(): Promise<DatabaseProbe>;
+  /** PGlite in a directory: the disk it lives on, whose floor refuses writes. */
+  disk?: DiskFloor;
 }
 
-function wrapPglite(client: PGlite): DatabaseHandle {
+/** The probe's write: one row, updated in place, so it never grows (HOT updates even without autovacuum). */
+const probeWrite = sql`insert into health_probe (id, checked_at) values (1, now())
+  on conflict (id) do update set checked_at = excluded.checked_at`;
+
+async function runProbe(
+  read: () => Promise<unknown>,
+  write: () => Promise<unknown>,
+  disk?: DiskFloor,
+): Promise<DatabaseProbe> {
+  try {
+    await read();
+  } catch (error) {
+    return { reachable: false, writable: false, problem: describeFailure(error) };
+  }
+  if (disk?.belowFloor()) return { reachable: true, writable: false, problem: 'disk below its free-space floor' };
+  try {
+    await write();
+    return { reachable: true, writable: true };
+  } catch (error) {
+    return { reachable: true, writable: false, problem: describeFailure(error) };
+  }
+}
+
+/** An error's code and first line: driver messages name the failure, not row values. */
+function describeFailure(error: unknown): string {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+  const text =
+    String(cause?.message ?? message ?? error)
+      .split('\n')[0]
+      ?.slice(0, 200) ?? '';
+  const shownCode = cause?.code ?? code;
+  return typeof shownCode === 'string' ? `${shownCode}: ${text}` : text;
+}
+
+/** PostgreSQL's and PGlite's words for a write that found no space. */
+const DISK_FULL = /No space left on device|could not (write to|extend) file/i;
+
+function isDiskFull(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === '53100' || (typeof message === 'string' && DISK_FULL.test(message));
+}
+
+/**
+ * Guards PGlite against a full disk, which it does not survive: after a write-ahead-log segment could not be
+ * written, its next statement spins at 100% CPU and never returns (measured with PGlite 0.5 on a full tmpfs).
+ * - Below the disk floor, every statement that could need new space is refused before PGlite sees it. Reads, and
+ *   ending a transaction, still run.
+ * - Once a statement has failed for want of space anyway (the floor is off, or something else filled the disk),
+ *   PGlite is never called again: every statement is refused and `close()` skips PGlite's own (its shutdown
+ *   checkpoint would be the statement that spins). What was committed is in its log; a restart after freeing space
+ *   replays it.
+ */
+class PgliteDiskGuard {
+  readonly disk: DiskFloor;
+  /** Set once PGlite has hit a full disk: from then on it is not safe to call. */
+  wedgedBy: string | undefined;
+
+  constructor(disk: DiskFloor) {
+    this.disk = disk;
+  }
+
+  install(client: PGlite): void {
+    const guardTarget = <T extends Pick<PgliteTransaction, 'query' | 'exec'>>(target: T): T => {
+      target.query = this.#guarded(target.query.bind(target)) as T['query'];
+      target.exec = this.#guarded(target.exec.bind(target)) as T['exec'];
+      return target;
+    };
+    guardTarget(client);
+    const transaction = client.transaction.bind(client);
+    client.transaction = ((callback: (tx: PgliteTransaction) => Promise<unknown>) => {
+      if (this.wedgedBy) return Promise.reject(new InsufficientStorageError());
+      return transaction((tx) => callback(guardTarget(tx)));
+    }) as PGlite['transaction'];
+  }
+
+  #check(statement: unknown): void {
+    if (this.wedgedBy) throw new InsufficientStorageError();
+    if (typeof statement === 'string' && !isReadOnlyStatement(statement) && this.disk.belowFloor()) {
+      throw new InsufficientStorageError();
+    }
+  }
+
+  #guarded<F extends (...args: never[]) => Promise<unknown>>(run: F): F {
+    return (async (...args: Parameters<F>) => {
+      this.#check(args[0]);
+      try {
+        return await run(...args);
+      } catch (error) {
+        if (isDiskFull(error)) this.wedgedBy = 'a write found the disk full';
+        throw error;
+      }
+    }) as F;
+  }
+}
+
+function wrapPglite(client: PGlite, disk?: DiskFloor): DatabaseHandle {
+  const guard = disk ? new PgliteDiskGuard(disk) : undefined;
+  guard?.install(client);
+  const db = drizzlePglite({ client, schema }) as unknown as Database;
   return {
-    db: drizzlePglite({ client, schema }) as unknown as Database,
+    db,
     driver: 'pglite',
-    close: () => client.close(),
+    close: async () => {
+      // Below the floor its shutdown checkpoint may need the very space that is missing: the log is replayed instead.
+      if (guard && (guard.wedgedBy || guard.disk.belowFloor())) return;
+      await client.close();
+    },
+    probe: async () => {
+      if (guard?.wedgedBy) {
+        return { reachable: false, writable: false, problem: `embedded database stopped: ${guard.wedgedBy}` };
+      }
+      return runProbe(
+        () => client.query('select 1'),
+        () => db.execute(probeWrite),
+        disk,
+      );
+    },
+    ...(disk ? { disk } : {}),
   };
 }
 
-/** PGlite persisted in a directory (the embedded default), or in memory when `dataDir` is undefined. */
-export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<DatabaseHandle> {
+/**
+ * PGlite persisted in a directory (the embedded default), or in memory when `dataDir` is undefined. With `disk`,
+ * writes are refused below its floor (see DiskFloor).
+ */
+export async function openPglite(dataDir?: string, loadDataDir?: Blob, disk?: DiskFloor): Promise<DatabaseHandle> {
   const client = await PGlite.create({ dataDir, loadDataDir });
-  return wrapPglite(client);
+  return wrapPglite(client, disk);
 }
 
-export function openPostgres(connectionString: string, maxConnections = 10): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString, max: maxConnections, idleTimeoutMillis: 30_000 });
+/** The server's bounds on every wait on PostgreSQL (README, configuration). */
+export interface PostgresTimeouts {
+  /** Waiting for a connection, from the pool or a new one. */
+  connectMs: number;
+  /** One statement: the server cancels it (57014); the client gives up 1 s later if the server says nothing. */
+  statementMs: number;
+  /** A transaction left open and idle is ended by the server (25P03), releasing its locks. */
+  idleInTransactionMs: number;
+}
+
+export const defaultPostgresTimeouts: PostgresTimeouts = {
+  connectMs: 5000,
+  statementMs: 15_000,
+  idleInTransactionMs: 30_000,
+};
+
+/** A frozen server answers nothing, not even the cancel: the client's own wait is the statement's plus this. */
+const CLIENT_GRACE_MS = 1000;
+/** The readiness probe's own statements: short, whatever the app's bound. */
+const PROBE_STATEMENT_MS = 2000;
+
+/** Without `timeouts` (migrations, scripts, tests) nothing is cut short: a migration may legitimately take long. */
+function createPool(connectionString: string, max: number, timeouts?: PostgresTimeouts): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    ...(timeouts
+      ? {
+          connectionTimeoutMillis: timeouts.connectMs,
+          statement_timeout: timeouts.statementMs,
+          idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+          query_timeout: timeouts.statementMs + CLIENT_GRACE_MS,
+        }
+      : {}),
+  });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  // A client handed back while a statement on it never answered (the client gave up waiting: a frozen server) is
+  // closed, not reused: anything sent on it would queue behind the lost answer.
+  pool.on('release', (error, client) => {
+    const stuck = (client as unknown as { _getActiveQuery?: () => unknown })._getActiveQuery?.();
+    if (!error && stuck) client.end().catch(() => {});
+  });
+  return pool;
+}
+
+/**
+ * A pool of `maxConnections` on PostgreSQL. The server passes its `timeouts` (every wait bounded); scripts, the
+ * migrator and tests leave them out.
+ */
+export function openPostgres(
+  connectionString: string,
+  maxConnections = 10,
+  timeouts?: PostgresTimeouts,
+): DatabaseHandle {
+  const pool = createPool(connectionString, maxConnections, timeouts);
+  // The probe's own connection: a pool busy with slow requests, or waiting for connections, does not hold it up.
+  let probePool: pg.Pool | undefined;
+  const db = drizzlePostgres({ client: pool, schema }) as unknown as Database;
   return {
-    db: drizzlePostgres({ client: pool, schema }) as unknown as Database,
+    db,
     driver: 'postgres',
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), probePool?.end()]);
+    },
+    probe: () => {
+      probePool ??= createPool(connectionString, 1, {
+        ...(timeouts ?? defaultPostgresTimeouts),
+        statementMs: Math.min(timeouts?.statementMs ?? PROBE_STATEMENT_MS, PROBE_STATEMENT_MS),
+      });
+      const probeDb = drizzlePostgres({ client: probePool });
+      return runProbe(
+        () => probeDb.execute(sql`select 1`),
+        () => probeDb.execute(probeWrite),
+      );
+    },
   };
 }

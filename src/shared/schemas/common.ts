@@ -27,6 +27,18 @@ export const uuidParamsSchema = z.strictObject({
  */
 export const isUuid = (value: string): boolean => uuidSchema.safeParse(value).success;
 
+/**
+ * The `Idempotency-Key` a client may send with a money-moving request (POST /api/myorder, and later checkout, pay,
+ * refund): any 1 to 255 visible ASCII characters, e.g. a UUID made per submit.
+ */
+export const idempotencyKeyHeadersSchema = z.looseObject({
+  'idempotency-key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/, 'Idempotency-Key Must Be 1 To 255 Visible Characters')
+    .optional()
+    .describe('Makes the request safe to retry: the same key answers the first result again'),
+});
+
 /** An http(s) URL, for images and profile links a user types in. */
 export const httpUrlSchema = z
   .string()
@@ -52,7 +64,40 @@ export const imageRefSchema = z
     'Provide A Valid Image Link (http or https)',
   );
 
+/**
+ * `GET /api/health` (readiness): 200 while this instance can take orders, `degraded` when it can but something it
+ * shares is missing (Redis: the sign-in limits count in memory on this instance); 503 in the error shape, with this
+ * report as its one detail, when it cannot (database unreachable or not writable, the embedded database's disk
+ * below its floor). Failures are named by a short reason, never an address or a message.
+ */
 export const healthResponseSchema = z.object({
-  status: z.literal('ok'),
-  database: z.object({ reachable: z.boolean(), driver: z.enum(databaseDrivers) }),
+  status: z.enum(['ok', 'degraded']),
+  database: z.object({
+    reachable: z.boolean(),
+    driver: z.enum(databaseDrivers),
+    writable: z.boolean(),
+    reason: z.string().optional(),
+  }),
+  disk: z.object({
+    freeMb: z.number().int(),
+    floorMb: z.number(),
+    ok: z.boolean(),
+    /** The database lives on this disk (PGlite): below the floor, writes are refused and the instance is not ready. */
+    holdsDatabase: z.boolean(),
+  }),
+  rateLimits: z.object({
+    counting: z.enum(['redis', 'memory']),
+    redisConfigured: z.boolean(),
+    redisReachable: z.boolean(),
+  }),
+  jobs: z
+    .object({ ok: z.boolean(), state: z.string() })
+    .optional()
+    .describe('The background job runner, when this app runs one'),
+  /** How long the checks took; each is cut off at HEALTH_CHECK_TIMEOUT_MS. */
+  elapsedMs: z.number(),
 });
+export type HealthReport = z.infer<typeof healthResponseSchema>;
+
+/** `GET /api/health/live` (liveness): the process answers; it asks no dependency. */
+export const livenessResponseSchema = z.object({ status: z.literal('ok') });

@@ -51,9 +51,19 @@ export const placeOrderBodySchema = z.strictObject({
 });
 export type PlaceOrderBody = z.infer<typeof placeOrderBodySchema>;
 
+/**
+ * `GET /api/myorder` answers one page (newest first) and the total in `X-Total-Count`. Without `limit` a page holds
+ * MY_ORDERS_DEFAULT_LIMIT orders: every order of a usual customer, as the spec's client expects, while a customer
+ * with thousands no longer gets them all in one answer.
+ */
+export const MY_ORDERS_DEFAULT_LIMIT = 100;
+
 export const myOrdersQuerySchema = z.strictObject({
   email: z.string().trim().max(254).optional().describe("Defaults to the caller's email; another email needs admin"),
+  limit: z.coerce.number().int().min(1).max(500).optional().describe(`Page size, default ${MY_ORDERS_DEFAULT_LIMIT}`),
+  offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
 });
+export type MyOrdersQuery = z.infer<typeof myOrdersQuerySchema>;
 
 export const allOrdersQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).optional(),

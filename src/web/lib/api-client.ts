@@ -35,6 +35,8 @@ interface ApiRequest<T> {
    * continue. A 401 on it says nothing about the stored session, so it does not sign the user out.
    */
   token?: string | null;
+  /** Extra request headers, e.g. `Idempotency-Key` (see apiOnce). */
+  headers?: Record<string, string>;
 }
 
 interface ApiResponse<T> {
@@ -50,7 +52,7 @@ export async function apiRequest<T>(path: string, options: ApiRequest<T> = {}): 
   }
   const ownToken = options.token === undefined;
   const token = ownToken ? readToken() : options.token;
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (token) headers.authorization = `Bearer ${token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
 
@@ -87,6 +89,36 @@ export async function apiRequest<T>(path: string, options: ApiRequest<T> = {}): 
   }
   const data = options.schema ? options.schema.parse(json) : (json as T);
   return { data, headers: response.headers };
+}
+
+/**
+ * A key for `Idempotency-Key`: crypto.randomUUID where the browser offers it (secure contexts), else the same
+ * 122 random bits from getRandomValues, which every browser offers.
+ */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** How long to wait before the one retry: long enough for a proxy to route to another instance. */
+const RETRY_DELAY_MS = 1000;
+
+/**
+ * A call that moves money or stock (placing an order, and later paying or refunding), made safe to retry: it
+ * carries one Idempotency-Key for this submit, and when the network fails (the answer never came, so the server
+ * may or may not have done it) it is sent once more with the same key. The server then either does it, or answers
+ * what it did the first time; it never does it twice.
+ */
+export async function apiOnce<T>(path: string, options: ApiRequest<T>): Promise<T> {
+  const withKey = { ...options, headers: { ...options.headers, 'idempotency-key': newIdempotencyKey() } };
+  try {
+    return await api(path, withKey);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== 'network_error') throw error;
+    await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
+    return api(path, withKey);
+  }
 }
 
 /** Shorthand when only the body matters. */

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { MAX_ORDER_TOTAL_CENTS, type OrderablePart } from '../../../shared/order-rules.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { type Page, withPage } from '../../db/paging.ts';
@@ -47,9 +47,9 @@ export class OrderRepository {
    * as briefly as possible. The WHERE is the atomic guard of the order rule in src/shared/order-rules.ts (change
    * both together); the same statement reads the part's state so that a refusal can be explained by that rule.
    */
-  async place(input: NewOrder): Promise<PlaceResult> {
+  async place(input: NewOrder, db: Executor = this.#db): Promise<PlaceResult> {
     const q = input.quantity;
-    const result = await this.#db.execute(sql`
+    const result = await db.execute(sql`
       with part as (
         select minimum_order, available_quantity, price_cents from ${parts} where id = ${input.partId}::uuid
       ),
@@ -73,7 +73,7 @@ export class OrderRepository {
     const [row] = rowsOf<PlaceRow>(result);
     if (!row) return { ok: false, part: undefined };
     if (row.order_id) {
-      const order = await this.findById(row.order_id);
+      const order = await this.findById(row.order_id, db);
       if (!order) throw new Error('placed order not found');
       return { ok: true, order };
     }
@@ -90,21 +90,23 @@ export class OrderRepository {
     return rows[0];
   }
 
-  async listByUser(userId: string): Promise<OrderRow[]> {
-    return this.#db
-      .select()
-      .from(orders)
-      .where(eq(orders.userId, userId))
-      .orderBy(desc(orders.createdAt), desc(orders.id));
+  /** One page of a buyer's orders, newest first, and how many they have in all. */
+  async listByUser(userId: string, page: Page): Promise<{ rows: OrderRow[]; total: number }> {
+    return this.#listWhere(eq(orders.userId, userId), page);
   }
 
-  /** Orders placed under an email (admin view of one customer), whatever its case. */
-  async listByEmail(email: string): Promise<OrderRow[]> {
-    return this.#db
-      .select()
-      .from(orders)
-      .where(eq(sql`lower(${orders.email})`, email.trim().toLowerCase()))
-      .orderBy(desc(orders.createdAt), desc(orders.id));
+  /** Orders placed under an email (admin view of one customer), whatever its case; paged like listByUser. */
+  async listByEmail(email: string, page: Page): Promise<{ rows: OrderRow[]; total: number }> {
+    return this.#listWhere(eq(sql`lower(${orders.email})`, email.trim().toLowerCase()), page);
+  }
+
+  async #listWhere(where: SQL, page: Page): Promise<{ rows: OrderRow[]; total: number }> {
+    const query = withPage(
+      this.#db.select().from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).$dynamic(),
+      page,
+    );
+    const [rows, totals] = await Promise.all([query, this.#db.select({ total: count() }).from(orders).where(where)]);
+    return { rows, total: totals[0]?.total ?? 0 };
   }
 
   async listAll(page: Page) {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { uuidParamsSchema } from '../../../shared/schemas/common.ts';
+import { idempotencyKeyHeadersSchema, uuidParamsSchema } from '../../../shared/schemas/common.ts';
 import {
   allOrdersQuerySchema,
   deleteOrderResponseSchema,
@@ -24,16 +24,17 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
         description:
           'Reserves the stock and records the order. Price, part name and buyer come from the database and the token; ' +
           'the spec’s `price`, `name`, `userName` and `email` fields are accepted and ignored. ' +
-          '422 `below_minimum_order` (details carry `minimumOrder`) or `stock_out`.',
+          '422 `below_minimum_order` (details carry `minimumOrder`) or `stock_out`. ' +
+          'With an `Idempotency-Key`, a retry of the same request answers the first result again (header ' +
+          '`Idempotent-Replayed: true`) and places nothing more; the same key with another body is 409 ' +
+          '`idempotency_key_reused`. Keys are kept at least 24 hours.',
         security: bearerAuth,
+        headers: idempotencyKeyHeadersSchema,
         body: placeOrderBodySchema,
-        response: { 201: orderSchema, ...errorResponses(400, 401, 403, 404, 422) },
+        response: { 201: orderSchema, ...errorResponses(400, 401, 403, 404, 409, 422) },
       },
     },
-    async (request, reply) => {
-      const order = await orders.place(currentUser(request), request.body);
-      return reply.status(201).send(order);
-    },
+    async (request, reply) => reply.idempotent(201, (db) => orders.place(currentUser(request), request.body, db)),
   );
 
   app.get(
@@ -43,13 +44,19 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
       schema: {
         tags: ['orders'],
         summary: "The caller's orders, newest first",
-        description: 'Another email than the caller’s is allowed to admins only (403 otherwise).',
+        description:
+          'Another email than the caller’s is allowed to admins only (403 otherwise). `limit` (default 100, at most ' +
+          '500) and `offset` page the list; the total is in the `X-Total-Count` header.',
         security: bearerAuth,
         querystring: myOrdersQuerySchema,
         response: { 200: z.array(orderSchema), ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => orders.listMine(currentUser(request), request.query.email),
+    async (request, reply) => {
+      const { items, total } = await orders.listMine(currentUser(request), request.query);
+      reply.header('x-total-count', String(total));
+      return items;
+    },
   );
 
   app.get(

@@ -1,6 +1,12 @@
 import { checkOrderQuantity, type OrderRefusal, stockOutRefusal } from '../../../shared/order-rules.ts';
 import { isUuid } from '../../../shared/schemas/common.ts';
-import type { AllOrdersQuery, Order, PlaceOrderBody } from '../../../shared/schemas/orders.ts';
+import {
+  type AllOrdersQuery,
+  MY_ORDERS_DEFAULT_LIMIT,
+  type MyOrdersQuery,
+  type Order,
+  type PlaceOrderBody,
+} from '../../../shared/schemas/orders.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import {
   type AppError,
@@ -75,7 +81,7 @@ export class OrdersService {
    * as that statement found it. When the rule would have allowed the order, another buyer changed the part in the
    * meantime: one more attempt sees it as it is now.
    */
-  async place(user: SessionUser, body: PlaceOrderBody): Promise<Order> {
+  async place(user: SessionUser, body: PlaceOrderBody, db: Database | Transaction = this.#db): Promise<Order> {
     // A body id that names nothing, malformed or unknown, is "not found" (path ids are checked by their schema).
     if (!isUuid(body.partId)) throw partNotFound();
     const order = {
@@ -88,7 +94,7 @@ export class OrdersService {
       phone: body.phone ?? '',
     };
     for (let attempt = 1; ; attempt++) {
-      const result = await this.#orders.place(order);
+      const result = await this.#orders.place(order, db);
       if (result.ok) return toWireOrder(result.order);
       if (!result.part) throw partNotFound();
       const check = checkOrderQuantity(result.part, body.quantity);
@@ -98,12 +104,17 @@ export class OrdersService {
     }
   }
 
-  async listMine(user: SessionUser, email: string | undefined): Promise<Order[]> {
+  /** The caller's orders (an admin may name another buyer's email), one page at a time, with the total. */
+  async listMine(user: SessionUser, query: MyOrdersQuery): Promise<{ items: Order[]; total: number }> {
+    const { email, ...page } = query;
+    const paged = { limit: page.limit ?? MY_ORDERS_DEFAULT_LIMIT, offset: page.offset };
     if (email && !sameEmail(email, user.email)) {
       if (!user.isAdmin) throw new ForbiddenError('You can only see your own orders.');
-      return (await this.#orders.listByEmail(email)).map(toWireOrder);
+      const { rows, total } = await this.#orders.listByEmail(email, paged);
+      return { items: rows.map(toWireOrder), total };
     }
-    return (await this.#orders.listByUser(user.id)).map(toWireOrder);
+    const { rows, total } = await this.#orders.listByUser(user.id, paged);
+    return { items: rows.map(toWireOrder), total };
   }
 
   async #visibleOrder(user: SessionUser, id: string): Promise<OrderRow> {

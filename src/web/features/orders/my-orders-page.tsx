@@ -1,4 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import { EmptyState, QueryStatus } from '../../components/query-state.tsx';
@@ -12,8 +13,10 @@ import './orders.css';
 
 export function Component() {
   usePageTitle('My Order');
-  const orders = useQuery(myOrdersQueryOptions);
+  const orders = useInfiniteQuery(myOrdersQueryOptions);
   const remove = useDeleteOrder();
+  const list = orders.data?.pages.flatMap((page) => page.items);
+  const total = orders.data?.pages.at(-1)?.total ?? 0;
 
   return (
     <section aria-labelledby="my-orders-title">
@@ -21,7 +24,7 @@ export function Component() {
         My Order
       </h1>
       <QueryStatus query={orders} what="your orders" loadingLabel="Loading your orders…" />
-      {orders.data?.length === 0 ? (
+      {list?.length === 0 ? (
         <EmptyState>
           <p className="mb-2">You have not ordered anything yet.</p>
           <Link to={paths.parts} className="btn btn-brand">
@@ -29,7 +32,7 @@ export function Component() {
           </Link>
         </EmptyState>
       ) : null}
-      {orders.data && orders.data.length > 0 ? (
+      {list && list.length > 0 ? (
         <Table responsive striped hover className="orders-table bg-white align-middle">
           <thead>
             <tr>
@@ -42,7 +45,7 @@ export function Component() {
             </tr>
           </thead>
           <tbody>
-            {orders.data.map((order, index) => (
+            {list.map((order, index) => (
               <tr key={order._id}>
                 <th scope="row" data-label="#">
                   {index + 1}
@@ -77,6 +80,20 @@ export function Component() {
             ))}
           </tbody>
         </Table>
+      ) : null}
+      {orders.hasNextPage && list ? (
+        <div className="d-flex flex-wrap align-items-center justify-content-center gap-3 mb-3">
+          <span className="text-body-secondary">
+            Showing {list.length} of {total} orders
+          </span>
+          <Button
+            variant="outline-secondary"
+            onClick={() => void orders.fetchNextPage()}
+            disabled={orders.isFetchingNextPage}
+          >
+            {orders.isFetchingNextPage ? 'Loading…' : 'Load more'}
+          </Button>
+        </div>
       ) : null}
       <DeleteOrderDialog
         remove={remove}

@@ -1,7 +1,7 @@
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import { type Order, orderSchema } from '../../../shared/schemas/orders.ts';
-import { api, apiRequest } from '../../lib/api-client.ts';
+import { api, apiOnce, apiRequest } from '../../lib/api-client.ts';
 import { queryRoots } from '../../lib/query-keys.ts';
 
 /** Query keys: every order mutation invalidates `orderKeys.all`, so My Order, Manage Orders and Payment refresh. */
@@ -12,9 +12,26 @@ export const orderKeys = {
   admin: (page: { limit: number; offset: number }) => [...queryRoots.orders, 'admin', page] as const,
 };
 
-export const myOrdersQueryOptions = queryOptions({
+/** Orders per page of My Order; the server answers at most 100 unless asked otherwise. */
+const MY_ORDERS_PAGE_SIZE = 100;
+
+/** My Order, page by page (newest first): `X-Total-Count` says whether there is more to load. */
+export const myOrdersQueryOptions = infiniteQueryOptions({
   queryKey: orderKeys.mine(),
-  queryFn: ({ signal }) => api('/myorder', { schema: z.array(orderSchema), signal }),
+  queryFn: async ({ pageParam, signal }) => {
+    const { data, headers } = await apiRequest('/myorder', {
+      query: { limit: MY_ORDERS_PAGE_SIZE, offset: pageParam },
+      schema: z.array(orderSchema),
+      signal,
+    });
+    const total = Number(headers.get('x-total-count'));
+    return { items: data, offset: pageParam, total: Number.isFinite(total) ? total : pageParam + data.length };
+  },
+  initialPageParam: 0,
+  getNextPageParam: (last) => {
+    const next = last.offset + last.items.length;
+    return last.items.length > 0 && next < last.total ? next : undefined;
+  },
 });
 
 export function orderQueryOptions(id: string) {
@@ -36,13 +53,14 @@ export function allOrdersQueryOptions(page: { limit: number; offset: number }) {
   });
 }
 
+/** One submit, one order: a retry after a network failure carries the same Idempotency-Key (apiOnce). */
 export function placeOrder(input: {
   partId: string;
   quantity: number;
   address: string;
   phone: string;
 }): Promise<Order> {
-  return api('/myorder', { method: 'POST', body: input, schema: orderSchema });
+  return apiOnce('/myorder', { method: 'POST', body: input, schema: orderSchema });
 }
 
 export async function deleteOrder(id: string): Promise<void> {

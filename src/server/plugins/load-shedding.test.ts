@@ -1,0 +1,61 @@
+import { sql } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+import { describeEachDatabase } from '../../../test/support/test-app.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Keeps the event loop busy most of the time for `ms`, yielding now and then (overload, not one long pause). */
+async function overload(ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const busyUntil = Date.now() + 400;
+    while (Date.now() < busyUntil) {
+      // spin
+    }
+    await sleep(1);
+  }
+}
+
+describeEachDatabase(
+  'load shedding',
+  (ctx) => {
+    it('answers 503 with Retry-After at once beyond MAX_CONCURRENT_REQUESTS, and never sheds health', async () => {
+      const { app, database } = ctx();
+      // Every read of the catalogue waits while this transaction holds its lock (PGlite: any query waits).
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const locking = database.db.transaction(async (tx) => {
+        await tx.execute(sql`lock table parts in access exclusive mode`);
+        await held;
+      });
+      await sleep(50);
+      const waiting = [app.inject({ url: '/api/part' }), app.inject({ url: '/api/part' })];
+      await sleep(50);
+      const shed = await app.inject({ url: '/api/part' });
+      expect(shed.statusCode).toBe(503);
+      expect(shed.headers['retry-after']).toBe('2');
+      expect(shed.json().error.code).toBe('service_unavailable');
+      const live = await app.inject({ url: '/api/health/live' });
+      expect(live.statusCode).toBe(200);
+      release();
+      await locking;
+      expect((await Promise.all(waiting)).map((res) => res.statusCode)).toEqual([200, 200]);
+      expect((await app.inject({ url: '/api/part' })).statusCode).toBe(200);
+    });
+
+    it('sheds while the event loop stays overloaded, serves again once it is not, and health answers throughout', async () => {
+      const { app } = ctx();
+      await overload(3500);
+      const during = await app.inject({ url: '/api/part' });
+      const health = await app.inject({ url: '/api/health/live' });
+      expect(during.statusCode).toBe(503);
+      expect(during.headers['retry-after']).toBe('2');
+      expect(health.statusCode).toBe(200);
+      await sleep(2500);
+      expect((await app.inject({ url: '/api/part' })).statusCode).toBe(200);
+    });
+  },
+  { MAX_CONCURRENT_REQUESTS: '2', LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '50' },
+);
