@@ -15,7 +15,8 @@ afterEach(() => {
 });
 
 const created = () => new Response(JSON.stringify({ _id: 'o1' }), { status: 201 });
-const keyOf = (call: number) => (fetchMock.mock.calls[call]?.[1]?.headers as Record<string, string>)['idempotency-key'];
+const keyOf = (call: number) =>
+  (fetchMock.mock.calls[call]?.[1]?.headers as Record<string, string> | undefined)?.['idempotency-key'];
 
 describe('apiOnce: one Idempotency-Key per submit, one retry with it when the network fails', () => {
   it('retries a network failure once, with the same key', async () => {
