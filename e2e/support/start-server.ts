@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EXIT_WITH_PARENT } from '../../test/support/server-process.ts';
+import { EXIT_WITH_PARENT, UNDER_TEST_ON_A_SHARED_MACHINE } from '../../test/support/server-process.ts';
 import { startMailCatcher } from './mail-catcher.ts';
 
 /*
@@ -23,6 +23,7 @@ const mail = await startMailCatcher();
 const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, 'src/server/main.ts'], {
   stdio: ['ignore', 'inherit', 'inherit'],
   env: {
+    ...UNDER_TEST_ON_A_SHARED_MACHINE,
     ...process.env,
     DATA_DIR: dataDir,
     HOST: '127.0.0.1',
