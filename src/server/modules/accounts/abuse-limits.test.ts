@@ -149,7 +149,14 @@ describe.runIf(haveRedis)('abuse limits shared through Redis', () => {
     const apps: FastifyInstance[] = [];
 
     async function instance(database: DatabaseHandle): Promise<FastifyInstance> {
-      const overrides = { ...limits, REDIS_URL: redisUrl, RATE_LIMIT_NAMESPACE: namespace };
+      // This test is about sharing counts, not about a slow Redis (the fault tests cover that): on a busy machine the
+      // 500 ms command timeout would send a count to the in-memory fallback and the instances would stop sharing.
+      const overrides = {
+        ...limits,
+        REDIS_URL: redisUrl,
+        RATE_LIMIT_NAMESPACE: namespace,
+        REDIS_COMMAND_TIMEOUT_MS: '5000',
+      };
       const config = testConfig(overrides);
       const app = await buildApp({ config, database, sessionSecret: TEST_SESSION_SECRET, logger: false });
       await app.ready();
