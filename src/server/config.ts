@@ -92,9 +92,13 @@ const configSchema = z
     MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(1000),
     /** Open connections in all (0: three quarters of the process's open-file limit, so health checks still get in). */
     MAX_CONNECTIONS: z.coerce.number().int().min(0).max(10_000_000).default(0),
-    /** Load shedding (503 + Retry-After, health routes exempt): mean event-loop delay, utilisation, heap (0: off). */
-    LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(250),
-    LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION: z.coerce.number().min(0).max(1).default(0.98),
+    /**
+     * Blanket load shedding (every request but health answered 503 while it lasts) when, for two seconds running, the
+     * mean event-loop delay, its utilisation or the heap is past these (0: off). Utilisation is off by default: a
+     * server busy answering a flood with quick 503s is fully utilised, and would then refuse everything.
+     */
+    LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+    LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION: z.coerce.number().min(0).max(1).default(0),
     /** 0: 90% of the V8 heap limit. */
     LOAD_SHED_MAX_HEAP_MB: z.coerce.number().int().min(0).max(1_000_000).default(0),
     /** Requests being handled at once (0: no cap); beyond it new ones are answered 503 at once instead of queueing. */

@@ -37,9 +37,15 @@ export async function openDatabase(config: DatabaseSettings): Promise<{ handle: 
     });
     return { handle, release: () => {} };
   }
-  const release = lockDataDir(config.DATA_DIR);
   const disk = new DiskFloor(config.DATA_DIR, config.DISK_FREE_FLOOR_MB ?? DEFAULT_FLOOR_MB);
   const pgdata = path.join(config.DATA_DIR, 'pgdata');
+  let release: () => void;
+  try {
+    release = lockDataDir(config.DATA_DIR);
+  } catch (error) {
+    // Even the lock file cannot be written on a full disk.
+    throw explainOpenFailure(error, pgdata, disk);
+  }
   try {
     let handle: DatabaseHandle;
     try {
@@ -58,7 +64,8 @@ export async function openDatabase(config: DatabaseSettings): Promise<{ handle: 
 /** PGlite's own words for a full disk are "PGlite failed to initialize properly": say which disk, and what to do. */
 function explainOpenFailure(error: unknown, pgdata: string, disk: DiskFloor): unknown {
   const report = disk.report();
-  if (report.ok) return error;
+  const noSpace = (error as NodeJS.ErrnoException | undefined)?.code === 'ENOSPC';
+  if (report.ok && !noSpace) return error;
   const reason = error instanceof Error ? error.message : String(error);
   return new Error(
     `The embedded database in ${pgdata} could not be opened (${reason}): the disk holding ${report.path} has ` +

@@ -59,3 +59,37 @@ describeEachDatabase(
   },
   { MAX_CONCURRENT_REQUESTS: '2', LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '50' },
 );
+
+describeEachDatabase(
+  'adaptive load shedding',
+  (ctx) => {
+    it('learns from slow answers to admit fewer at once, and answers the rest 503 at once', async () => {
+      const { app, database } = ctx();
+      const slowBurst = async (count: number) => {
+        let release = () => {};
+        const held = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        const locking = database.db.transaction(async (tx) => {
+          await tx.execute(sql`lock table parts in access exclusive mode`);
+          await held;
+        });
+        await sleep(50);
+        const answers = Array.from({ length: count }, () => app.inject({ url: '/api/part' }));
+        await sleep(400);
+        release();
+        await locking;
+        return (await Promise.all(answers)).map((res) => res.statusCode);
+      };
+      // All admitted while nothing is known (the limit starts at 16), but every answer comes late…
+      expect(await slowBurst(12)).toEqual(Array(12).fill(200));
+      // …so the next burst is admitted only in part, and the rest are told at once to come back.
+      const second = await slowBurst(12);
+      expect(second.filter((status) => status === 503).length).toBeGreaterThan(0);
+      expect(second.filter((status) => status === 200).length).toBeGreaterThanOrEqual(4);
+      // Health is never part of it.
+      expect((await app.inject({ url: '/api/health/live' })).statusCode).toBe(200);
+    });
+  },
+  { LOAD_SHED_MAX_WAIT_MS: '200' },
+);

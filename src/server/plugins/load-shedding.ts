@@ -23,7 +23,7 @@ type SheddingConfig = Pick<
 
 /** The adaptive limit on requests in progress: where it starts, its floor, and how often it may shrink. */
 const START_LIMIT = 16;
-const MIN_LIMIT = 4;
+const MIN_LIMIT = 8;
 const SHRINK_EVERY_MS = 100;
 
 /**
