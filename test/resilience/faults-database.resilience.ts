@@ -200,4 +200,60 @@ describe('PostgreSQL stopped and frozen (private cluster)', () => {
     expect(server.output()).not.toMatch(/"statusCode":500/);
     console.log('database faults:', JSON.stringify(figures));
   });
+
+  it('a graceful stop held up by a frozen database answers what it holds with 503 and exits 0 at its cap', async () => {
+    const pg = await startPrivatePostgres();
+    const dir = fs.mkdtempSync(path.join(scratch || os.tmpdir(), 'stop-'));
+    const stopping = startServer(
+      {
+        DATABASE_URL: pg.url,
+        DATA_DIR: dir,
+        STATIC_DIR: path.join(dir, 'no-web-build'),
+        SESSION_SECRET,
+        ADMIN_EMAIL,
+        ADMIN_PASSWORD,
+        SEED_DEMO_DATA: 'true',
+        JOBS_ENABLED: 'false',
+        NODE_ENV: 'test',
+        TEST_ONLY_FAST_PASSWORD_HASH: 'true',
+        // Statements may wait far longer than the stop may take: the cap is what ends it.
+        DB_STATEMENT_TIMEOUT_MS: '60000',
+        SHUTDOWN_TIMEOUT_SECONDS: '3',
+      },
+      await freePort(),
+    );
+    await waitForHealthy(stopping, 60_000);
+    const base = stopping.url;
+    const admin = await logInAdmin(base);
+    const part = await createPart(base, admin, { name: 'Stop Pads', price: 3, stock: 1000 });
+    const customer = await signUp(base, 'faults-stop');
+    pg.freeze();
+    try {
+      // Requests that will wait on the frozen database until the stop's cap.
+      const held = Array.from({ length: 4 }, () =>
+        timed(() =>
+          call<{ error?: { code: string } }>(base, 'POST', '/api/myorder', {
+            token: customer.token,
+            body: { partId: part._id, quantity: 1 },
+          }),
+        ),
+      );
+      await sleep(500);
+      const signalled = Date.now();
+      stopping.child.kill('SIGTERM');
+      const [code, answers] = await Promise.all([stopping.exited, Promise.all(held)]);
+      const stoppedMs = Date.now() - signalled;
+      expect(code).toBe(0);
+      expect(stoppedMs).toBeLessThan(3000 + 2000);
+      for (const { result } of answers) {
+        expect(result?.status).toBe(503);
+        expect(result?.headers.get('retry-after')).toBe('5');
+        expect(result?.body?.error?.code).toBe('service_unavailable');
+      }
+      expect(stopping.output()).toMatch(/graceful stop reached its time cap/);
+      console.log('graceful stop at its cap:', JSON.stringify({ stoppedMs, answered: answers.length }));
+    } finally {
+      pg.thaw();
+    }
+  });
 });
