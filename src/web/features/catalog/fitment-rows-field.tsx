@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import type { ReactNode, Ref } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
@@ -110,50 +110,32 @@ function FitmentRow({
   return (
     <Row className="g-2 align-items-start">
       <Col xs={12} sm={6} lg={3}>
-        <PickerSelect id={`${idPrefix}-make`} label={`Make (row ${rowNumber})`} error={make.fieldState.error}>
-          <Form.Select
-            ref={make.field.ref}
-            name={make.field.name}
-            value={makeId}
-            onBlur={make.field.onBlur}
-            onChange={(event) => {
-              make.field.onChange(event.target.value);
-              model.field.onChange('');
-              clearYears();
-            }}
-            isInvalid={Boolean(make.fieldState.error)}
-          >
-            <option value="">Choose a make</option>
-            {makes.map((item) => (
-              <option key={item.id} value={item.id}>
-                {item.name}
-              </option>
-            ))}
-          </Form.Select>
-        </PickerSelect>
+        <RowSelect
+          id={`${idPrefix}-make`}
+          label={`Make (row ${rowNumber})`}
+          control={make}
+          placeholder="Choose a make"
+          options={makes.map((item) => ({ value: item.id, label: item.name }))}
+          onPick={(value) => {
+            make.field.onChange(value);
+            model.field.onChange('');
+            clearYears();
+          }}
+        />
       </Col>
       <Col xs={12} sm={6} lg={3}>
-        <PickerSelect id={`${idPrefix}-model`} label={`Model (row ${rowNumber})`} error={model.fieldState.error}>
-          <Form.Select
-            ref={model.field.ref}
-            name={model.field.name}
-            value={modelId}
-            onBlur={model.field.onBlur}
-            onChange={(event) => {
-              model.field.onChange(event.target.value);
-              clearYears();
-            }}
-            disabled={!makeId}
-            isInvalid={Boolean(model.fieldState.error)}
-          >
-            <option value="">{models.isFetching && !models.data ? 'Loading…' : 'Choose a model'}</option>
-            {(models.data ?? []).map((item) => (
-              <option key={item.id} value={item.id}>
-                {item.name}
-              </option>
-            ))}
-          </Form.Select>
-        </PickerSelect>
+        <RowSelect
+          id={`${idPrefix}-model`}
+          label={`Model (row ${rowNumber})`}
+          control={model}
+          placeholder={models.isFetching && !models.data ? 'Loading…' : 'Choose a model'}
+          disabled={!makeId}
+          options={(models.data ?? []).map((item) => ({ value: item.id, label: item.name }))}
+          onPick={(value) => {
+            model.field.onChange(value);
+            clearYears();
+          }}
+        />
       </Col>
       {(
         [
@@ -162,24 +144,16 @@ function FitmentRow({
         ] as const
       ).map(([key, label, year, placeholder]) => (
         <Col xs={6} lg={2} key={key}>
-          <PickerSelect id={`${idPrefix}-${key}`} label={`${label} (row ${rowNumber})`} error={year.fieldState.error}>
-            <Form.Select
-              ref={year.field.ref}
-              name={year.field.name}
-              value={yearValue(year.field.value)}
-              onBlur={year.field.onBlur}
-              onChange={(event) => year.field.onChange(toYear(event.target.value))}
-              disabled={!modelId}
-              isInvalid={Boolean(year.fieldState.error)}
-            >
-              <option value="">{placeholder}</option>
-              {yearList.map((item) => (
-                <option key={item} value={item}>
-                  {item}
-                </option>
-              ))}
-            </Form.Select>
-          </PickerSelect>
+          <RowSelect
+            id={`${idPrefix}-${key}`}
+            label={`${label} (row ${rowNumber})`}
+            control={year}
+            value={yearValue(year.field.value)}
+            placeholder={placeholder}
+            disabled={!modelId}
+            options={yearList.map((item) => ({ value: String(item), label: String(item) }))}
+            onPick={(value) => year.field.onChange(toYear(value))}
+          />
         </Col>
       ))}
       <Col xs={12} sm={8} lg={2}>
@@ -233,5 +207,52 @@ function PickerSelect({
         </Form.Control.Feedback>
       ) : null}
     </Form.Group>
+  );
+}
+
+/** One of a row's pickers: a controlled select, so a saved value shows while its options are still loading. */
+function RowSelect({
+  id,
+  label,
+  control,
+  value,
+  placeholder,
+  options,
+  disabled,
+  onPick,
+}: {
+  id: string;
+  label: string;
+  control: {
+    field: { ref: Ref<HTMLSelectElement>; name: string; value: unknown; onBlur(): void };
+    fieldState: { error?: FieldError | undefined };
+  };
+  /** The select's value as text, when the field holds something else (a year). */
+  value?: string;
+  placeholder: string;
+  options: { value: string; label: string }[];
+  disabled?: boolean;
+  onPick(value: string): void;
+}) {
+  const error = control.fieldState.error;
+  return (
+    <PickerSelect id={id} label={label} error={error}>
+      <Form.Select
+        ref={control.field.ref}
+        name={control.field.name}
+        value={value ?? String(control.field.value ?? '')}
+        onBlur={control.field.onBlur}
+        onChange={(event) => onPick(event.target.value)}
+        disabled={disabled}
+        isInvalid={Boolean(error)}
+      >
+        <option value="">{placeholder}</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </Form.Select>
+    </PickerSelect>
   );
 }

@@ -253,32 +253,26 @@ function PriceRange({
       <fieldset>
         <legend className="h6 mb-2">Price (USD)</legend>
         <div className="d-flex gap-2 align-items-end">
-          <Form.Group controlId={`${idPrefix}-min-price`} className="flex-fill">
-            <Form.Label className="small mb-1">Lowest price</Form.Label>
-            <Form.Control
-              type="number"
-              inputMode="decimal"
-              min={0}
-              step="0.01"
-              size="sm"
-              value={low}
-              placeholder={bounds.min === null ? '' : String(Math.floor(bounds.min))}
-              onChange={(event) => setLow(event.target.value)}
-            />
-          </Form.Group>
-          <Form.Group controlId={`${idPrefix}-max-price`} className="flex-fill">
-            <Form.Label className="small mb-1">Highest price</Form.Label>
-            <Form.Control
-              type="number"
-              inputMode="decimal"
-              min={0}
-              step="0.01"
-              size="sm"
-              value={high}
-              placeholder={bounds.max === null ? '' : String(Math.ceil(bounds.max))}
-              onChange={(event) => setHigh(event.target.value)}
-            />
-          </Form.Group>
+          {(
+            [
+              ['min', 'Lowest price', low, setLow, bounds.min === null ? '' : String(Math.floor(bounds.min))],
+              ['max', 'Highest price', high, setHigh, bounds.max === null ? '' : String(Math.ceil(bounds.max))],
+            ] as const
+          ).map(([key, label, value, setValue, placeholder]) => (
+            <Form.Group key={key} controlId={`${idPrefix}-${key}-price`} className="flex-fill">
+              <Form.Label className="small mb-1">{label}</Form.Label>
+              <Form.Control
+                type="number"
+                inputMode="decimal"
+                min={0}
+                step="0.01"
+                size="sm"
+                value={value}
+                placeholder={placeholder}
+                onChange={(event) => setValue(event.target.value)}
+              />
+            </Form.Group>
+          ))}
         </div>
         <Button type="submit" variant="outline-dark" size="sm" className="mt-2">
           Apply price

@@ -13,9 +13,9 @@ import { EmptyState, LoadError, LoadingSpinner } from '../../components/query-st
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { type GarageVehicle, useGarage } from '../../lib/current-vehicle.tsx';
-import { applyServerFieldErrors } from '../../lib/form.ts';
 import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
+import { submitOrShow } from './submit-or-show.ts';
 import { VehicleSelector } from './vehicle-selector.tsx';
 
 /** /dashboard/mygarage (issue 13): the signed-in user's vehicles: add, name, remove, choose the current one. */
@@ -153,15 +153,10 @@ function RenameForm({ entry, onRename }: { entry: GarageVehicle; onRename(name: 
     resolver: zodResolver(garagePatchSchema),
     defaultValues: { name: entry.name ?? '' },
   });
-  const submit = form.handleSubmit(async ({ name }) => {
-    try {
-      await onRename(name || null);
-      toast.success(name ? `Saved the name “${name}”` : 'Removed the name');
-      form.reset({ name: name ?? '' });
-    } catch (error) {
-      applyServerFieldErrors(form, error);
-      toast.error(errorMessage(error));
-    }
+  const submit = submitOrShow(form, async ({ name }) => {
+    await onRename(name || null);
+    toast.success(name ? `Saved the name “${name}”` : 'Removed the name');
+    form.reset({ name: name ?? '' });
   });
   return (
     <Form noValidate onSubmit={submit} aria-label={`Name for ${entry.vehicle.label}`} className="mb-2">

@@ -25,13 +25,14 @@ import { FormField } from '../../components/form-field.tsx';
 import { EmptyState, QueryStatus } from '../../components/query-state.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
-import { applyServerFieldErrors, blankNumber } from '../../lib/form.ts';
+import { blankNumber } from '../../lib/form.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import {
   vehicleListQueryOptions,
   vehicleMakesQueryOptions,
   vehicleModelsQueryOptions,
 } from '../../lib/vehicle-queries.ts';
+import { submitOrShow } from './submit-or-show.ts';
 import {
   useCreateMake,
   useCreateModel,
@@ -99,41 +100,29 @@ export function Component() {
         <QueryStatus query={makes} what="the makes" loadingLabel="Loading the makes…" />
         {makes.data?.length === 0 ? <EmptyState>No makes yet. Add the first one above.</EmptyState> : null}
         {makes.data && makes.data.length > 0 ? (
-          <Form.Group controlId="vehicles-make" className="mt-2">
-            <Form.Label>Make</Form.Label>
-            <div className="d-flex flex-wrap gap-2">
-              <Form.Select
-                className="w-auto flex-grow-1"
-                value={makeId}
-                onChange={(event) => {
-                  setMakeId(event.target.value);
-                  setModelId('');
-                }}
-              >
-                <option value="">Choose a make</option>
-                {makes.data.map((item) => (
-                  <option key={item.id} value={item.id}>
-                    {item.name}
-                  </option>
-                ))}
-              </Form.Select>
-              {make ? (
-                <Button
-                  variant="outline-danger"
-                  onClick={() =>
+          <PickOrDelete
+            id="vehicles-make"
+            label="Make"
+            placeholder="Choose a make"
+            value={makeId}
+            options={makes.data.map((item) => ({ value: item.id, label: item.name }))}
+            onChange={(id) => {
+              setMakeId(id);
+              setModelId('');
+            }}
+            deleteLabel="Delete Make"
+            onDelete={
+              make
+                ? () =>
                     setPending({
                       title: `Delete ${make.name}?`,
                       body: 'Only a make without models can be deleted.',
                       run: () => deleteMake.mutateAsync(make.id).then(() => setMakeId('')),
                       done: `${make.name} was deleted`,
                     })
-                  }
-                >
-                  Delete Make
-                </Button>
-              ) : null}
-            </div>
-          </Form.Group>
+                : null
+            }
+          />
         ) : null}
       </Card>
 
@@ -146,38 +135,29 @@ export function Component() {
           <QueryStatus query={models} what="the models" loadingLabel="Loading the models…" />
           {models.data?.length === 0 ? <p className="text-body-secondary mb-0">No models of {make.name} yet.</p> : null}
           {models.data && models.data.length > 0 ? (
-            <Form.Group controlId="vehicles-model" className="mt-2">
-              <Form.Label>Model</Form.Label>
-              <div className="d-flex flex-wrap gap-2">
-                <Form.Select
-                  className="w-auto flex-grow-1"
-                  value={modelId}
-                  onChange={(event) => setModelId(event.target.value)}
-                >
-                  <option value="">Choose a model</option>
-                  {models.data.map((item) => (
-                    <option key={item.id} value={item.id}>
-                      {item.name} ({vehicleTypeLabels[item.type]})
-                    </option>
-                  ))}
-                </Form.Select>
-                {model ? (
-                  <Button
-                    variant="outline-danger"
-                    onClick={() =>
+            <PickOrDelete
+              id="vehicles-model"
+              label="Model"
+              placeholder="Choose a model"
+              value={modelId}
+              options={models.data.map((item) => ({
+                value: item.id,
+                label: `${item.name} (${vehicleTypeLabels[item.type]})`,
+              }))}
+              onChange={setModelId}
+              deleteLabel="Delete Model"
+              onDelete={
+                model
+                  ? () =>
                       setPending({
                         title: `Delete ${make.name} ${model.name}?`,
                         body: 'Only a model without years and without fitment can be deleted.',
                         run: () => deleteModel.mutateAsync(model.id).then(() => setModelId('')),
                         done: `${make.name} ${model.name} was deleted`,
                       })
-                    }
-                  >
-                    Delete Model
-                  </Button>
-                ) : null}
-              </div>
-            </Form.Group>
+                  : null
+              }
+            />
           ) : null}
         </Card>
       ) : null}
@@ -220,16 +200,11 @@ function AddMakeForm({ onAdded }: { onAdded(id: string): void }) {
     resolver: zodResolver(vehicleMakeInputSchema),
     defaultValues: { name: '' },
   });
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      const made = await create.mutateAsync(values);
-      toast.success(`${made.name} was added`);
-      form.reset({ name: '' });
-      onAdded(made.id);
-    } catch (error) {
-      applyServerFieldErrors(form, error);
-      toast.error(errorMessage(error));
-    }
+  const submit = submitOrShow(form, async (values) => {
+    const made = await create.mutateAsync(values);
+    toast.success(`${made.name} was added`);
+    form.reset({ name: '' });
+    onAdded(made.id);
   });
   return (
     <Form noValidate onSubmit={submit} aria-label="Add a make">
@@ -254,16 +229,11 @@ function AddModelForm({ makeId, onAdded }: { makeId: string; onAdded(id: string)
     defaultValues: { makeId, name: '', type: 'motorcycle' },
   });
   const typeError = form.formState.errors.type?.message;
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      const made = await create.mutateAsync(values);
-      toast.success(`${made.make} ${made.name} was added`);
-      form.reset({ makeId, name: '', type: values.type });
-      onAdded(made.id);
-    } catch (error) {
-      applyServerFieldErrors(form, error);
-      toast.error(errorMessage(error));
-    }
+  const submit = submitOrShow(form, async (values) => {
+    const made = await create.mutateAsync(values);
+    toast.success(`${made.make} ${made.name} was added`);
+    form.reset({ makeId, name: '', type: values.type });
+    onAdded(made.id);
   });
   return (
     <Form noValidate onSubmit={submit} aria-label="Add a model">
@@ -304,16 +274,11 @@ function AddYearsForm({ modelId }: { modelId: string }) {
     resolver: zodResolver(vehicleInputSchema),
     defaultValues: { modelId, yearFrom: blankNumber, yearTo: blankNumber, variant: '' },
   });
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      // A blank variant is the base model.
-      const made = await create.mutateAsync({ ...values, variant: values.variant?.trim() || null });
-      toast.success(`${made.length} ${made.length === 1 ? 'year' : 'years'} of this model ready`);
-      form.reset({ modelId, yearFrom: blankNumber, yearTo: blankNumber, variant: '' });
-    } catch (error) {
-      applyServerFieldErrors(form, error);
-      toast.error(errorMessage(error));
-    }
+  const submit = submitOrShow(form, async (values) => {
+    // A blank variant is the base model.
+    const made = await create.mutateAsync({ ...values, variant: values.variant?.trim() || null });
+    toast.success(`${made.length} ${made.length === 1 ? 'year' : 'years'} of this model ready`);
+    form.reset({ modelId, yearFrom: blankNumber, yearTo: blankNumber, variant: '' });
   });
   return (
     <Form noValidate onSubmit={submit} aria-label="Add years">
@@ -399,5 +364,48 @@ function ModelVehicles({
         </ListGroup>
       ) : null}
     </>
+  );
+}
+
+/** Choose a make or model to work on, and delete the chosen one. */
+function PickOrDelete({
+  id,
+  label,
+  placeholder,
+  value,
+  options,
+  onChange,
+  deleteLabel,
+  onDelete,
+}: {
+  id: string;
+  label: string;
+  placeholder: string;
+  value: string;
+  options: { value: string; label: string }[];
+  onChange(value: string): void;
+  deleteLabel: string;
+  /** Null until one is chosen. */
+  onDelete: (() => void) | null;
+}) {
+  return (
+    <Form.Group controlId={id} className="mt-2">
+      <Form.Label>{label}</Form.Label>
+      <div className="d-flex flex-wrap gap-2">
+        <Form.Select className="w-auto flex-grow-1" value={value} onChange={(event) => onChange(event.target.value)}>
+          <option value="">{placeholder}</option>
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </Form.Select>
+        {onDelete ? (
+          <Button variant="outline-danger" onClick={onDelete}>
+            {deleteLabel}
+          </Button>
+        ) : null}
+      </div>
+    </Form.Group>
   );
 }

@@ -1,0 +1,19 @@
+import type { FieldValues, UseFormReturn } from 'react-hook-form';
+import { toast } from 'react-toastify/unstyled';
+import { errorMessage } from '../../lib/api-client.ts';
+import { applyServerFieldErrors } from '../../lib/form.ts';
+
+/** A form's submit handler: runs `save` with the checked values; a refusal goes under its field (400) and in a toast. */
+export function submitOrShow<T extends FieldValues, Output>(
+  form: UseFormReturn<T, unknown, Output>,
+  save: (values: Output) => Promise<void>,
+) {
+  return form.handleSubmit(async (values) => {
+    try {
+      await save(values);
+    } catch (error) {
+      applyServerFieldErrors(form, error);
+      toast.error(errorMessage(error));
+    }
+  });
+}
