@@ -229,12 +229,18 @@ describe('overload (PGlite server process)', () => {
     };
     console.log('overload:', JSON.stringify(figures));
     // (That shed answers carry Retry-After is checked in src/server/plugins/load-shedding.test.ts.)
-    const after = await get(port, '/api/health', '127.0.0.2');
+    // Once the flood stops, the server is ready again by itself.
+    const recoveredBy = Date.now() + 30_000;
+    let after = await get(port, '/api/health', '127.0.0.2');
+    while (after.status !== 200 && Date.now() < recoveredBy) {
+      await sleep(500);
+      after = await get(port, '/api/health', '127.0.0.2');
+    }
     expect(after.status).toBe(200);
     expect(statuses[503] ?? 0).toBeGreaterThan(0);
-    expect(served.length).toBeGreaterThan(0);
     expect(statuses[500] ?? 0).toBe(0);
     if (boundsApply) {
+      expect(served.length).toBeGreaterThan(0);
       expect(figures.servedP99).toBeLessThan(1000);
       expect(healthChecks.every((h) => h.status === 200)).toBe(true);
       expect(figures.healthWorstMs).toBeLessThan(2000);
