@@ -4,7 +4,12 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openPglite, openPostgres } from '../src/server/db/client.ts';
 import { runMigrations } from '../src/server/db/migrate.ts';
-import { adminConnectionUrl, dropDatabasesWithPrefix, withAdminClient } from './support/postgres-admin.ts';
+import {
+  adminConnectionUrl,
+  dropDatabasesWithPrefix,
+  dropStaleRunDatabases,
+  withAdminClient,
+} from './support/postgres-admin.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,22 +27,32 @@ declare module 'vitest' {
 let cleanup: (() => Promise<void>) | undefined;
 
 export async function setup(project: TestProject) {
+  // The start time and the runner's pid: unique per run and per clone, and it tells a later run whether this one
+  // is still alive (see dropStaleRunDatabases).
   const runId = `r${Date.now().toString(36)}${process.pid.toString(36)}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'snapshot-'));
   const snapshot = path.join(dir, 'migrated.tar');
   const url = process.env.TEST_DATABASE_URL;
   const template = url ? `redline_tpl_${runId}` : null;
-  // Both at once: PGlite works on this core while PostgreSQL migrates on its own.
-  await Promise.all([writePgliteSnapshot(snapshot), url && template ? migrateTemplate(url, template) : null]);
-
-  project.provide('pgliteSnapshot', snapshot);
-  project.provide('postgresTemplate', template);
-  project.provide('runId', runId);
-
   cleanup = async () => {
     fs.rmSync(dir, { recursive: true, force: true });
     if (url) await dropDatabasesWithPrefix(url, `redline_t_${runId}`, template);
   };
+  try {
+    // Databases of earlier runs that were killed before their teardown (best effort: never fails this run).
+    if (url) await dropStaleRunDatabases(url).catch(() => {});
+    // Both at once: PGlite works on this core while PostgreSQL migrates on its own.
+    await Promise.all([writePgliteSnapshot(snapshot), url && template ? migrateTemplate(url, template) : null]);
+  } catch (error) {
+    // Vitest runs no teardown after a failed setup: drop what this one made, then fail.
+    await cleanup().catch(() => {});
+    cleanup = undefined;
+    throw error;
+  }
+
+  project.provide('pgliteSnapshot', snapshot);
+  project.provide('postgresTemplate', template);
+  project.provide('runId', runId);
 }
 
 export async function teardown() {
