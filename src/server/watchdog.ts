@@ -41,7 +41,13 @@ export function startWatchdog(stallSeconds: number): Watchdog {
   const beat = () => Atomics.store(view, 0, BigInt(Date.now()));
   beat();
   setInterval(beat, HEARTBEAT_MS).unref();
-  const worker = new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { buffer, stallMs: stallSeconds * 1000 } });
+  // No inherited flags: `--input-type=module` would make the source above ESM (no `require`), and an `--import`
+  // hook would run again inside the thread.
+  const worker = new Worker(WATCHDOG_SOURCE, {
+    eval: true,
+    execArgv: [],
+    workerData: { buffer, stallMs: stallSeconds * 1000 },
+  });
   // Never keeps the process alive by itself, never takes it down by failing.
   worker.unref();
   worker.on('error', () => {});
