@@ -10,6 +10,7 @@ import { ApiError } from '../../lib/api-client.ts';
 import { applyServerFieldErrors } from '../../lib/form.ts';
 import { paths } from '../../lib/paths.ts';
 import { type ChangePasswordValues, changePasswordFormSchema } from './password-forms.ts';
+import { newPasswordHint } from './password-hint.ts';
 import { useChangePassword } from './use-account-mutations.ts';
 
 const empty: ChangePasswordValues = { currentPassword: '', newPassword: '', confirmPassword: '' };
@@ -68,7 +69,7 @@ export function ChangePasswordForm({ email, hasPassword }: { email: string; hasP
         label="New Password"
         type="password"
         autoComplete="new-password"
-        hint="At least 6 characters. Not your email, and not a common password."
+        hint={newPasswordHint}
       />
       <FormField
         form={form}

@@ -14,6 +14,7 @@ import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { AuthCard } from './auth-card.tsx';
 import { type ResetPasswordValues, resetPasswordFormSchema } from './password-forms.ts';
+import { newPasswordHint } from './password-hint.ts';
 import { useResetPassword } from './use-account-mutations.ts';
 import { useLinkFragment } from './use-link-fragment.ts';
 
@@ -69,7 +70,7 @@ export function Component() {
             label="New Password"
             type="password"
             autoComplete="new-password"
-            hint="At least 6 characters. Not your email, and not a common password."
+            hint={newPasswordHint}
           />
           <FormField
             form={form}
