@@ -190,6 +190,8 @@ export const orders = pgTable(
     shippedAt: timestamp('shipped_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** The checkout that placed this order with others (issue 12, ADR 011); null for an order placed alone. */
+    checkoutId: uuid('checkout_id'),
   },
   (t) => [
     check('orders_quantity_positive', sql`${t.quantity} > 0`),
@@ -201,17 +203,22 @@ export const orders = pgTable(
     index('orders_user_created_idx').on(t.userId, t.createdAt.desc()),
     index('orders_created_at_idx').on(t.createdAt.desc()),
     index('orders_part_id_idx').on(t.partId),
+    index('orders_checkout_idx').on(t.checkoutId).where(sql`${t.checkoutId} is not null`),
   ],
 );
 
-/** One payment intent per order and provider: asking again returns the same one. */
+/**
+ * One payment intent per order and provider, or per group of orders and provider (issue 12): asking again returns
+ * the same one. The orders an intent pays are in `payment_intent_orders`; `order_id` stays set for an intent of one
+ * order (the spec's form) so the previous release still finds it, and is null for a group's.
+ */
 export const paymentIntents = pgTable(
   'payment_intents',
   {
     id: text('id').primaryKey(),
-    orderId: uuid('order_id')
-      .notNull()
-      .references(() => orders.id, { onDelete: 'cascade' }),
+    orderId: uuid('order_id').references(() => orders.id, { onDelete: 'cascade' }),
+    /** The sorted order ids of a group payment, hashed: the same group asked again finds its intent. */
+    groupKey: text('group_key'),
     provider: text('provider', { enum: paymentProviders }).notNull(),
     amountCents: integer('amount_cents').notNull(),
     currency: text('currency').notNull().default('usd'),
@@ -222,7 +229,69 @@ export const paymentIntents = pgTable(
   },
   (t) => [
     uniqueIndex('payment_intents_order_provider_unique').on(t.orderId, t.provider),
+    uniqueIndex('payment_intents_group_provider_unique').on(t.groupKey, t.provider),
     check('payment_intents_amount_positive', sql`${t.amountCents} > 0`),
+    check('payment_intents_order_or_group', sql`${t.orderId} is not null or ${t.groupKey} is not null`),
+  ],
+);
+
+/**
+ * Which orders a payment intent pays, and how much of it each (issue 12, ADR 011): one row for an intent of one
+ * order, N for a group's. Refunds and the webhook find an order's payment here.
+ */
+export const paymentIntentOrders = pgTable(
+  'payment_intent_orders',
+  {
+    intentId: text('intent_id')
+      .notNull()
+      .references(() => paymentIntents.id, { onDelete: 'cascade' }),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    amountCents: integer('amount_cents').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.intentId, t.orderId] }),
+    index('payment_intent_orders_order_idx').on(t.orderId),
+    check('payment_intent_orders_amount_positive', sql`${t.amountCents} > 0`),
+  ],
+);
+
+/** A customer's cart (issue 12): one row per part, the quantity checked against the order rule when it is set. */
+export const cartItems = pgTable(
+  'cart_items',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    partId: uuid('part_id')
+      .notNull()
+      .references(() => parts.id, { onDelete: 'cascade' }),
+    quantity: integer('quantity').notNull(),
+    addedAt: timestamp('added_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.partId] }), check('cart_items_quantity_positive', sql`${t.quantity} > 0`)],
+);
+
+/** A customer's address book (issue 12): saved at checkout, offered next time, managed on My Profile. */
+export const addresses = pgTable(
+  'addresses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    address: text('address').notNull(),
+    phone: text('phone').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // The same address and phone typed twice is one entry (its last use moves forward).
+    uniqueIndex('addresses_user_address_phone_unique').on(t.userId, t.address, t.phone),
+    index('addresses_user_last_used_idx').on(t.userId, t.lastUsedAt.desc()),
+    check('addresses_address_length', sql`char_length(${t.address}) between 1 and 300`),
+    check('addresses_phone_length', sql`char_length(${t.phone}) between 1 and 30`),
   ],
 );
 
