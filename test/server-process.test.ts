@@ -70,6 +70,32 @@ describe('the production server process on PGlite', () => {
   );
 });
 
+describe('a half-configured Stripe', () => {
+  it(
+    'stops the server before it serves anything, with one sentence naming the missing keys',
+    async () => {
+      await withServers(async (started) => {
+        const emptyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-proc-stripe-'));
+        try {
+          const server = startServer(
+            { DATA_DIR: emptyDir, STRIPE_SECRET_KEY: 'sk_test_half', STRIPE_PUBLISHABLE_KEY: 'pk_test_half' },
+            await freePort(),
+          );
+          started.push(server);
+          expect(await server.exited).toBe(1);
+          expect(server.output()).toMatch(/Stripe is half configured: STRIPE_WEBHOOK_SECRET is missing/);
+          expect(server.output()).not.toMatch(SERVING_LINE);
+          // Refused before anything was written: not even the database was created.
+          expect(fs.readdirSync(emptyDir)).toEqual([]);
+        } finally {
+          fs.rmSync(emptyDir, { recursive: true, force: true });
+        }
+      });
+    },
+    START_TIMEOUT_MS,
+  );
+});
+
 describe.runIf(process.env.TEST_DATABASE_URL)('the production server process on PostgreSQL', () => {
   it(
     'migrates, seeds and serves the catalogue',

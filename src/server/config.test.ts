@@ -20,6 +20,38 @@ describe('configuration', () => {
     expect(config.paymentProvider).toBe('stripe');
   });
 
+  it('refuses some but not all of the Stripe keys, naming the missing ones (no silent test gateway)', () => {
+    const all = { STRIPE_SECRET_KEY: 'sk', STRIPE_PUBLISHABLE_KEY: 'pk', STRIPE_WEBHOOK_SECRET: 'wh' };
+    const cases: Array<[Partial<typeof all>, string[]]> = [
+      [{ STRIPE_SECRET_KEY: 'sk' }, ['STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET']],
+      [{ STRIPE_PUBLISHABLE_KEY: 'pk' }, ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']],
+      [{ STRIPE_SECRET_KEY: 'sk', STRIPE_PUBLISHABLE_KEY: 'pk' }, ['STRIPE_WEBHOOK_SECRET']],
+      [{ STRIPE_SECRET_KEY: 'sk', STRIPE_WEBHOOK_SECRET: 'wh' }, ['STRIPE_PUBLISHABLE_KEY']],
+      // A blank value is an unset one.
+      [{ ...all, STRIPE_WEBHOOK_SECRET: '  ' }, ['STRIPE_WEBHOOK_SECRET']],
+    ];
+    for (const [env, missing] of cases) {
+      const message = (() => {
+        try {
+          loadConfig(env);
+        } catch (error) {
+          return (error as Error).message;
+        }
+        return 'started';
+      })();
+      expect(message, JSON.stringify(env)).toMatch(/Stripe is half configured/);
+      for (const name of Object.keys(all)) {
+        // The names before the parenthesis are the missing ones; the parenthesis lists all three.
+        const named = (message.split('(')[0] ?? '').includes(name);
+        expect(named, `${name} in: ${message}`).toBe(missing.includes(name));
+      }
+      // Even when the test gateway is asked for outright: a partial set is a mistake either way.
+      expect(() => loadConfig({ ...env, PAYMENT_PROVIDER: 'test' })).toThrow(/Stripe is half configured/);
+    }
+    expect(loadConfig({}).paymentProvider).toBe('test');
+    expect(loadConfig({ ...all, PAYMENT_PROVIDER: 'test' }).paymentProvider).toBe('test');
+  });
+
   it('fails fast with a sentence naming the bad variable', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ SESSION_SECRET: 'short' })).toThrow(/SESSION_SECRET must be at least 32 characters/);

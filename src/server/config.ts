@@ -191,16 +191,37 @@ const configSchema = z
         });
       }
     }
-    if (
-      config.paymentProvider === 'stripe' &&
-      !(config.STRIPE_SECRET_KEY && config.STRIPE_PUBLISHABLE_KEY && config.STRIPE_WEBHOOK_SECRET)
-    ) {
+    // Stripe's keys come as a set (issue 12 item 7): some but not all of them is a half-finished set-up, which once
+    // fell back silently to the free test gateway, so a live shop handed out goods unpaid. Refuse to start instead.
+    const stripeKeys = {
+      STRIPE_SECRET_KEY: config.STRIPE_SECRET_KEY,
+      STRIPE_PUBLISHABLE_KEY: config.STRIPE_PUBLISHABLE_KEY,
+      STRIPE_WEBHOOK_SECRET: config.STRIPE_WEBHOOK_SECRET,
+    };
+    const missingStripeKeys = Object.keys(stripeKeys).filter((name) => !stripeKeys[name as keyof typeof stripeKeys]);
+    if (missingStripeKeys.length > 0 && missingStripeKeys.length < Object.keys(stripeKeys).length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [missingStripeKeys[0] ?? 'STRIPE_SECRET_KEY'],
+        message: stripeKeysMissingMessage(missingStripeKeys),
+      });
+    } else if (config.paymentProvider === 'stripe' && missingStripeKeys.length > 0) {
       ctx.addIssue({
         code: 'custom',
         message: 'PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET',
       });
     }
   });
+
+/** One sentence naming the Stripe keys that are missing from a partial set. */
+function stripeKeysMissingMessage(missing: readonly string[]): string {
+  const names = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}`;
+  return (
+    `Stripe is half configured: ${names} ${missing.length === 1 ? 'is' : 'are'} missing (set all three of ` +
+    'STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET for card payments through Stripe, or ' +
+    'none of them for the built-in test gateway)'
+  );
+}
 
 export type AppConfig = z.infer<typeof configSchema>;
 
