@@ -4,8 +4,23 @@
  * order status or provider still needs a migration: the database checks these lists too).
  */
 
-/** An order's life: placed (stock reserved), paid, shipped. */
-export const orderStatuses = ['unpaid', 'paid', 'shipped'] as const;
+/**
+ * An order's life (ADR 002, amended by issue 12): placed (stock reserved) → paid → shipped → delivered; an unpaid
+ * order may be cancelled (its buyer, an admin, or the hold running out; stock released); a paid, not yet shipped one
+ * may be refunded (stock back).
+ */
+export const orderStatuses = ['unpaid', 'paid', 'shipped', 'delivered', 'cancelled', 'refunded'] as const;
+export type OrderStatus = (typeof orderStatuses)[number];
+
+/** The states in which the order's money was taken (`paid` is true): refunded too, as its charge existed. */
+export const paidOrderStatuses = ['paid', 'shipped', 'delivered', 'refunded'] as const;
+
+/** Who cancelled an unpaid order. */
+export const orderCancelReasons = ['buyer', 'admin', 'expired'] as const;
+export type OrderCancelReason = (typeof orderCancelReasons)[number];
+
+/** A refund's life: asked of the provider, then done or refused. */
+export const refundStatuses = ['pending', 'succeeded', 'failed'] as const;
 
 /** Who takes the card: the built-in test gateway (offline, Stripe's test mode) or Stripe. */
 export const paymentProviders = ['test', 'stripe'] as const;

@@ -13,7 +13,14 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { orderStatuses, paymentAttemptOutcomes, paymentProviders } from '../../shared/enums.ts';
+import {
+  orderCancelReasons,
+  orderStatuses,
+  paidOrderStatuses,
+  paymentAttemptOutcomes,
+  paymentProviders,
+  refundStatuses,
+} from '../../shared/enums.ts';
 import { vehicleTypes } from '../../shared/schemas/fitment.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -192,18 +199,37 @@ export const orders = pgTable(
     updatedAt: updatedAt(),
     /** The checkout that placed this order with others (issue 12, ADR 011); null for an order placed alone. */
     checkoutId: uuid('checkout_id'),
+    // Issue 12 fulfilment and cancellation (ADR 002 amended): each step keeps its time for the order's timeline.
+    carrier: text('carrier'),
+    trackingNumber: text('tracking_number'),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    /** Who ended an unpaid order: its buyer, an admin, or the hold running out. */
+    cancelReason: text('cancel_reason', { enum: orderCancelReasons }),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    /** Set when the card holder disputes the charge (Stripe's charge.dispute.created). */
+    disputedAt: timestamp('disputed_at', { withTimezone: true }),
   },
   (t) => [
     check('orders_quantity_positive', sql`${t.quantity} > 0`),
     check('orders_unit_price_positive', sql`${t.unitPriceCents} > 0`),
     check('orders_total_matches', sql`${t.totalCents} = ${t.unitPriceCents} * ${t.quantity}`),
     check('orders_status_valid', sql`${t.status} in ${sqlList(orderStatuses)}`),
-    check('orders_paid_matches_status', sql`${t.paid} = (${t.status} <> 'unpaid')`),
+    // Paid means money was taken: a refunded order was paid (no Pay button), a cancelled one never was.
+    check('orders_paid_matches_status', sql`${t.paid} = (${t.status} in ${sqlList(paidOrderStatuses)})`),
+    check(
+      'orders_cancel_reason_valid',
+      sql`${t.cancelReason} is null or ${t.cancelReason} in ${sqlList(orderCancelReasons)}`,
+    ),
     check('orders_paid_has_transaction', sql`not ${t.paid} or ${t.transactionId} is not null`),
     index('orders_user_created_idx').on(t.userId, t.createdAt.desc()),
     index('orders_created_at_idx').on(t.createdAt.desc()),
     index('orders_part_id_idx').on(t.partId),
     index('orders_checkout_idx').on(t.checkoutId).where(sql`${t.checkoutId} is not null`),
+    // The expiry job reads the oldest unpaid orders; the hold limit sums a buyer's unpaid units of a part.
+    index('orders_unpaid_created_idx').on(t.createdAt).where(sql`${t.status} = 'unpaid'`),
+    index('orders_unpaid_user_part_idx').on(t.userId, t.partId).where(sql`${t.status} = 'unpaid'`),
+    index('orders_transaction_idx').on(t.transactionId).where(sql`${t.transactionId} is not null`),
   ],
 );
 
@@ -309,6 +335,39 @@ export const paymentAttempts = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('payment_attempts_intent_idx').on(t.intentId)],
+);
+
+/**
+ * Refunds of paid orders (issue 12), one order each, never deleted. A row is written `pending` before the provider is
+ * asked (so shipping the order meanwhile is refused and a retry reuses it, with the same idempotency key), then
+ * `succeeded` with the provider's refund id, or `failed`. At most one live (pending or succeeded) refund per order.
+ */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    /** The payment refunded: the intent id the order was paid with (Stripe pi_…, or the test gateway's). */
+    paymentId: text('payment_id').notNull(),
+    provider: text('provider', { enum: paymentProviders }).notNull(),
+    /** The provider's refund id (re_…), once it answered. */
+    providerRefundId: text('provider_refund_id'),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull().default('usd'),
+    status: text('status', { enum: refundStatuses }).notNull().default('pending'),
+    /** Who asked: an admin's refund, or Stripe telling us of one made in its dashboard. */
+    source: text('source').notNull().default('admin'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('refunds_amount_positive', sql`${t.amountCents} > 0`),
+    check('refunds_status_valid', sql`${t.status} in ${sqlList(refundStatuses)}`),
+    uniqueIndex('refunds_live_order_unique').on(t.orderId).where(sql`${t.status} <> 'failed'`),
+    uniqueIndex('refunds_provider_refund_unique').on(t.providerRefundId),
+  ],
 );
 
 /** Webhook event ids already handled, so a repeated delivery changes nothing. */
