@@ -36,25 +36,30 @@ function filterOf(query: PartFacetsQuery): PartFilter {
 }
 
 /**
- * Facets of a list without a vehicle, remembered for a few seconds: without a vehicle the scope is the whole
- * catalogue, which a count reads in full. With a vehicle the count reads only the vehicle's fitting parts and is
- * never remembered. This instance's part writes forget everything at once; another instance's show within TTL_MS.
+ * Answers remembered for a few seconds, per instance. Used where a read is asked for on every page view but changes
+ * seldom: facet counts without a vehicle (their scope is the whole catalogue, which a count reads in full), the
+ * category tree (written only by seeding and migrations) and which vehicles exist (asked before every vehicle-filtered
+ * list). This instance's part writes forget the facets at once; another instance's writes show within `ttlMs`.
  */
-class CatalogueFacetMemory {
-  static readonly TTL_MS = 5_000;
-  static readonly MAX_ENTRIES = 200;
-  readonly #entries = new Map<string, { value: FacetCounts; expires: number }>();
+class ShortMemory<V> {
+  readonly #entries = new Map<string, { value: V; expires: number }>();
+  readonly #ttlMs: number;
+  readonly #maxEntries: number;
+  constructor(ttlMs: number, maxEntries: number) {
+    this.#ttlMs = ttlMs;
+    this.#maxEntries = maxEntries;
+  }
 
-  get(key: string): FacetCounts | undefined {
+  get(key: string): V | undefined {
     const entry = this.#entries.get(key);
     if (entry && entry.expires > Date.now()) return entry.value;
     this.#entries.delete(key);
     return undefined;
   }
 
-  remember(key: string, value: FacetCounts): void {
-    if (this.#entries.size >= CatalogueFacetMemory.MAX_ENTRIES) this.#entries.clear();
-    this.#entries.set(key, { value, expires: Date.now() + CatalogueFacetMemory.TTL_MS });
+  remember(key: string, value: V): void {
+    if (this.#entries.size >= this.#maxEntries) this.#entries.clear();
+    this.#entries.set(key, { value, expires: Date.now() + this.#ttlMs });
   }
 
   forget(): void {
@@ -62,11 +67,20 @@ class CatalogueFacetMemory {
   }
 }
 
+type CategoryRows = Awaited<ReturnType<PartRepository['categories']>>;
+
 /** The catalogue. Ids reach it already checked as UUIDs by the routes' params schema. */
 export class CatalogService {
   readonly #parts: PartRepository;
   readonly #fitment: PartFitmentPort;
-  readonly #facetMemory = new CatalogueFacetMemory();
+  readonly #facetMemory = new ShortMemory<FacetCounts>(5_000, 200);
+  readonly #categoryMemory = new ShortMemory<CategoryRows>(5_000, 1);
+  /**
+   * Vehicles known to exist: every vehicle-filtered list and facet request asks first, and a page view makes two
+   * of them. Only a "yes" is remembered, so a new vehicle is found at once; a vehicle deleted in the last few
+   * seconds may still be accepted, and then simply fits nothing.
+   */
+  readonly #knownVehicles = new ShortMemory<true>(5_000, 10_000);
   constructor(parts: PartRepository, fitment: PartFitmentPort) {
     this.#parts = parts;
     this.#fitment = fitment;
@@ -89,7 +103,7 @@ export class CatalogService {
       counts = await this.#parts.facets(filter, query.vehicle);
       if (key !== undefined) this.#facetMemory.remember(key, counts);
     }
-    const tree = await this.#parts.categories();
+    const tree = await this.#categories();
     const own = counts.categories;
     const countOf = (id: string) =>
       (own.get(id) ?? 0) + tree.filter((c) => c.parentId === id).reduce((sum, c) => sum + (own.get(c.id) ?? 0), 0);
@@ -120,7 +134,7 @@ export class CatalogService {
   }
 
   async categoryTree(): Promise<CategoryNode[]> {
-    const tree = await this.#parts.categories();
+    const tree = await this.#categories();
     return tree
       .filter((c) => c.parentId === null)
       .map((root) => ({
@@ -201,7 +215,17 @@ export class CatalogService {
 
   /** A `vehicle` that names nothing is 404 (a garage may hold a vehicle an admin has since removed). */
   async #assertVehicle(vehicle: string | undefined): Promise<void> {
-    if (vehicle !== undefined && !(await this.#fitment.vehicleExists(vehicle))) throw vehicleNotFound();
+    if (vehicle === undefined || this.#knownVehicles.get(vehicle)) return;
+    if (!(await this.#fitment.vehicleExists(vehicle))) throw vehicleNotFound();
+    this.#knownVehicles.remember(vehicle, true);
+  }
+
+  async #categories(): Promise<CategoryRows> {
+    const remembered = this.#categoryMemory.get('tree');
+    if (remembered) return remembered;
+    const tree = await this.#parts.categories();
+    this.#categoryMemory.remember('tree', tree);
+    return tree;
   }
 }
 
