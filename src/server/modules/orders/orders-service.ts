@@ -1,4 +1,4 @@
-import { checkOrderQuantity, type OrderRefusal, stockOutRefusal } from '../../../shared/order-rules.ts';
+import { checkOrderQuantity, stockOutRefusal } from '../../../shared/order-rules.ts';
 import { isUuid } from '../../../shared/schemas/common.ts';
 import {
   type AllOrdersQuery,
@@ -8,17 +8,11 @@ import {
   type PlaceOrderBody,
 } from '../../../shared/schemas/orders.ts';
 import type { Database, Transaction } from '../../db/client.ts';
-import {
-  type AppError,
-  BusinessRuleError,
-  ConflictError,
-  ForbiddenError,
-  InvalidError,
-  NotFoundError,
-} from '../../errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { sameEmail } from '../accounts/emails.ts';
 import { toWireOrder } from './order-mapper.ts';
+import { refusalError } from './order-refusals.ts';
 import type { OrderRepository, OrderRow } from './order-repository.ts';
 
 /**
@@ -43,21 +37,6 @@ export interface StockRelease {
 const orderNotFound = () => new NotFoundError('This order does not exist.');
 const partNotFound = () => new NotFoundError('This part does not exist.');
 const orderPaid = () => new ConflictError('A paid order cannot be deleted.', 'order_paid');
-
-/** The API's code for each refusal of the order rule (the rule itself, and its messages, are in order-rules.ts). */
-const refusalCodes: Record<Exclude<OrderRefusal['reason'], 'not_whole'>, string> = {
-  below_minimum: 'below_minimum_order',
-  too_large: 'order_too_large',
-  stock_out: 'stock_out',
-};
-
-/** A refusal as the API answers it; its facts (the real minimum, the stock, the largest total) are the details. */
-function refusalError(refusal: OrderRefusal & { ok?: false }): AppError {
-  // The body schema already insists on a whole number of at least 1; kept so every refusal has an answer.
-  if (refusal.reason === 'not_whole') return new InvalidError(refusal.message, [{ path: 'body.quantity' }]);
-  const { ok: _ok, reason, message, ...facts } = refusal;
-  return new BusinessRuleError(refusalCodes[reason], message, [{ path: 'body.quantity', ...facts }]);
-}
 
 /**
  * Order rules. Who may touch an order: its buyer, or an admin. Anybody else is told the order does not exist
