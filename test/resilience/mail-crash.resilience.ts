@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, type ServerProcess, startServer, waitForHealthy } from '../support/server-process.ts';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, SESSION_SECRET, scratchDatabase, signUp, sleep } from './support.ts';
+
+/*
+ * Mail is written to the outbox in the transaction that causes it and sent afterwards (ADR 007). Here the server
+ * dies with SIGKILL after the sign-ups committed (and were acknowledged) but before any delivery ran: the first
+ * instance runs with the job runner off, so nothing can be sent before the kill. The restarted instance, jobs on,
+ * must send every one of those mails, each exactly once, and a second crash and restart must not send any again.
+ */
+
+const SIGN_UPS = 5;
+
+let scratch = '';
+let smtp: TestSmtpServer | undefined;
+const running = new Set<ServerProcess>();
+const cleanups: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-mail-crash-'));
+  smtp = await startSmtpServer();
+});
+
+afterAll(async () => {
+  for (const server of running) await server.stop('SIGKILL');
+  for (const cleanup of cleanups) await cleanup();
+  await smtp?.close();
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+async function launch(env: Record<string, string>): Promise<ServerProcess> {
+  // Each start asks the OS for a free port: the one a killed server held may meanwhile belong to someone else.
+  const server = startServer(env, await freePort());
+  running.add(server);
+  void server.exited.then(() => running.delete(server));
+  await waitForHealthy(server, 90_000);
+  return server;
+}
+
+/** The verification mails that reached the SMTP server for these addresses, by recipient. */
+function receivedFor(addresses: string[]): Map<string, string[]> {
+  const byRecipient = new Map<string, string[]>(addresses.map((a) => [a, []]));
+  for (const mail of smtp?.received ?? []) {
+    for (const to of mail.envelope.to) byRecipient.get(to.toLowerCase())?.push(mail.parsed.messageId ?? '');
+  }
+  return byRecipient;
+}
+
+async function waitForAll(addresses: string[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if ([...receivedFor(addresses).values()].every((ids) => ids.length >= 1)) return;
+    await sleep(100);
+  }
+}
+
+async function commitThenCrash(driver: 'pglite' | 'postgres'): Promise<void> {
+  if (!smtp) throw new Error('no SMTP server');
+  const dataDir = fs.mkdtempSync(path.join(scratch, `${driver}-`));
+  let url = '';
+  if (driver === 'postgres') {
+    const database = await scratchDatabase('mailcrash');
+    cleanups.push(database.drop);
+    url = database.url;
+  }
+  const env = {
+    DATABASE_URL: url,
+    DATA_DIR: dataDir,
+    SESSION_SECRET,
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    SEED_DEMO_DATA: 'false',
+    REDIS_URL: '',
+    LOG_LEVEL: 'info',
+    TEST_ONLY_FAST_PASSWORD_HASH: 'true',
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Redline Parts <no-reply@redline.test>',
+    MAIL_POLL_SECONDS: '1',
+    STATIC_DIR: path.join(dataDir, 'no-web-build'),
+  };
+
+  // 1. Commit: sign-ups are acknowledged while nothing may deliver (the runner is off), then the process is killed.
+  const first = await launch({ ...env, JOBS_ENABLED: 'false' });
+  const addresses: string[] = [];
+  for (let i = 0; i < SIGN_UPS; i++) addresses.push((await signUp(first.url, `mailcrash-${driver}-${i}`)).email);
+  await sleep(300);
+  expect([...receivedFor(addresses).values()].flat(), 'nothing may be sent before the crash').toEqual([]);
+  await first.stop('SIGKILL');
+
+  // 2. Restart with jobs on: every committed mail goes out, once.
+  const second = await launch({ ...env, JOBS_ENABLED: 'true' });
+  await waitForAll(addresses, 30_000);
+  // Several poll periods more: a second send of the same row would show up here.
+  await sleep(3_500);
+  await second.stop('SIGKILL');
+
+  // 3. Another crash and restart: the outbox knows they were sent, nothing goes out again.
+  const third = await launch({ ...env, JOBS_ENABLED: 'true' });
+  await sleep(3_500);
+  await third.stop('SIGTERM');
+
+  const received = receivedFor(addresses);
+  for (const address of addresses) {
+    const ids = received.get(address) ?? [];
+    expect(ids, `mails to ${address}`).toHaveLength(1);
+    expect(ids[0], 'a stable Message-ID lets a receiver drop a repeat').toMatch(/^<.+@redline\.test>$/);
+  }
+}
+
+describe('mail survives a crash between commit and delivery, and goes out exactly once', () => {
+  it('PGlite', async () => {
+    await commitThenCrash('pglite');
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL', async () => {
+    await commitThenCrash('postgres');
+  });
+});
