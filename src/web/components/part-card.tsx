@@ -1,9 +1,10 @@
-import type { ReactNode } from 'react';
+import { createContext, type ReactNode, useContext, useId } from 'react';
 import Card from 'react-bootstrap/Card';
 import Placeholder from 'react-bootstrap/Placeholder';
 import { Link } from 'react-router';
 import { formatUsd } from '../../shared/money.ts';
 import type { Part } from '../../shared/schemas/parts.ts';
+import { type StockLevel, type StockStatus, stockStatus } from '../../shared/stock-status.ts';
 import { paths } from '../lib/paths.ts';
 import './part-card.css';
 
@@ -22,9 +23,34 @@ interface PartCardProps {
   badge?: ReactNode;
 }
 
+/** The card's stock status and the id of its text, so a Purchase button inside can say why it is disabled. */
+const CardStock = createContext<{ status: StockStatus; id: string } | null>(null);
+
+/** Bootstrap's text-bg-* pairs a readable text colour with each background (dark on the yellow warning). */
+const stockBadgeColours: Record<StockLevel, string> = {
+  inStock: 'text-bg-success',
+  low: 'text-bg-warning',
+  out: 'text-bg-danger',
+};
+
+/** 'In Stock', 'Only N Left' or 'Out Of Stock' (issue 12 item 8), by the one rule in src/shared. */
+export function StockBadge({ status, id }: { status: StockStatus; id?: string }) {
+  return (
+    <span id={id} className={`badge ${stockBadgeColours[status.level]} part-card-stock`}>
+      {status.label}
+    </span>
+  );
+}
+
+/** The part's stock as the order rule sees it, from the wire's field names. */
+export function partStock(part: Pick<Part, 'availablequantity' | 'minimunorder'>): StockStatus {
+  return stockStatus({ availableQuantity: part.availablequantity, minimumOrder: part.minimunorder });
+}
+
 /** One part as the spec shows it everywhere: image, name, price per unit, stock, minimum order, description. */
 export function PartCard({ part, headingLevel = 2, children, priority = false, badge }: PartCardProps) {
   const Heading = `h${headingLevel}` as const;
+  const stock = { status: partStock(part), id: useId() };
   return (
     <Card className="part-card h-100 shadow-sm">
       <div className="part-card-media">
@@ -53,12 +79,19 @@ export function PartCard({ part, headingLevel = 2, children, priority = false, b
           <span className="fw-semibold">Price</span> <span className="part-card-price">{formatUsd(part.price)}</span>{' '}
           <span className="text-body-secondary">(Per Unit)</span>
         </p>
-        <p className="mb-1">Available Quantity: {part.availablequantity} PCS</p>
+        <div className="d-flex flex-wrap align-items-baseline column-gap-2 mb-1">
+          <p className="mb-0">Available Quantity: {part.availablequantity} PCS</p>
+          <StockBadge status={stock.status} id={stock.id} />
+        </div>
         <p className="mb-2">Minimum Order: {part.minimunorder} PCS</p>
         {part.desription ? (
           <p className="part-card-description text-body-secondary small mb-3">{part.desription}</p>
         ) : null}
-        {children ? <div className="mt-auto d-flex flex-wrap gap-2">{children}</div> : null}
+        {children ? (
+          <CardStock.Provider value={stock}>
+            <div className="mt-auto d-flex flex-wrap gap-2">{children}</div>
+          </CardStock.Provider>
+        ) : null}
       </Card.Body>
     </Card>
   );
@@ -93,8 +126,25 @@ export function PartCardSkeleton() {
   );
 }
 
-/** A card's 'Purchase' button: the part's purchase screen, named after the part for screen readers. */
+/**
+ * A card's 'Purchase' button: the part's purchase screen, named after the part for screen readers. Out of stock it
+ * is a disabled button described by the card's 'Out Of Stock' (a link cannot be disabled).
+ */
 export function PurchaseLink({ part }: { part: Pick<Part, '_id' | 'name'> }) {
+  const stock = useContext(CardStock);
+  if (stock && !stock.status.orderable) {
+    return (
+      <button
+        type="button"
+        className="btn btn-brand"
+        disabled
+        aria-label={`Purchase ${part.name}`}
+        aria-describedby={stock.id}
+      >
+        Purchase
+      </button>
+    );
+  }
   return (
     <Link to={paths.part(part._id)} className="btn btn-brand" aria-label={`Purchase ${part.name}`}>
       Purchase

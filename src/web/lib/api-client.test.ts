@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiOnce, newIdempotencyKey } from './api-client.ts';
+import { ApiError, apiOnce, newIdempotencyKey, SubmitKeys } from './api-client.ts';
 
 /** The browser globals apiRequest reads (this suite runs in Node): the page's origin, and fetch. */
 const fetchMock = vi.fn<typeof fetch>();
@@ -50,5 +50,24 @@ describe('apiOnce: one Idempotency-Key per submit, one retry with it when the ne
     await apiOnce('/myorder', { method: 'POST', body: {} });
     expect(keyOf(0)).not.toBe(keyOf(1));
     expect(new Set(Array.from({ length: 50 }, newIdempotencyKey)).size).toBe(50);
+  });
+});
+
+describe('SubmitKeys: one key per form state', () => {
+  it('gives the same key for the same state, a new one when the state changes, and never an old one back', () => {
+    const keys = new SubmitKeys();
+    const first = keys.keyFor({ partId: 'p', quantity: 3, address: '' });
+    expect(keys.keyFor({ partId: 'p', quantity: 3, address: '' })).toBe(first);
+    const changed = keys.keyFor({ partId: 'p', quantity: 4, address: '' });
+    expect(changed).not.toBe(first);
+    // Back to the first state after a change: a new request, so a new key (the old one may be a placed order).
+    expect(keys.keyFor({ partId: 'p', quantity: 3, address: '' })).not.toBe(first);
+  });
+
+  it('is sent by apiOnce as the Idempotency-Key', async () => {
+    fetchMock.mockResolvedValue(created());
+    const key = new SubmitKeys().keyFor({ partId: 'p' });
+    await apiOnce('/myorder', { method: 'POST', body: { partId: 'p' } }, key);
+    expect(keyOf(0)).toBe(key);
   });
 });

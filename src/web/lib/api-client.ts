@@ -110,14 +110,34 @@ const RETRY_DELAY_MS = 1000;
  * may or may not have done it) it is sent once more with the same key. The server then either does it, or answers
  * what it did the first time; it never does it twice.
  */
-export async function apiOnce<T>(path: string, options: ApiRequest<T>): Promise<T> {
-  const withKey = { ...options, headers: { ...options.headers, 'idempotency-key': newIdempotencyKey() } };
+export async function apiOnce<T>(
+  path: string,
+  options: ApiRequest<T>,
+  /** The submit's key, when the form keeps one per state (see SubmitKeys); otherwise a fresh one per call. */
+  idempotencyKey: string = newIdempotencyKey(),
+): Promise<T> {
+  const withKey = { ...options, headers: { ...options.headers, 'idempotency-key': idempotencyKey } };
   try {
     return await api(path, withKey);
   } catch (error) {
     if (!(error instanceof ApiError) || error.code !== 'network_error') throw error;
     await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
     return api(path, withKey);
+  }
+}
+
+/**
+ * One Idempotency-Key per state of a form (issue 12 item 4): submitting the same state again (Enter pressed twice,
+ * a second click before the page caught up) sends the same key, so the server does it once and replays its answer;
+ * a changed form is a new request with a new key. The state is what the request sends, in a fixed key order.
+ */
+export class SubmitKeys {
+  #last: { state: string; key: string } | null = null;
+
+  keyFor(state: Record<string, unknown>): string {
+    const serialised = JSON.stringify(state);
+    if (this.#last?.state !== serialised) this.#last = { state: serialised, key: newIdempotencyKey() };
+    return this.#last.key;
   }
 }
 

@@ -53,14 +53,21 @@ export function allOrdersQueryOptions(page: { limit: number; offset: number }) {
   });
 }
 
-/** One submit, one order: a retry after a network failure carries the same Idempotency-Key (apiOnce). */
-export function placeOrder(input: {
+/**
+ * One submit, one order: a retry after a network failure carries the same Idempotency-Key (apiOnce), and so does a
+ * second submit of the same form when the form passes its key (SubmitKeys).
+ */
+export function placeOrder({
+  idempotencyKey,
+  ...input
+}: {
   partId: string;
   quantity: number;
   address: string;
   phone: string;
+  idempotencyKey?: string;
 }): Promise<Order> {
-  return apiOnce('/myorder', { method: 'POST', body: input, schema: orderSchema });
+  return apiOnce('/myorder', { method: 'POST', body: input, schema: orderSchema }, idempotencyKey);
 }
 
 export async function deleteOrder(id: string): Promise<void> {

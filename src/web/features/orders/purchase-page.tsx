@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useId, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Col from 'react-bootstrap/Col';
 import Container from 'react-bootstrap/Container';
@@ -11,17 +11,17 @@ import { Link } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { z } from 'zod';
 import { toastMessages } from '../../../shared/messages.ts';
-import { dollarsToCents, formatUsd } from '../../../shared/money.ts';
+import { centsToDollars, dollarsToCents, formatUsd } from '../../../shared/money.ts';
 import { checkOrderQuantity } from '../../../shared/order-rules.ts';
 import type { Order } from '../../../shared/schemas/orders.ts';
 import { placeOrderBodySchema } from '../../../shared/schemas/orders.ts';
 import type { Part } from '../../../shared/schemas/parts.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { FormField } from '../../components/form-field.tsx';
-import { PartCard, PartCardSkeleton } from '../../components/part-card.tsx';
+import { PartCard, PartCardSkeleton, partStock } from '../../components/part-card.tsx';
 import { LoadError } from '../../components/query-state.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
-import { ApiError, errorMessage } from '../../lib/api-client.ts';
+import { ApiError, errorMessage, SubmitKeys } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-context.tsx';
 import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
@@ -109,39 +109,56 @@ function PurchaseScreen({
     defaultValues: { address: '', phone: '', quantity: part.minimunorder },
   });
   const typed = form.watch('quantity');
-  const quantity = Number.isFinite(typed) && typed > 0 ? typed : 0;
+  const orderablePart = {
+    minimumOrder: part.minimunorder,
+    availableQuantity: part.availablequantity,
+    priceCents: dollarsToCents(part.price),
+  };
+  // The total only for a quantity the order rule accepts: a price for an order that cannot be placed misleads.
+  const quantityCheck = checkOrderQuantity(orderablePart, Number.isFinite(typed) ? typed : Number.NaN);
+  const stock = partStock(part);
+  const stockReasonId = useId();
 
   const order = usePlaceOrder();
+  // Issue 12 item 4: one order per submit. The ref closes the gap before the disabled button renders (two Enters
+  // land before React re-renders), and the key per form state makes a repeat of the same form the same order.
+  const inFlight = useRef(false);
+  const [submitKeys] = useState(() => new SubmitKeys());
+  const lastPlacedId = useRef<string | null>(null);
   // Issue 13: ordering a part that does not fit the current vehicle is asked about once, then trusted.
   const [fitConfirmed, setFitConfirmed] = useState<string | null>(null);
   const [askFit, setAskFit] = useState<PurchaseForm | null>(null);
   const mustAsk = fitNotice !== null && fitNotice !== undefined && fitConfirmed !== fitNotice.text;
 
   const place = (values: PurchaseForm) => {
-    setPlaced(null);
+    if (inFlight.current) return;
+    inFlight.current = true;
+    const input = { partId: part._id, quantity: values.quantity, address: values.address, phone: values.phone };
     order.mutate(
-      { partId: part._id, quantity: values.quantity, address: values.address, phone: values.phone },
+      { ...input, idempotencyKey: submitKeys.keyFor(input) },
       {
         onSuccess: (created) => {
+          // The form keeps what was ordered: sending it again unchanged is the same order, which the server answers
+          // from its record. Said once; change anything for another order.
+          if (lastPlacedId.current === created._id) {
+            toast.info('This order is already placed');
+            return;
+          }
+          lastPlacedId.current = created._id;
           setPlaced(created);
           toast.success(toastMessages.orderPlaced);
-          form.reset({ address: '', phone: '', quantity: part.minimunorder });
         },
         onError: (error) => toast.error(errorMessage(error)),
+        onSettled: () => {
+          inFlight.current = false;
+        },
       },
     );
   };
 
   const onSubmit = form.handleSubmit((values) => {
     // The server's own rule, so a person hears about it without a round trip.
-    const check = checkOrderQuantity(
-      {
-        minimumOrder: part.minimunorder,
-        availableQuantity: part.availablequantity,
-        priceCents: dollarsToCents(part.price),
-      },
-      values.quantity,
-    );
+    const check = checkOrderQuantity(orderablePart, values.quantity);
     if (!check.ok) {
       toast.error(check.message);
       return;
@@ -169,7 +186,15 @@ function PurchaseScreen({
             </Alert>
           ) : null}
           <p className="fs-5 mt-3" aria-live="polite">
-            Total Price: <strong className="text-brand">{formatUsd(part.price * quantity)}</strong>
+            Total Price:{' '}
+            {quantityCheck.ok ? (
+              <strong className="text-brand">{formatUsd(centsToDollars(quantityCheck.totalCents))}</strong>
+            ) : (
+              <>
+                <span aria-hidden="true">—</span>
+                <span className="visually-hidden">none for this quantity</span>
+              </>
+            )}
           </p>
         </Col>
         <Col md={7} lg={8}>
@@ -230,7 +255,21 @@ function PurchaseScreen({
                 placeholder="Add Quantity"
                 hint={`Minimum order ${part.minimunorder} PCS, ${part.availablequantity} PCS available.`}
               />
-              <SubmitButton busy={order.isPending} busyLabel="Placing the order" className="btn-brand">
+              {stock.orderable ? null : (
+                <p id={stockReasonId} className="text-danger fw-semibold mb-2">
+                  {stock.label}:{' '}
+                  {part.availablequantity > 0
+                    ? `${part.availablequantity} PCS left, fewer than the minimum order of ${part.minimunorder} PCS.`
+                    : 'this part cannot be ordered right now.'}
+                </p>
+              )}
+              <SubmitButton
+                busy={order.isPending}
+                busyLabel="Placing the order"
+                className="btn-brand"
+                disabled={!stock.orderable}
+                describedBy={stock.orderable ? undefined : stockReasonId}
+              >
                 Place Order
               </SubmitButton>
             </Form>
