@@ -1,11 +1,40 @@
 import { z } from 'zod';
 import { paymentProviders } from '../enums.ts';
+import { orderSchema } from './orders.ts';
 
-/** `POST /api/create-payment-intent`. The spec sent `price`; it is accepted and ignored: the order sets the amount. */
-export const createPaymentIntentBodySchema = z.strictObject({
-  orderId: z.string().min(1).max(64),
-  price: z.unknown().optional().describe('Ignored: the amount is computed from the order'),
+/** The most orders one payment covers (a checkout's lines, or Pay All Unpaid). */
+export const MAX_ORDERS_PER_PAYMENT = 50;
+
+/**
+ * `POST /api/create-payment-intent`. The spec sent `{orderId, price}`; `price` is accepted and ignored: the orders
+ * set the amount. Issue 12: `{orderIds}` starts one payment for several orders (a checkout, Pay All Unpaid).
+ */
+export const createPaymentIntentBodySchema = z
+  .strictObject({
+    orderId: z.string().min(1).max(64).optional().describe('One order (the spec’s form)'),
+    orderIds: z
+      .array(z.string().min(1).max(64))
+      .min(1, 'Choose At Least One Order')
+      .max(MAX_ORDERS_PER_PAYMENT, `One Payment Covers At Most ${MAX_ORDERS_PER_PAYMENT} Orders`)
+      .optional()
+      .describe('Several orders paid at once'),
+    price: z.unknown().optional().describe('Ignored: the amount is computed from the order'),
+  })
+  .refine((body) => (body.orderId === undefined) !== (body.orderIds === undefined), {
+    message: 'Name One Order (orderId) Or Several (orderIds)',
+  });
+export type CreatePaymentIntentBody = z.infer<typeof createPaymentIntentBodySchema>;
+
+/** `POST /api/payments/confirm`: the provider's payment id, checked with the provider before anything is paid. */
+export const confirmPaymentBodySchema = z.strictObject({
+  transactionId: z.string().trim().min(1, 'Transaction Id Is Required').max(255),
 });
+
+export const confirmPaymentResponseSchema = z.object({
+  transactionId: z.string(),
+  orders: z.array(orderSchema),
+});
+export type ConfirmPaymentResponse = z.infer<typeof confirmPaymentResponseSchema>;
 
 export const createPaymentIntentResponseSchema = z.object({
   clientSecret: z.string(),

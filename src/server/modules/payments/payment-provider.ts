@@ -1,7 +1,8 @@
 import type { PaymentProviderName } from '../../../shared/enums.ts';
 
 export interface CreateIntentInput {
-  orderId: string;
+  /** What the payment is for: one order (Stripe metadata `orderId`, as before) or a group's key (`paymentGroup`). */
+  for: { orderId: string } | { paymentGroup: string };
   amountCents: number;
   currency: 'usd';
   /** One per order and amount, so a retried or concurrent request cannot create a second charge. */
@@ -23,6 +24,8 @@ export interface VerifiedPayment {
   currency: string;
   /** The order the payment was created for (Stripe: metadata.orderId), or null when it was not made by us. */
   orderId: string | null;
+  /** The group of orders it was created for (Stripe: metadata.paymentGroup; issue 12), or null. */
+  paymentGroup: string | null;
 }
 
 /**

@@ -1,9 +1,14 @@
-import { and, eq, ne, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, type SQL } from 'drizzle-orm';
 import type { PaymentProviderName } from '../../../shared/enums.ts';
 import type { Database, Transaction } from '../../db/client.ts';
-import { paymentAttempts, paymentIntents, processedWebhookEvents } from '../../db/schema.ts';
+import { paymentAttempts, paymentIntentOrders, paymentIntents, processedWebhookEvents } from '../../db/schema.ts';
 
-type PaymentIntentRow = typeof paymentIntents.$inferSelect;
+export type PaymentIntentRow = typeof paymentIntents.$inferSelect;
+/** Which orders an intent pays, and how much of it each (ADR 011). */
+export interface IntentOrderLink {
+  orderId: string;
+  amountCents: number;
+}
 type Executor = Database | Transaction;
 
 export class PaymentRepository {
@@ -14,6 +19,32 @@ export class PaymentRepository {
 
   async findForOrder(orderId: string, provider: PaymentProviderName): Promise<PaymentIntentRow | undefined> {
     return this.#findOne(and(eq(paymentIntents.orderId, orderId), eq(paymentIntents.provider, provider)));
+  }
+
+  /** A group payment's intent (issue 12): the same set of orders asked again finds it by this key. */
+  async findForGroup(groupKey: string, provider: PaymentProviderName): Promise<PaymentIntentRow | undefined> {
+    return this.#findOne(and(eq(paymentIntents.groupKey, groupKey), eq(paymentIntents.provider, provider)));
+  }
+
+  /** Every intent that pays (or paid) this order, alone or in a group, for one provider or all. */
+  async intentsForOrder(orderId: string, provider?: PaymentProviderName): Promise<PaymentIntentRow[]> {
+    const linked = this.#db
+      .select({ id: paymentIntentOrders.intentId })
+      .from(paymentIntentOrders)
+      .where(eq(paymentIntentOrders.orderId, orderId));
+    const where = provider
+      ? and(inArray(paymentIntents.id, linked), eq(paymentIntents.provider, provider))
+      : inArray(paymentIntents.id, linked);
+    return this.#db.select().from(paymentIntents).where(where);
+  }
+
+  /** The orders an intent pays, in id order. */
+  async linkedOrders(intentId: string, db: Executor = this.#db): Promise<IntentOrderLink[]> {
+    return db
+      .select({ orderId: paymentIntentOrders.orderId, amountCents: paymentIntentOrders.amountCents })
+      .from(paymentIntentOrders)
+      .where(eq(paymentIntentOrders.intentId, intentId))
+      .orderBy(asc(paymentIntentOrders.orderId));
   }
 
   async findById(id: string, provider: PaymentProviderName): Promise<PaymentIntentRow | undefined> {
@@ -34,21 +65,39 @@ export class PaymentRepository {
    * says whether one has succeeded, whichever the provider.
    */
   async lockHasSucceeded(tx: Transaction, orderId: string): Promise<boolean> {
+    // Through the link table: a group payment that pays this order with others counts too (issue 12).
+    const linked = tx
+      .select({ id: paymentIntentOrders.intentId })
+      .from(paymentIntentOrders)
+      .where(eq(paymentIntentOrders.orderId, orderId));
     const rows = await tx
       .select({ status: paymentIntents.status })
       .from(paymentIntents)
-      .where(eq(paymentIntents.orderId, orderId))
+      .where(inArray(paymentIntents.id, linked))
+      .orderBy(asc(paymentIntents.id))
       .for('update');
     return rows.some((row) => row.status === 'succeeded');
   }
 
   /**
-   * Stores the intent unless the order already has one for this provider (a concurrent request won the race):
-   * the unique index decides, and the stored one is what everyone gets back.
+   * Stores the intent and the orders it pays, unless the order (or the group) already has one for this provider (a
+   * concurrent request won the race): the unique index decides, and the stored one is what everyone gets back.
    */
-  async insertOrGet(row: typeof paymentIntents.$inferInsert): Promise<PaymentIntentRow> {
-    await this.#db.insert(paymentIntents).values(row).onConflictDoNothing();
-    const stored = await this.findForOrder(row.orderId, row.provider);
+  async insertOrGet(row: typeof paymentIntents.$inferInsert, links: readonly IntentOrderLink[]): Promise<PaymentIntentRow> {
+    await this.#db.transaction(async (tx) => {
+      const inserted = await tx
+        .insert(paymentIntents)
+        .values(row)
+        .onConflictDoNothing()
+        .returning({ id: paymentIntents.id });
+      if (inserted.length === 0) return;
+      await tx.insert(paymentIntentOrders).values(links.map((link) => ({ intentId: row.id, ...link })));
+    });
+    const stored = row.groupKey
+      ? await this.findForGroup(row.groupKey, row.provider)
+      : row.orderId
+        ? await this.findForOrder(row.orderId, row.provider)
+        : undefined;
     if (!stored) throw new Error('payment intent vanished after insert');
     return stored;
   }

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { uuidParamsSchema } from '../../../shared/schemas/common.ts';
+import { idempotencyKeyHeadersSchema, uuidParamsSchema } from '../../../shared/schemas/common.ts';
 import { orderSchema, payOrderBodySchema } from '../../../shared/schemas/orders.ts';
 import {
+  confirmPaymentBodySchema,
+  confirmPaymentResponseSchema,
   createPaymentIntentBodySchema,
   createPaymentIntentResponseSchema,
   paymentsConfigSchema,
@@ -34,16 +36,49 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }
       onRequest: requireUser,
       schema: {
         tags: ['payments'],
-        summary: "Start paying for one of the caller's orders",
+        summary: "Start paying for one of the caller's orders, or for several at once",
         description:
-          'The amount is the order’s total (unit price × quantity, in cents); a `price` in the body is ignored. ' +
-          'Asking again returns the same intent. A paid order answers 409.',
+          '`{orderId}` (the spec’s form) or `{orderIds: […]}` (issue 12: one payment for several orders). The amount ' +
+          'is the orders’ total (unit price × quantity, in cents); a `price` in the body is ignored. Asking again for ' +
+          'the same order(s) returns the same intent. A paid order answers 409; an order without a shipping address ' +
+          '422 `address_required` (details name the orders). Takes an `Idempotency-Key`.',
         security: bearerAuth,
+        headers: idempotencyKeyHeadersSchema,
         body: createPaymentIntentBodySchema,
-        response: { 200: createPaymentIntentResponseSchema, ...errorResponses(400, 401, 403, 404, 409, 503) },
+        response: { 200: createPaymentIntentResponseSchema, ...errorResponses(400, 401, 403, 404, 409, 422, 503) },
       },
     },
-    async (request) => payments.createIntent(currentUser(request), request.body.orderId),
+    async (request, reply) => {
+      // A group's intent is stored under the request's Idempotency-Key too (the provider is asked before, outside
+      // the key's transaction, and answers the same intent for the same group: its own idempotency key).
+      const answer = await payments.createIntent(currentUser(request), request.body);
+      return reply.idempotent(200, async () => answer);
+    },
+  );
+
+  app.post(
+    '/api/payments/confirm',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ['payments'],
+        summary: 'Mark every order of a payment paid after the provider confirms it (one payment, several orders)',
+        description:
+          'The server asks the payment provider whether `transactionId` (the payment intent id) succeeded for its ' +
+          'full amount; then every order it pays becomes paid with that transaction id, in one transaction. ' +
+          'Repeating it answers 200 and changes nothing. 422 `payment_not_found`, `payment_amount_mismatch` or ' +
+          '`payment_not_succeeded`. Takes an `Idempotency-Key`.',
+        security: bearerAuth,
+        headers: idempotencyKeyHeadersSchema,
+        body: confirmPaymentBodySchema,
+        response: { 200: confirmPaymentResponseSchema, ...errorResponses(400, 401, 409, 422, 503) },
+      },
+    },
+    async (request, reply) => {
+      // The provider is asked first, outside any transaction; only the marking runs under the key.
+      const confirmed = await payments.prepareConfirm(currentUser(request), request.body.transactionId);
+      return reply.idempotent(200, (db) => payments.finishConfirm(confirmed, db));
+    },
   );
 
   app.patch(

@@ -1,7 +1,14 @@
+import crypto from 'node:crypto';
 import type Stripe from 'stripe';
 import { centsToDollars } from '../../../shared/money.ts';
+import { MAX_ORDER_TOTAL_CENTS } from '../../../shared/order-rules.ts';
 import type { Order } from '../../../shared/schemas/orders.ts';
-import type { CreatePaymentIntentResponse, TestGatewayConfirmBody } from '../../../shared/schemas/payments.ts';
+import type {
+  ConfirmPaymentResponse,
+  CreatePaymentIntentBody,
+  CreatePaymentIntentResponse,
+  TestGatewayConfirmBody,
+} from '../../../shared/schemas/payments.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import {
   AppError,
@@ -16,7 +23,7 @@ import type { OrderPaymentPort, PayableOrder } from '../orders/order-payment-por
 import type { PaymentGuard } from '../orders/orders-service.ts';
 import { chargeOutcome, checkCardDetails } from './card-rules.ts';
 import type { PaymentProvider } from './payment-provider.ts';
-import type { PaymentRepository } from './payment-repository.ts';
+import type { PaymentIntentRow, PaymentRepository } from './payment-repository.ts';
 import { StripeProvider } from './stripe-provider.ts';
 import { stripeStyleId } from './test-gateway-provider.ts';
 
@@ -28,6 +35,39 @@ class CardError extends AppError {
 }
 
 const notYourOrder = () => new NotFoundError('This order does not exist.');
+
+/** A payment the provider confirmed, and the orders it pays: what `finishConfirm` marks paid. */
+export interface ConfirmedPayment {
+  intentId: string;
+  orderIds: string[];
+}
+
+/** The sorted order ids, hashed: one key per set of orders, whatever order they were named in. */
+export function paymentGroupKey(orderIds: readonly string[]): string {
+  return crypto
+    .createHash('sha256')
+    .update([...orderIds].sort().join(','))
+    .digest('hex');
+}
+
+/**
+ * Only unpaid orders that have somewhere to ship are paid for (issue 12: nothing is paid that cannot be shipped).
+ * A paid (or otherwise closed) order is 409; orders without an address are 422, named in the details.
+ */
+function assertPayable(orders: readonly PayableOrder[]): void {
+  if (orders.some((order) => order.paid)) throw new ConflictError('This order is already paid.', 'already_paid');
+  if (orders.some((order) => order.status !== 'unpaid')) {
+    throw new ConflictError('This order can no longer be paid.', 'order_not_payable');
+  }
+  const unaddressed = orders.filter((order) => order.address.trim() === '');
+  if (unaddressed.length > 0) {
+    throw new BusinessRuleError(
+      'address_required',
+      'Add A Shipping Address Before Paying: Nothing Is Paid That Cannot Be Shipped.',
+      unaddressed.map((order) => ({ orderId: order.id })),
+    );
+  }
+}
 
 /** Stripe PaymentIntent states in which money has moved or is moving. */
 const PAYMENT_UNDER_WAY = new Set(['succeeded', 'processing', 'requires_capture']);
@@ -58,14 +98,15 @@ export class PaymentsService implements PaymentGuard {
    */
   async assertNoPaymentUnderway(orderId: string): Promise<void> {
     if (this.provider.name !== 'stripe') return;
-    const intent = await this.#payments.findForOrder(orderId, 'stripe');
-    if (!intent) return;
-    const payment = await this.provider.retrievePayment(intent.id);
-    if (payment && PAYMENT_UNDER_WAY.has(payment.status)) {
-      throw new ConflictError(
-        'A card payment for this order has gone through or is being processed, so it cannot be deleted.',
-        'payment_under_way',
-      );
+    // Every intent that pays the order, alone or in a group (issue 12).
+    for (const intent of await this.#payments.intentsForOrder(orderId, 'stripe')) {
+      const payment = await this.provider.retrievePayment(intent.id);
+      if (payment && PAYMENT_UNDER_WAY.has(payment.status)) {
+        throw new ConflictError(
+          'A card payment for this order has gone through or is being processed, so it cannot be deleted.',
+          'payment_under_way',
+        );
+      }
     }
   }
 
@@ -84,38 +125,136 @@ export class PaymentsService implements PaymentGuard {
     return order;
   }
 
-  async createIntent(user: SessionUser, orderId: string): Promise<CreatePaymentIntentResponse> {
-    const order = await this.#ownOrder(user, orderId);
-    if (order.paid) throw new ConflictError('This order is already paid.', 'already_paid');
-    const answer = (clientSecret: string, amountCents: number) => ({
-      clientSecret,
-      provider: this.provider.name,
-      publishableKey: this.provider.publishableKey,
-      amount: centsToDollars(amountCents),
-      currency: 'usd',
-    });
+  /**
+   * `POST /api/create-payment-intent`: `{orderId}` (the spec's form) or `{orderIds}` (issue 12: one payment for a
+   * checkout's orders, or for all unpaid ones). A single id in `orderIds` is the one-order payment.
+   */
+  async createIntent(user: SessionUser, body: CreatePaymentIntentBody): Promise<CreatePaymentIntentResponse> {
+    const ids = body.orderIds ? [...new Set(body.orderIds)] : [body.orderId ?? ''];
+    if (ids.length > 1) return this.#createGroupIntent(user, ids);
+    const order = await this.#ownOrder(user, ids[0] ?? '');
+    assertPayable([order]);
 
     const existing = await this.#payments.findForOrder(order.id, this.provider.name);
-    if (existing) return answer(existing.clientSecret, existing.amountCents);
+    if (existing) return this.#answer(existing);
 
     // The amount comes from the order alone (unit price copied at ordering x quantity), never from the client.
     const intent = await this.provider.createIntent({
-      orderId: order.id,
+      for: { orderId: order.id },
       amountCents: order.totalCents,
       currency: 'usd',
       idempotencyKey: `order-${order.id}-${order.totalCents}`,
       receiptEmail: order.email,
     });
-    const stored = await this.#payments.insertOrGet({
-      id: intent.id,
-      orderId: order.id,
-      provider: this.provider.name,
-      amountCents: order.totalCents,
-      currency: 'usd',
+    const stored = await this.#payments.insertOrGet(
+      {
+        id: intent.id,
+        orderId: order.id,
+        provider: this.provider.name,
+        amountCents: order.totalCents,
+        currency: 'usd',
+        clientSecret: intent.clientSecret,
+        status: intent.status,
+      },
+      [{ orderId: order.id, amountCents: order.totalCents }],
+    );
+    return this.#answer(stored);
+  }
+
+  #answer(intent: PaymentIntentRow): CreatePaymentIntentResponse {
+    return {
       clientSecret: intent.clientSecret,
-      status: intent.status,
+      provider: this.provider.name,
+      publishableKey: this.provider.publishableKey,
+      amount: centsToDollars(intent.amountCents),
+      currency: 'usd',
+    };
+  }
+
+  /**
+   * One intent for several of the caller's orders (ADR 011). The amount is the sum of the orders' totals, computed
+   * here; the sorted ids make the group's key, so asking again for the same orders returns the same intent.
+   */
+  async #createGroupIntent(user: SessionUser, orderIds: string[]): Promise<CreatePaymentIntentResponse> {
+    const found = await this.#orders.findManyForPayment(orderIds);
+    const byId = new Map(found.map((order) => [order.id, order]));
+    const orders = orderIds.map((id) => {
+      const order = byId.get(id);
+      if (!order || (order.buyerId !== user.id && !user.isAdmin)) throw notYourOrder();
+      if (order.buyerId !== user.id) throw new ForbiddenError('Only the buyer can pay for an order.');
+      return order;
     });
-    return answer(stored.clientSecret, stored.amountCents);
+    assertPayable(orders);
+    const amountCents = orders.reduce((sum, order) => sum + order.totalCents, 0);
+    if (amountCents > MAX_ORDER_TOTAL_CENTS) {
+      throw new BusinessRuleError(
+        'payment_too_large',
+        `One payment can be at most $${centsToDollars(MAX_ORDER_TOTAL_CENTS).toLocaleString('en-US')}. Pay for fewer orders at once.`,
+      );
+    }
+    const groupKey = paymentGroupKey(orderIds);
+    const existing = await this.#payments.findForGroup(groupKey, this.provider.name);
+    if (existing) return this.#answer(existing);
+
+    const intent = await this.provider.createIntent({
+      for: { paymentGroup: groupKey },
+      amountCents,
+      currency: 'usd',
+      idempotencyKey: `group-${groupKey}-${amountCents}`,
+      receiptEmail: orders[0]?.email,
+    });
+    const stored = await this.#payments.insertOrGet(
+      {
+        id: intent.id,
+        groupKey,
+        provider: this.provider.name,
+        amountCents,
+        currency: 'usd',
+        clientSecret: intent.clientSecret,
+        status: intent.status,
+      },
+      orders.map((order) => ({ orderId: order.id, amountCents: order.totalCents })),
+    );
+    return this.#answer(stored);
+  }
+
+  /**
+   * `POST /api/payments/confirm`, first half, OUTSIDE any transaction: the payment must be one of ours, for orders
+   * of the caller, and the provider must say it succeeded for its whole amount. The second half (`finishConfirm`)
+   * marks the orders paid; the route runs it under the request's Idempotency-Key.
+   */
+  async prepareConfirm(user: SessionUser, transactionId: string): Promise<ConfirmedPayment> {
+    const notFound = () =>
+      new BusinessRuleError('payment_not_found', 'No payment with this transaction id was made for your orders.');
+    const intent = await this.#payments.findById(transactionId, this.provider.name);
+    if (!intent) throw notFound();
+    const links = await this.#payments.linkedOrders(intent.id);
+    const orders = await this.#orders.findManyForPayment(links.map((link) => link.orderId));
+    if (orders.length === 0 || orders.some((order) => order.buyerId !== user.id)) throw notFound();
+    const payment = await this.provider.retrievePayment(transactionId);
+    if (!payment || payment.id !== intent.id) throw notFound();
+    const linkedCents = links.reduce((sum, link) => sum + link.amountCents, 0);
+    if (
+      payment.amountCents !== intent.amountCents ||
+      linkedCents !== intent.amountCents ||
+      payment.currency.toLowerCase() !== 'usd'
+    ) {
+      throw new BusinessRuleError('payment_amount_mismatch', 'The payment does not match the amount of these orders.');
+    }
+    if (payment.status !== 'succeeded') {
+      throw new BusinessRuleError('payment_not_succeeded', 'This payment has not succeeded.');
+    }
+    return { intentId: intent.id, orderIds: links.map((link) => link.orderId) };
+  }
+
+  /** Second half: every order of the payment paid with its id, in one transaction (a savepoint under a key's). */
+  async finishConfirm(confirmed: ConfirmedPayment, db: Database | Transaction = this.#db): Promise<ConfirmPaymentResponse> {
+    const marked = await db.transaction(async (tx) => {
+      const result = await this.#orders.markAllPaid(tx, confirmed.orderIds, confirmed.intentId);
+      await this.#payments.setStatus(tx, confirmed.intentId, 'succeeded');
+      return result;
+    });
+    return { transactionId: confirmed.intentId, orders: marked.orders.map((order) => order.wire) };
   }
 
   /**
@@ -159,10 +298,12 @@ export class PaymentsService implements PaymentGuard {
   async confirmTestCard(user: SessionUser, body: TestGatewayConfirmBody) {
     const intent = await this.#payments.findByClientSecret(body.clientSecret, 'test');
     if (!intent) throw new InvalidError('No such payment intent: the client secret is not valid.');
-    const order = await this.#orders.findForPayment(intent.orderId);
-    if (!order || order.buyerId !== user.id)
+    // Every order the intent pays (one, or a group's): all the caller's, and all still unpaid.
+    const links = await this.#payments.linkedOrders(intent.id);
+    const orders = await this.#orders.findManyForPayment(links.map((link) => link.orderId));
+    if (orders.length === 0 || orders.some((order) => order.buyerId !== user.id))
       throw new InvalidError('No such payment intent: the client secret is not valid.');
-    if (intent.status === 'succeeded' || order.paid) {
+    if (intent.status === 'succeeded' || orders.some((order) => order.status !== 'unpaid')) {
       throw new ConflictError('This payment has already succeeded.', 'payment_intent_unexpected_state');
     }
     const check = checkCardDetails(body.card);
@@ -208,15 +349,26 @@ export class PaymentsService implements PaymentGuard {
       return { received: true, handled: false };
     }
     const intent = event.data.object;
-    const orderId = intent.metadata?.orderId;
-    const order = orderId ? await this.#orders.findForPayment(orderId) : undefined;
-    const matches = order && intent.amount === order.totalCents && intent.currency.toLowerCase() === 'usd';
+    // The orders it pays come from our link table (a group's, or one order's); the amount must be what we asked.
+    const stored = await this.#payments.findById(intent.id, 'stripe');
+    const links = stored ? await this.#payments.linkedOrders(stored.id) : [];
+    const linkedCents = links.reduce((sum, link) => sum + link.amountCents, 0);
+    const matches =
+      stored !== undefined &&
+      links.length > 0 &&
+      intent.amount === stored.amountCents &&
+      linkedCents === stored.amountCents &&
+      intent.currency.toLowerCase() === 'usd';
     const handled = await this.#db.transaction(async (tx) => {
       const first = await this.#payments.claimWebhookEvent(tx, 'stripe', event.id);
-      if (!first || !order || !matches) return false;
-      const paid = await this.#orders.markPaid(tx, order.id, intent.id);
-      if (paid) await this.#payments.setStatus(tx, intent.id, 'succeeded');
-      return Boolean(paid);
+      if (!first || !matches) return false;
+      const marked = await this.#orders.markAllPaid(
+        tx,
+        links.map((link) => link.orderId),
+        intent.id,
+      );
+      if (marked.newlyPaid.length > 0) await this.#payments.setStatus(tx, intent.id, 'succeeded');
+      return marked.newlyPaid.length > 0;
     });
     return { received: true, handled };
   }

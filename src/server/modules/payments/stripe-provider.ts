@@ -52,7 +52,7 @@ export class StripeProvider implements PaymentProvider {
           amount: input.amountCents,
           currency: input.currency,
           automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
-          metadata: { orderId: input.orderId },
+          metadata: input.for,
           ...(input.receiptEmail ? { receipt_email: input.receiptEmail } : {}),
         },
         { idempotencyKey: input.idempotencyKey },
@@ -75,6 +75,7 @@ export class StripeProvider implements PaymentProvider {
         amountCents: intent.amount,
         currency: intent.currency,
         orderId: intent.metadata?.orderId ?? null,
+        paymentGroup: intent.metadata?.paymentGroup ?? null,
       };
     } catch (error) {
       if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing')

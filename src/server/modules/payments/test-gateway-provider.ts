@@ -38,6 +38,7 @@ export class TestGatewayProvider implements PaymentProvider {
       amountCents: row.amountCents,
       currency: row.currency,
       orderId: row.orderId,
+      paymentGroup: row.groupKey,
     };
   }
 }

@@ -1,0 +1,60 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Database, Transaction } from '../../db/client.ts';
+import { cartItems } from '../../db/schema.ts';
+
+type Executor = Database | Transaction;
+export type CartItemRow = typeof cartItems.$inferSelect;
+
+/** The cart module's one table, `cart_items` (issue 12, ADR 011). */
+export class CartRepository {
+  readonly #db: Database;
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  async list(userId: string, db: Executor = this.#db): Promise<CartItemRow[]> {
+    return db.select().from(cartItems).where(eq(cartItems.userId, userId)).orderBy(asc(cartItems.addedAt));
+  }
+
+  async count(userId: string): Promise<number> {
+    const [row] = await this.#db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(cartItems)
+      .where(eq(cartItems.userId, userId));
+    return Number(row?.n ?? 0);
+  }
+
+  /** Sets a line's quantity (adding the line when the part is not in the cart yet; it keeps its place if it is). */
+  async set(userId: string, partId: string, quantity: number, db: Executor = this.#db): Promise<void> {
+    await db
+      .insert(cartItems)
+      .values({ userId, partId, quantity })
+      .onConflictDoUpdate({ target: [cartItems.userId, cartItems.partId], set: { quantity } });
+  }
+
+  async remove(userId: string, partId: string): Promise<boolean> {
+    const rows = await this.#db
+      .delete(cartItems)
+      .where(and(eq(cartItems.userId, userId), eq(cartItems.partId, partId)))
+      .returning({ partId: cartItems.partId });
+    return rows.length > 0;
+  }
+
+  /**
+   * Locks the caller's cart lines for the checkout's transaction, in part-id order (the order in which checkout
+   * then reserves the parts' stock, so two checkouts never wait on each other in a circle). A second checkout of the
+   * same cart waits here and then finds the lines gone.
+   */
+  async lockLines(tx: Transaction, userId: string): Promise<{ partId: string; quantity: number }[]> {
+    return tx
+      .select({ partId: cartItems.partId, quantity: cartItems.quantity })
+      .from(cartItems)
+      .where(eq(cartItems.userId, userId))
+      .orderBy(asc(cartItems.partId))
+      .for('update');
+  }
+
+  async clear(tx: Transaction, userId: string): Promise<void> {
+    await tx.delete(cartItems).where(eq(cartItems.userId, userId));
+  }
+}

@@ -1,0 +1,146 @@
+import crypto from 'node:crypto';
+import { checkOrderQuantity, stockOutRefusal } from '../../../shared/order-rules.ts';
+import type { ShipTo } from '../../../shared/schemas/addresses.ts';
+import type { CheckoutResponse } from '../../../shared/schemas/cart.ts';
+import type { Order } from '../../../shared/schemas/orders.ts';
+import { centsToDollars } from '../../../shared/money.ts';
+import type { Database, Transaction } from '../../db/client.ts';
+import { BusinessRuleError } from '../../errors.ts';
+import type { SessionUser } from '../../plugins/auth.ts';
+import type { AddressBookPort, Destination } from '../accounts/address-book.ts';
+import { toWireOrder } from './order-mapper.ts';
+import { refusalDetail } from './order-refusals.ts';
+import type { HoldLimit, HoldState, OrderRepository } from './order-repository.ts';
+
+/** The cart as checkout sees it (a port the cart module fills, ADR 006): its lines, locked, and emptied. */
+export interface CheckoutCartPort {
+  /** The caller's lines, locked until the transaction ends, in part-id order. */
+  lockLines(tx: Transaction, userId: string): Promise<{ partId: string; quantity: number }[]>;
+  clear(tx: Transaction, userId: string): Promise<void>;
+}
+
+/** Why one cart line could not be placed, in the order rule's words (the API's `details` entry for that line). */
+type LineRefusal = Record<string, unknown> & { partId: string };
+
+class CheckoutRefused extends Error {
+  readonly lines: LineRefusal[];
+  constructor(lines: LineRefusal[]) {
+    super('checkout refused');
+    this.lines = lines;
+  }
+}
+
+/** Over the hold limit (issue 12): the order rule allowed it, the customer's unpaid PCS of the part did not. */
+function holdRefusal(hold: HoldState): Record<string, unknown> {
+  return {
+    code: 'hold_limit',
+    message: `You Can Hold At Most ${hold.limit} Unpaid PCS Of This Part. Pay Or Delete Your Unpaid Orders First.`,
+    held: hold.held,
+    holdLimit: hold.limit,
+  };
+}
+
+/**
+ * Checkout (issue 12, ADR 011): every line of the caller's cart becomes the spec's order, all in ONE transaction —
+ * every line reserves its stock or none does — the cart is emptied and the address saved in that same transaction.
+ * A refusal names every line that cannot be placed and why (the order rule's codes and messages), and changes
+ * nothing: the cart stays as it was.
+ */
+export class CheckoutService {
+  readonly #db: Database;
+  readonly #orders: OrderRepository;
+  readonly #cart: CheckoutCartPort;
+  readonly #addresses: AddressBookPort;
+  readonly #holdLimit: HoldLimit;
+
+  constructor(deps: {
+    db: Database;
+    orders: OrderRepository;
+    cart: CheckoutCartPort;
+    addresses: AddressBookPort;
+    holdLimit: HoldLimit;
+  }) {
+    this.#db = deps.db;
+    this.#orders = deps.orders;
+    this.#cart = deps.cart;
+    this.#addresses = deps.addresses;
+    this.#holdLimit = deps.holdLimit;
+  }
+
+  /**
+   * `db` is the idempotency key's transaction when the request carries one (the checkout then runs in a savepoint
+   * of it, so key, orders and cart commit together).
+   */
+  async checkout(user: SessionUser, shipTo: ShipTo, db: Database | Transaction = this.#db): Promise<CheckoutResponse> {
+    const destination = await this.#addresses.resolve(user.id, shipTo, db);
+    const checkoutId = crypto.randomUUID();
+    try {
+      const orders = await db.transaction((tx) => this.placeCheckout(tx, user, checkoutId, destination));
+      const totalCents = orders.reduce((sum, order) => sum + Math.round(order.total * 100), 0);
+      return { checkoutId, orders, total: centsToDollars(totalCents) };
+    } catch (error) {
+      if (!(error instanceof CheckoutRefused)) throw error;
+      throw new BusinessRuleError(
+        'checkout_refused',
+        'Some Parts In Your Cart Cannot Be Ordered As They Are. Nothing Was Ordered.',
+        error.lines,
+      );
+    }
+  }
+
+  /**
+   * THE one function that places a checkout's orders, inside the caller's transaction: lock the cart, place every
+   * line (reserving its stock), save the address, empty the cart. Anything a placed checkout must also do (its
+   * mail, through the outbox) belongs here, in this transaction. Throws CheckoutRefused (rolling everything back)
+   * when any line cannot be placed, after trying every line so that each refusal is named.
+   */
+  async placeCheckout(tx: Transaction, user: SessionUser, checkoutId: string, destination: Destination) {
+    const lines = await this.#cart.lockLines(tx, user.id);
+    if (lines.length === 0) {
+      throw new BusinessRuleError('cart_empty', 'Your Cart Is Empty. Add A Part Before Checking Out.');
+    }
+    const placed: Order[] = [];
+    const refused: LineRefusal[] = [];
+    // Lines come in part-id order: two checkouts sharing parts lock them in the same order and never deadlock.
+    for (const [index, line] of lines.entries()) {
+      const result = await this.#orders.place(
+        {
+          partId: line.partId,
+          userId: user.id,
+          quantity: line.quantity,
+          email: user.email,
+          userName: user.displayName,
+          address: destination.address,
+          phone: destination.phone,
+          checkoutId,
+        },
+        this.#holdLimit,
+        tx,
+      );
+      if (result.ok) {
+        placed.push(toWireOrder(result.order));
+        continue;
+      }
+      const path = `lines.${index}`;
+      if (!result.part) {
+        refused.push({ path, partId: line.partId, code: 'part_not_found', message: 'This part does not exist.' });
+        continue;
+      }
+      const check = checkOrderQuantity(result.part, line.quantity);
+      const { hold } = result.part;
+      if (!check.ok) {
+        const { ok: _ok, ...refusal } = check;
+        refused.push({ partId: line.partId, ...refusalDetail(refusal, path) });
+      } else if (hold.limit !== null && hold.held + line.quantity > hold.limit) {
+        refused.push({ path, partId: line.partId, ...holdRefusal(hold) });
+      } else {
+        // The rule allowed it against the part as read, the statement did not: other buyers took the stock.
+        refused.push({ partId: line.partId, ...refusalDetail(stockOutRefusal(result.part.availableQuantity), path) });
+      }
+    }
+    if (refused.length > 0) throw new CheckoutRefused(refused);
+    await this.#addresses.remember(tx, user.id, destination);
+    await this.#cart.clear(tx, user.id);
+    return placed;
+  }
+}
