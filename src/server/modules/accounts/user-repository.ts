@@ -33,6 +33,12 @@ export class UserRepository {
       .orderBy(asc(users.createdAt), asc(users.id));
   }
 
+  /** Every admin's address (issue 12: the 'new paid order' mail goes to each when ORDER_NOTIFY_EMAIL is unset). */
+  async adminEmails(db: Executor = this.#db): Promise<string[]> {
+    const rows = await db.select({ email: users.email }).from(users).where(eq(users.isAdmin, true)).limit(50);
+    return rows.map((row) => row.email);
+  }
+
   /** Makes the user an admin; answers how many rows changed (0 when they already were one). */
   async makeAdmin(email: string): Promise<number> {
     const rows = await this.#db

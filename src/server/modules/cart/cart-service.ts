@@ -1,7 +1,7 @@
-import { checkOrderQuantity } from '../../../shared/order-rules.ts';
 import { centsToDollars } from '../../../shared/money.ts';
-import { isUuid } from '../../../shared/schemas/common.ts';
+import { checkOrderQuantity } from '../../../shared/order-rules.ts';
 import { type Cart, type CartLine, MAX_CART_LINES, type MergeCartBody } from '../../../shared/schemas/cart.ts';
+import { isUuid } from '../../../shared/schemas/common.ts';
 import { BusinessRuleError, NotFoundError } from '../../errors.ts';
 import { refusalError } from '../orders/order-refusals.ts';
 import type { CartItemRow, CartRepository } from './cart-repository.ts';

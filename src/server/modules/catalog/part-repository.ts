@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, ilike, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { normalizePartNumber } from '../../../shared/part-numbers.ts';
 import type { PartSort } from '../../../shared/schemas/parts.ts';
@@ -19,6 +19,16 @@ export interface PartRow extends PartColumns {
   fitsVehicle: boolean | null;
 }
 type NewPartRow = typeof parts.$inferInsert;
+
+/** A part as a cart line shows it and the order rule checks it. */
+export interface OrderablePartView {
+  id: string;
+  name: string;
+  img: string;
+  priceCents: number;
+  minimumOrder: number;
+  availableQuantity: number;
+}
 export type PartChanges = Partial<
   Pick<
     PartColumns,
@@ -487,6 +497,25 @@ export class PartRepository {
       .update(parts)
       .set({ availableQuantity: sql`${parts.availableQuantity} + ${quantity}`, updatedAt: new Date() })
       .where(eq(parts.id, partId));
+  }
+
+  /**
+   * The parts of a cart as they are now, for the cart module's `CartCatalogPort` (issue 12): what a line shows and
+   * what the order rule checks. Unknown ids are simply missing from the answer.
+   */
+  async orderableByIds(ids: readonly string[]): Promise<OrderablePartView[]> {
+    if (ids.length === 0) return [];
+    return this.#db
+      .select({
+        id: parts.id,
+        name: parts.name,
+        img: parts.img,
+        priceCents: parts.priceCents,
+        minimumOrder: parts.minimumOrder,
+        availableQuantity: parts.availableQuantity,
+      })
+      .from(parts)
+      .where(inArray(parts.id, [...ids]));
   }
 
   /** True when a part was deleted. Orders keep their copy of name and price (part_id becomes null). */

@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
+import { centsToDollars } from '../../../shared/money.ts';
 import { checkOrderQuantity, stockOutRefusal } from '../../../shared/order-rules.ts';
 import type { ShipTo } from '../../../shared/schemas/addresses.ts';
 import type { CheckoutResponse } from '../../../shared/schemas/cart.ts';
 import type { Order } from '../../../shared/schemas/orders.ts';
-import { centsToDollars } from '../../../shared/money.ts';
 import type { Database, Transaction } from '../../db/client.ts';
-import { BusinessRuleError } from '../../errors.ts';
+import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { AddressBookPort, Destination } from '../accounts/address-book.ts';
 import { toWireOrder } from './order-mapper.ts';
@@ -86,6 +86,25 @@ export class CheckoutService {
         error.lines,
       );
     }
+  }
+
+  /**
+   * Gives one of the caller's unpaid orders its shipping address (the payment page asks for it before the card when
+   * the order was placed without one), saving it to the address book in the same transaction.
+   */
+  async setShippingAddress(user: SessionUser, orderId: string, shipTo: ShipTo): Promise<Order> {
+    const destination = await this.#addresses.resolve(user.id, shipTo);
+    return this.#db.transaction(async (tx) => {
+      const order = await this.#orders.lock(tx, orderId);
+      if (!order || (order.userId !== user.id && !user.isAdmin)) throw new NotFoundError('This order does not exist.');
+      if (order.userId !== user.id) throw new ForbiddenError("Only the buyer can set an order's shipping address.");
+      const updated = await this.#orders.setShippingAddress(tx, orderId, destination);
+      if (!updated) {
+        throw new ConflictError('Only an unpaid order’s shipping address can be changed.', 'order_not_unpaid');
+      }
+      await this.#addresses.remember(tx, user.id, destination);
+      return toWireOrder(updated);
+    });
   }
 
   /**

@@ -1,0 +1,199 @@
+import crypto from 'node:crypto';
+import { count, eq } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+import {
+  createUser,
+  describeEachDatabase,
+  type TestContext,
+  type TestUser,
+} from '../../../../test/support/test-app.ts';
+import { addresses, cartItems, orders, parts } from '../../db/schema.ts';
+import { insertPart, stockOf } from './order-test-helpers.ts';
+
+const shipTo = { address: '7 Checkout Lane, Springfield', phone: '+1 555 0107' };
+
+async function addToCart(ctx: TestContext, user: TestUser, partId: string, quantity: number) {
+  const res = await ctx.app.inject({
+    method: 'PUT',
+    url: `/api/cart/items/${partId}`,
+    headers: user.headers,
+    payload: { quantity },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+function checkout(ctx: TestContext, user: TestUser, body: object = shipTo, key?: string) {
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/api/checkout',
+    headers: { ...user.headers, ...(key ? { 'idempotency-key': key } : {}) },
+    payload: body,
+  });
+}
+
+async function ordersOf(ctx: TestContext, userId: string): Promise<number> {
+  const [row] = await ctx.database.db.select({ n: count() }).from(orders).where(eq(orders.userId, userId));
+  return row?.n ?? 0;
+}
+
+async function cartLinesOf(ctx: TestContext, userId: string): Promise<number> {
+  const [row] = await ctx.database.db.select({ n: count() }).from(cartItems).where(eq(cartItems.userId, userId));
+  return row?.n ?? 0;
+}
+
+/** Issue 12, item 3: one checkout places every line of the cart, all or none. */
+describeEachDatabase('checkout', (ctx) => {
+  it('places every line as an order with one checkout id, empties the cart and saves the address', async () => {
+    const user = await createUser(ctx());
+    const db = ctx().database.db;
+    const a = await insertPart(db, { priceCents: 1000, availableQuantity: 20 });
+    const b = await insertPart(db, { priceCents: 2550, availableQuantity: 20 });
+    const c = await insertPart(db, { priceCents: 499, availableQuantity: 20, minimumOrder: 2 });
+    await addToCart(ctx(), user, a.id, 1);
+    await addToCart(ctx(), user, b.id, 2);
+    await addToCart(ctx(), user, c.id, 2);
+
+    const res = await checkout(ctx(), user);
+    expect(res.statusCode, res.body).toBe(201);
+    const body = res.json();
+    expect(body.orders).toHaveLength(3);
+    expect(body.total).toBe(10 + 51 + 9.98);
+    for (const order of body.orders) {
+      expect(order).toMatchObject({ status: 'unpaid', paid: false, ...shipTo, email: user.email });
+    }
+    const rows = await db.select().from(orders).where(eq(orders.userId, user.id));
+    expect(new Set(rows.map((row) => row.checkoutId))).toEqual(new Set([body.checkoutId]));
+    expect(await stockOf(db, a.id)).toBe(19);
+    expect(await stockOf(db, b.id)).toBe(18);
+    expect(await stockOf(db, c.id)).toBe(18);
+    expect(await cartLinesOf(ctx(), user.id)).toBe(0);
+    // Each is the spec's order: listed in My Order.
+    const mine = await ctx().app.inject({ method: 'GET', url: '/api/myorder', headers: user.headers });
+    expect(mine.json()).toHaveLength(3);
+
+    const book = await ctx().app.inject({ method: 'GET', url: '/api/addresses', headers: user.headers });
+    expect(book.json()).toEqual([expect.objectContaining(shipTo)]);
+  });
+
+  it('one line out of stock: nothing is reserved, nothing ordered, the cart stays, and the reason is per line', async () => {
+    const user = await createUser(ctx());
+    const db = ctx().database.db;
+    const plenty = await insertPart(db, { availableQuantity: 20 });
+    const scarce = await insertPart(db, { availableQuantity: 5 });
+    await addToCart(ctx(), user, plenty.id, 3);
+    await addToCart(ctx(), user, scarce.id, 4);
+    // Others bought the scarce part meanwhile.
+    await db.update(parts).set({ availableQuantity: 2 }).where(eq(parts.id, scarce.id));
+
+    const res = await checkout(ctx(), user);
+    expect(res.statusCode).toBe(422);
+    const error = res.json().error;
+    expect(error.code).toBe('checkout_refused');
+    expect(error.details).toEqual([
+      expect.objectContaining({ partId: scarce.id, code: 'stock_out', message: 'Stock Out', availableQuantity: 2 }),
+    ]);
+    expect(await stockOf(db, plenty.id)).toBe(20);
+    expect(await stockOf(db, scarce.id)).toBe(2);
+    expect(await ordersOf(ctx(), user.id)).toBe(0);
+    expect(await cartLinesOf(ctx(), user.id)).toBe(2);
+    const [saved] = await db.select({ n: count() }).from(addresses).where(eq(addresses.userId, user.id));
+    expect(saved?.n).toBe(0);
+  });
+
+  it('the same Idempotency-Key twice places one set of orders and answers the first result again', async () => {
+    const user = await createUser(ctx());
+    const part = await insertPart(ctx().database.db, { availableQuantity: 20 });
+    await addToCart(ctx(), user, part.id, 2);
+    const key = crypto.randomUUID();
+    const first = await checkout(ctx(), user, shipTo, key);
+    expect(first.statusCode).toBe(201);
+    const again = await checkout(ctx(), user, shipTo, key);
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    expect(await ordersOf(ctx(), user.id)).toBe(1);
+    expect(await stockOf(ctx().database.db, part.id)).toBe(18);
+  });
+
+  it('two checkouts of the same cart at once place it once (the cart lines are locked)', async () => {
+    const user = await createUser(ctx());
+    const part = await insertPart(ctx().database.db, { availableQuantity: 20 });
+    await addToCart(ctx(), user, part.id, 2);
+    const answers = await Promise.all([checkout(ctx(), user), checkout(ctx(), user)]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 422]);
+    expect(answers.find((a) => a.statusCode === 422)?.json().error.code).toBe('cart_empty');
+    expect(await ordersOf(ctx(), user.id)).toBe(1);
+  });
+
+  it('an empty cart is 422 cart_empty; a saved address of someone else is 404', async () => {
+    const user = await createUser(ctx());
+    expect((await checkout(ctx(), user)).json().error.code).toBe('cart_empty');
+    const other = await createUser(ctx());
+    const saved = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/addresses',
+      headers: other.headers,
+      payload: shipTo,
+    });
+    expect(saved.statusCode).toBe(201);
+    const part = await insertPart(ctx().database.db);
+    await addToCart(ctx(), user, part.id, 1);
+    expect((await checkout(ctx(), user, { addressId: saved.json()._id })).statusCode).toBe(404);
+    expect(await ordersOf(ctx(), user.id)).toBe(0);
+  });
+
+  it('checks out to a saved address by its id', async () => {
+    const user = await createUser(ctx());
+    const saved = (
+      await ctx().app.inject({ method: 'POST', url: '/api/addresses', headers: user.headers, payload: shipTo })
+    ).json();
+    const part = await insertPart(ctx().database.db);
+    await addToCart(ctx(), user, part.id, 1);
+    const res = await checkout(ctx(), user, { addressId: saved._id });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().orders[0]).toMatchObject(shipTo);
+  });
+
+  it('an order placed without an address gets one before it is paid; a paid one cannot change it', async () => {
+    const user = await createUser(ctx());
+    const part = await insertPart(ctx().database.db);
+    const placed = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/myorder',
+      headers: user.headers,
+      payload: { partId: part.id, quantity: 1 },
+    });
+    const orderId = placed.json()._id;
+    const refused = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/create-payment-intent',
+      headers: user.headers,
+      payload: { orderId },
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().error).toMatchObject({ code: 'address_required', details: [{ orderId }] });
+
+    const other = await createUser(ctx());
+    const url = `/api/myorder/${orderId}/address`;
+    expect((await ctx().app.inject({ method: 'PATCH', url, headers: other.headers, payload: shipTo })).statusCode).toBe(
+      404,
+    );
+    const set = await ctx().app.inject({ method: 'PATCH', url, headers: user.headers, payload: shipTo });
+    expect(set.statusCode).toBe(200);
+    expect(set.json()).toMatchObject(shipTo);
+    const intent = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/create-payment-intent',
+      headers: user.headers,
+      payload: { orderId },
+    });
+    expect(intent.statusCode).toBe(200);
+
+    await ctx()
+      .database.db.update(orders)
+      .set({ paid: true, status: 'paid', transactionId: 'pi_x' })
+      .where(eq(orders.id, orderId));
+    const late = await ctx().app.inject({ method: 'PATCH', url, headers: user.headers, payload: shipTo });
+    expect(late.statusCode).toBe(409);
+  });
+});
