@@ -10,12 +10,16 @@ import { DiskFloor } from './db/disk-floor.ts';
 import { errorBody, registerErrorHandling } from './errors.ts';
 import { safeLoggerOptions } from './log-safety.ts';
 import { accountsRoutes } from './modules/accounts/accounts-routes.ts';
+import { addressesRoutes } from './modules/accounts/addresses-routes.ts';
+import { cartRoutes } from './modules/cart/cart-routes.ts';
 import { catalogRoutes } from './modules/catalog/catalog-routes.ts';
 import { fitmentRoutes } from './modules/fitment/fitment-routes.ts';
 import { healthRoutes } from './modules/health/health-routes.ts';
 import { jobsRoutes } from './modules/jobs/jobs-routes.ts';
+import { checkoutRoutes } from './modules/orders/checkout-routes.ts';
 import { ordersRoutes } from './modules/orders/orders-routes.ts';
 import { paymentsRoutes } from './modules/payments/payments-routes.ts';
+import { refundsRoutes } from './modules/payments/refunds-routes.ts';
 import { reviewsRoutes } from './modules/reviews/reviews-routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { httpServerOptions, limitConnections } from './plugins/connection-limits.ts';
@@ -155,7 +159,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(fitmentRoutes, { vehicles, garage });
   await app.register(reviewsRoutes, { reviews });
   await app.register(ordersRoutes, { orders });
-  await app.register(paymentsRoutes, { payments });
+  await app.register(paymentsRoutes, { payments, refunds: services.refunds });
+  await app.register(refundsRoutes, { refunds: services.refunds });
+  // Issue 12 (ADR 011): cart, checkout, and the address book.
+  await app.register(cartRoutes, { cart: services.cart });
+  await app.register(checkoutRoutes, { checkout: services.checkout });
+  await app.register(addressesRoutes, { addressBook: services.addressBook });
 
   await app.register(staticSpaPlugin, { root: config.STATIC_DIR });
   return app;

@@ -149,6 +149,26 @@ const configSchema = z
      * mail it writes to the outbox is delivered by the instances that run jobs). The test harness sets it.
      */
     JOBS_ENABLED: z.enum(['true', 'false']).default('true'),
+    /** Issue 12: an unpaid order holds its stock this long, then the expiry job cancels it and mails the buyer. */
+    ORDER_HOLD_HOURS: z.coerce
+      .number()
+      .min(0.01)
+      .max(24 * 365)
+      .default(48),
+    /**
+     * Issue 12: the most unpaid PCS of one part one customer may hold. Unset: half the part's stock (the stock as
+     * this customer found it: what is on the shelf plus what they already hold), never below its minimum order.
+     * A number: that many PCS (still at least the minimum order). `off`: no limit.
+     */
+    ORDER_HOLD_LIMIT: z
+      .union([z.literal('off'), z.coerce.number().int().min(1).max(1_000_000)])
+      .optional()
+      .describe('unset = half the stock'),
+    /** Issue 12: where the 'new paid order' mail goes; unset: to every admin. */
+    ORDER_NOTIFY_EMAIL: optionalString.refine(
+      (value) => value === undefined || EMAIL_PATTERN.test(value),
+      'ORDER_NOTIFY_EMAIL must be one email address (e.g. orders@example.com)',
+    ),
     /**
      * Test harness only (refused unless NODE_ENV=test): hash passwords with scrypt N=2^10 instead of production's
      * N=2^17, so hundreds of sign-ups in the tests take milliseconds. Never a default.

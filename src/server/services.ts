@@ -1,13 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type AppConfig, publicUrl } from './config.ts';
-import type { DatabaseHandle } from './db/client.ts';
+import type { DatabaseHandle, Transaction } from './db/client.ts';
 import { AccountTokenRepository } from './modules/accounts/account-token-repository.ts';
 import { AccountsService, accountLinks } from './modules/accounts/accounts-service.ts';
+import { AddressBook } from './modules/accounts/address-book.ts';
 import { GoogleSignIn } from './modules/accounts/google-sign-in.ts';
 import { PasswordHasher, passwordHashParams } from './modules/accounts/password-hasher.ts';
 import { ProfileService } from './modules/accounts/profile-service.ts';
 import { SessionRepository } from './modules/accounts/session-repository.ts';
 import { UserRepository } from './modules/accounts/user-repository.ts';
+import { CartRepository } from './modules/cart/cart-repository.ts';
+import { CartService } from './modules/cart/cart-service.ts';
 import { CatalogService } from './modules/catalog/catalog-service.ts';
 import { PartRepository } from './modules/catalog/part-repository.ts';
 import { GarageRepository } from './modules/fitment/garage-repository.ts';
@@ -17,14 +20,21 @@ import { PartFitments } from './modules/fitment/part-fitments.ts';
 import { VehicleRepository } from './modules/fitment/vehicle-repository.ts';
 import { VehiclesService } from './modules/fitment/vehicles-service.ts';
 import { type BackgroundJobs, createBackgroundJobs } from './modules/jobs/background-jobs.ts';
+import { orderLinks } from './modules/mail/order-mails.ts';
+import { CheckoutService } from './modules/orders/checkout-service.ts';
 import { OrderPayments } from './modules/orders/order-payment-port.ts';
 import { OrderRepository } from './modules/orders/order-repository.ts';
 import { OrdersService } from './modules/orders/orders-service.ts';
 import { PaymentRepository } from './modules/payments/payment-repository.ts';
 import { createPaymentProvider } from './modules/payments/payment-settings.ts';
 import { PaymentsService } from './modules/payments/payments-service.ts';
+import { RefundRepository } from './modules/payments/refund-repository.ts';
+import { RefundsService } from './modules/payments/refunds-service.ts';
 import { ReviewRepository } from './modules/reviews/review-repository.ts';
 import { ReviewsService } from './modules/reviews/reviews-service.ts';
+
+/** How often the order-expiry job looks for unpaid orders past ORDER_HOLD_HOURS (an hour's hold ends within this). */
+const ORDER_EXPIRY_PERIOD_SECONDS = 300;
 
 /** Everything the routes use, built once per app. */
 interface Services {
@@ -39,6 +49,12 @@ interface Services {
   reviews: ReviewsService;
   orders: OrdersService;
   payments: PaymentsService;
+  /** Issue 12: admin refunds and Stripe's refund and dispute webhooks. */
+  refunds: RefundsService;
+  /** Issue 12 (ADR 011): the cart, checkout and the address book. */
+  cart: CartService;
+  checkout: CheckoutService;
+  addressBook: AddressBook;
   /** The job runner and mail delivery; started and stopped with the app (app.ts). */
   jobs: BackgroundJobs;
 }
@@ -71,10 +87,20 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
   const tokens = new AccountTokenRepository(db, settings.sessionSecret);
   const links = accountLinks(publicUrl(config));
   let google: GoogleSignIn | undefined;
+  // Built after the jobs (they kick its mail); the expiry job reads it when the runner starts.
+  let orders: OrdersService | undefined;
   const jobs = createBackgroundJobs({
     database,
     config,
     log: settings.log,
+    scheduled: () => [
+      // Issue 12: unpaid orders past ORDER_HOLD_HOURS are cancelled, their stock released and their buyers mailed.
+      {
+        name: 'order-expiry',
+        every: { seconds: ORDER_EXPIRY_PERIOD_SECONDS },
+        run: async () => void (await orders?.expireOverdue()),
+      },
+    ],
     // The accounts module's chores, formerly a timer in accounts-routes.ts.
     housekeeping: [
       { name: 'expired-sessions', run: () => sessions.deleteExpired() },
@@ -100,14 +126,61 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
   const vehicleRecords = new VehicleRepository(db);
   const orderRecords = new OrderRepository(db);
   const paymentRecords = new PaymentRepository(db);
-  const payments = new PaymentsService(
+  const orderLinkSet = orderLinks(publicUrl(config));
+  // The order module's view of the catalogue: stock given back, and a part's name and price for the placed mail.
+  const orderStock = {
+    release: (tx: Transaction, partId: string, quantity: number) => parts.release(tx, partId, quantity),
+    describe: async (partId: string) => {
+      const part = await parts.findById(partId);
+      return part && { name: part.name, priceCents: part.priceCents };
+    },
+  };
+  const orderPayments = new OrderPayments(orderRecords, orderStock, {
+    links: orderLinkSet,
+    notifyEmail: config.ORDER_NOTIFY_EMAIL,
+    adminEmails: (tx) => users.adminEmails(tx),
+  });
+  const provider = createPaymentProvider(config, paymentRecords);
+  const payments = new PaymentsService(db, provider, paymentRecords, orderPayments);
+  const refunds = new RefundsService({
     db,
-    createPaymentProvider(config, paymentRecords),
-    paymentRecords,
-    new OrderPayments(orderRecords),
-  );
+    provider,
+    refunds: new RefundRepository(db),
+    payments: paymentRecords,
+    orders: orderPayments,
+    mail: jobs,
+    links: orderLinkSet,
+  });
+  orders = new OrdersService({
+    db,
+    orders: orderRecords,
+    stock: orderStock,
+    paymentGuard: payments,
+    refundGuard: refunds,
+    mail: jobs,
+    settings: {
+      holdHours: config.ORDER_HOLD_HOURS,
+      holdLimit: config.ORDER_HOLD_LIMIT ?? 'half',
+      links: orderLinkSet,
+    },
+  });
+
+  // Issue 12 (ADR 011): the cart sees the catalogue as its `CartCatalogPort`; checkout sees the cart as its
+  // `CheckoutCartPort` and the address book as its `AddressBookPort`.
+  const cartRecords = new CartRepository(db);
+  const addressBook = new AddressBook(db);
+  const checkout = new CheckoutService({
+    db,
+    orders: orderRecords,
+    cart: cartRecords,
+    addresses: addressBook,
+    holdLimit: config.ORDER_HOLD_LIMIT ?? 'half',
+  });
 
   return {
+    cart: new CartService(cartRecords, parts),
+    checkout,
+    addressBook,
     sessions,
     accounts,
     profiles: new ProfileService(users),
@@ -116,8 +189,9 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
     vehicles: new VehiclesService(vehicleRecords),
     garage: new GarageService(new GarageRepository(db), vehicleRecords),
     reviews: new ReviewsService(new ReviewRepository(db)),
-    orders: new OrdersService(db, orderRecords, parts, payments),
+    orders,
     payments,
+    refunds,
     jobs,
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { orderStatuses } from '../enums.ts';
+import { orderCancelReasons, orderStatuses } from '../enums.ts';
 
 /**
  * An order as it travels on the wire: the spec's fields (`_id`, `name` = the part's name, `price` = unit price in
@@ -21,8 +21,55 @@ export const orderSchema = z.object({
   status: z.enum(orderStatuses),
   transactionId: z.string().nullable(),
   createdAt: z.string(),
+  carrier: z.string().nullable().describe('Set when the order shipped (issue 12)'),
+  trackingNumber: z.string().nullable().describe("The carrier's tracking number, shown to the buyer"),
 });
 export type Order = z.infer<typeof orderSchema>;
+
+/** One step of an order's life, for the order page's timeline. */
+export const orderTimelineEventSchema = z.object({
+  event: z.enum(['placed', 'paid', 'shipped', 'delivered', 'cancelled', 'expired', 'refunded', 'disputed']),
+  at: z.string(),
+});
+
+/**
+ * `GET /api/orders/:id/detail` (issue 12): the order page for its buyer or an admin. Everything the order knows:
+ * lines (one: the spec's order is one part), prices, shipping address and phone, each step's time, the payment id,
+ * carrier and tracking, and the timeline in time order.
+ */
+export const orderDetailSchema = orderSchema.extend({
+  items: z.array(
+    z.object({
+      partId: z.string().nullable(),
+      name: z.string(),
+      unitPrice: z.number().describe('Dollars'),
+      quantity: z.number().int(),
+      lineTotal: z.number().describe('Dollars'),
+    }),
+  ),
+  placedAt: z.string(),
+  paidAt: z.string().nullable(),
+  shippedAt: z.string().nullable(),
+  deliveredAt: z.string().nullable(),
+  cancelledAt: z.string().nullable(),
+  cancelReason: z.enum(orderCancelReasons).nullable(),
+  refundedAt: z.string().nullable(),
+  disputedAt: z.string().nullable(),
+  timeline: z.array(orderTimelineEventSchema),
+});
+export type OrderDetail = z.infer<typeof orderDetailSchema>;
+
+/** `PATCH /api/allorder/:id/ship`: the carrier and tracking number (optional for the spec's bodiless call). */
+export const shipOrderBodySchema = z.strictObject({
+  carrier: z.string().trim().min(1, 'Carrier Is Required').max(60, 'Carrier Must Be 60 Characters Or Fewer'),
+  trackingNumber: z
+    .string()
+    .trim()
+    .min(1, 'Tracking Number Is Required')
+    .max(64, 'Tracking Number Must Be 64 Characters Or Fewer')
+    .regex(/^[A-Za-z0-9 -]+$/, 'Use Letters, Digits, Spaces And Dashes Only'),
+});
+export type ShipOrderBody = z.infer<typeof shipOrderBodySchema>;
 
 const orderQuantitySchema = z
   .number({ error: 'Quantity Must Be A Whole Number' })
@@ -60,12 +107,15 @@ export const MY_ORDERS_DEFAULT_LIMIT = 100;
 
 export const myOrdersQuerySchema = z.strictObject({
   email: z.string().trim().max(254).optional().describe("Defaults to the caller's email; another email needs admin"),
+  status: z.enum(orderStatuses).optional().describe('Only orders in this state; without it, all but cancelled ones'),
   limit: z.coerce.number().int().min(1).max(500).optional().describe(`Page size, default ${MY_ORDERS_DEFAULT_LIMIT}`),
   offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
 });
 export type MyOrdersQuery = z.infer<typeof myOrdersQuerySchema>;
 
 export const allOrdersQuerySchema = z.strictObject({
+  status: z.enum(orderStatuses).optional().describe('Only orders in this state; without it, all but cancelled ones'),
+  q: z.string().trim().max(100).optional().describe("Search: the customer's email or name, or the part's name"),
   limit: z.coerce.number().int().min(1).max(500).optional(),
   offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
 });

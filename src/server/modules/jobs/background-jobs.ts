@@ -6,7 +6,14 @@ import { mailDeliverySettings, purgeOldMailTask } from '../mail/mail-jobs.ts';
 import { mailOutboxStats } from '../mail/mail-outbox.ts';
 import { createMailTransport } from '../mail/mail-transport.ts';
 import { createHousekeepingJob, type HousekeepingTask, pruneJobFailures } from './housekeeping.ts';
-import { createJobRunner, type JobLogger, type JobRunner } from './job-runner.ts';
+import { createJobRunner, type JobLogger, type JobRunner, type JobSchedule } from './job-runner.ts';
+
+/** A module's own recurring job (issue 12: the order expiry), run once across instances like housekeeping. */
+export interface ScheduledTask {
+  name: string;
+  every: JobSchedule;
+  run(): Promise<void>;
+}
 
 /** Hourly, at a minute no other hourly chore of a typical host likes (ADR 008: cron in UTC, minute resolution). */
 const HOUSEKEEPING_CRON = '17 * * * *';
@@ -26,6 +33,8 @@ export interface BackgroundJobs {
   overview(): Promise<JobsOverview>;
   /** One housekeeping run now, as the hourly job does it (tests; an operator's script). */
   runHousekeeping(): Promise<void>;
+  /** One run of a module's scheduled task now, as its schedule does it (tests; an operator's script). */
+  runScheduled(name: string): Promise<void>;
 }
 
 /**
@@ -47,6 +56,8 @@ export function createBackgroundJobs(options: {
   >;
   log: JobLogger;
   housekeeping: readonly HousekeepingTask[];
+  /** Read when the runner starts, so modules built after the jobs (they kick mail through them) can add theirs. */
+  scheduled?: () => readonly ScheduledTask[];
 }): BackgroundJobs {
   const { database, config, log } = options;
   const enabled = config.JOBS_ENABLED === 'true';
@@ -72,6 +83,9 @@ export function createBackgroundJobs(options: {
         await mail.run();
       });
       await runner.schedule('housekeeping', HOUSEKEEPING_CRON, housekeeping);
+      for (const task of options.scheduled?.() ?? []) {
+        await runner.schedule(task.name, task.every, () => task.run());
+      }
       await runner.start();
       started = true;
       // Mail committed while this instance was down (or before it started) goes out now, not a period later.
@@ -82,6 +96,11 @@ export function createBackgroundJobs(options: {
       await runner.stop();
       await mail.close();
       transport.close();
+    },
+    async runScheduled(name) {
+      const task = options.scheduled?.().find((candidate) => candidate.name === name);
+      if (!task) throw new Error(`no scheduled task ${name}`);
+      await task.run();
     },
     runHousekeeping() {
       return housekeeping({ id: 'manual', name: 'housekeeping', data: {}, signal: new AbortController().signal });

@@ -1,4 +1,5 @@
-import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { OrderCancelReason, OrderStatus } from '../../../shared/enums.ts';
 import { MAX_ORDER_TOTAL_CENTS, type OrderablePart } from '../../../shared/order-rules.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { type Page, withPage } from '../../db/paging.ts';
@@ -8,6 +9,8 @@ export type OrderRow = typeof orders.$inferSelect;
 type Executor = Database | Transaction;
 
 interface NewOrder {
+  /** Made by the caller, so the order-placed mail can be rendered (and link to the order) before the transaction. */
+  id?: string;
   partId: string;
   userId: string;
   quantity: number;
@@ -15,10 +18,34 @@ interface NewOrder {
   userName: string;
   address: string;
   phone: string;
+  /** The checkout that places this order with others (slice A), if any. */
+  checkoutId?: string | undefined;
+}
+
+/**
+ * The most unpaid PCS of a part one customer may hold (issue 12): `half` = half the part's stock as this customer
+ * found it (on the shelf plus what they hold), a number of PCS, or `off`. Never below the part's minimum order.
+ */
+export type HoldLimit = 'half' | 'off' | number;
+
+/** What the customer already holds of the part, and their limit (null: no limit), as the statement found them. */
+export interface HoldState {
+  held: number;
+  limit: number | null;
 }
 
 /** Placed, or refused with the part as the statement found it (undefined: there is no such part). */
-type PlaceResult = { ok: true; order: OrderRow } | { ok: false; part: OrderablePart | undefined };
+type PlaceResult =
+  | { ok: true; order: OrderRow }
+  | { ok: false; part: (OrderablePart & { hold: HoldState }) | undefined };
+
+/** Admin list filter: a status (or all) and a search over customer email/name and part name. */
+export interface OrderListFilter {
+  status?: OrderStatus | undefined;
+  /** Without a status, cancelled orders are left out unless this is true. */
+  includeCancelled?: boolean | undefined;
+  search?: string | undefined;
+}
 
 /** node-postgres answers `{ rows }`, PGlite's drizzle driver the same; older drivers a bare array. */
 function rowsOf<T>(result: unknown): T[] {
@@ -30,7 +57,12 @@ interface PlaceRow {
   minimum_order: number;
   available_quantity: number;
   price_cents: number;
+  held_units: number;
+  hold_limit: number | null;
 }
+
+/** `%`, `_` and `\` typed in a search box are searched for, not wildcards. */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The orders table. It writes no other module's table, but for the one exception of `place` (ADR 006). */
 export class OrderRepository {
@@ -46,12 +78,42 @@ export class OrderRepository {
    * below zero; the lock is held for one statement, not for several round trips, so buyers of a popular part queue
    * as briefly as possible. The WHERE is the atomic guard of the order rule in src/shared/order-rules.ts (change
    * both together); the same statement reads the part's state so that a refusal can be explained by that rule.
+   *
+   * The hold limit (issue 12) counts the customer's unpaid PCS of the part. A count in one statement cannot guard
+   * against the same customer's concurrent order (both would count before either wrote), so the customer's orders
+   * are serialised first by a transaction-scoped advisory lock on their id: one lock per customer (re-entrant), so a
+   * checkout placing several lines in one transaction takes it once and cannot deadlock with itself. The statement
+   * after it starts with a fresh snapshot that sees every order the customer committed.
    */
-  async place(input: NewOrder, db: Executor = this.#db): Promise<PlaceResult> {
+  async place(input: NewOrder, holdLimit: HoldLimit, db: Executor = this.#db): Promise<PlaceResult> {
+    return db.transaction(async (tx) => {
+      if (holdLimit !== 'off') {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`order-hold:${input.userId}`}::text, 0))`);
+      }
+      return this.#placeLocked(input, holdLimit, tx);
+    });
+  }
+
+  async #placeLocked(input: NewOrder, holdLimit: HoldLimit, db: Executor): Promise<PlaceResult> {
     const q = input.quantity;
+    const fixedLimit = typeof holdLimit === 'number' ? holdLimit : null;
+    const limitMode = typeof holdLimit === 'number' ? 'fixed' : holdLimit;
     const result = await db.execute(sql`
       with part as (
         select minimum_order, available_quantity, price_cents from ${parts} where id = ${input.partId}::uuid
+      ),
+      held as (
+        select coalesce(sum(quantity), 0)::int as units from ${orders}
+        where user_id = ${input.userId}::uuid and part_id = ${input.partId}::uuid and status = 'unpaid'
+      ),
+      hold as (
+        select held.units,
+               case ${limitMode}::text
+                 when 'off' then null
+                 when 'fixed' then greatest(part.minimum_order, ${fixedLimit}::int)
+                 else greatest(part.minimum_order, (part.available_quantity + held.units) / 2)
+               end as hold_limit
+        from part, held
       ),
       reserved as (
         update ${parts}
@@ -60,16 +122,20 @@ export class OrderRepository {
           and available_quantity >= ${q}::int
           and minimum_order <= ${q}::int
           and price_cents::bigint * ${q}::int <= ${MAX_ORDER_TOTAL_CENTS}
+          and (select hold_limit is null or units + ${q}::int <= hold_limit from hold)
         returning id, name, price_cents
       ),
       placed as (
-        insert into ${orders} (part_id, user_id, part_name, unit_price_cents, quantity, total_cents, email, user_name, address, phone)
-        select id, ${input.userId}::uuid, name, price_cents, ${q}::int, price_cents * ${q}::int,
-               ${input.email}::text, ${input.userName}::text, ${input.address}::text, ${input.phone}::text
+        insert into ${orders} (id, part_id, user_id, part_name, unit_price_cents, quantity, total_cents, email, user_name, address, phone, checkout_id)
+        select coalesce(${input.id ?? null}::uuid, gen_random_uuid()), id, ${input.userId}::uuid, name, price_cents,
+               ${q}::int, price_cents * ${q}::int, ${input.email}::text, ${input.userName}::text,
+               ${input.address}::text, ${input.phone}::text, ${input.checkoutId ?? null}::uuid
         from reserved
         returning id
       )
-      select (select id from placed) as order_id, minimum_order, available_quantity, price_cents from part`);
+      select (select id from placed) as order_id, minimum_order, available_quantity, price_cents,
+             (select units from hold) as held_units, (select hold_limit from hold) as hold_limit
+      from part`);
     const [row] = rowsOf<PlaceRow>(result);
     if (!row) return { ok: false, part: undefined };
     if (row.order_id) {
@@ -81,6 +147,7 @@ export class OrderRepository {
       minimumOrder: Number(row.minimum_order),
       availableQuantity: Number(row.available_quantity),
       priceCents: Number(row.price_cents),
+      hold: { held: Number(row.held_units ?? 0), limit: row.hold_limit === null ? null : Number(row.hold_limit) },
     };
     return { ok: false, part };
   }
@@ -90,17 +157,66 @@ export class OrderRepository {
     return rows[0];
   }
 
-  /** One page of a buyer's orders, newest first, and how many they have in all. */
-  async listByUser(userId: string, page: Page): Promise<{ rows: OrderRow[]; total: number }> {
-    return this.#listWhere(eq(orders.userId, userId), page);
+  /** Several orders by id (a group payment); unknown ids are missing from the answer. */
+  async findManyByIds(ids: readonly string[], db: Executor = this.#db): Promise<OrderRow[]> {
+    if (ids.length === 0) return [];
+    return db
+      .select()
+      .from(orders)
+      .where(inArray(orders.id, [...ids]))
+      .orderBy(asc(orders.id));
+  }
+
+  /** Gives an unpaid order its shipping address (issue 12: before it is paid); undefined when it is not unpaid. */
+  async setShippingAddress(
+    tx: Transaction,
+    id: string,
+    destination: { address: string; phone: string },
+  ): Promise<OrderRow | undefined> {
+    const [row] = await tx
+      .update(orders)
+      .set({ address: destination.address, phone: destination.phone, updatedAt: new Date() })
+      .where(and(eq(orders.id, id), eq(orders.status, 'unpaid')))
+      .returning();
+    return row;
+  }
+
+  /** One page of a buyer's orders, newest first, and how many they have in all (cancelled ones only if asked). */
+  async listByUser(
+    userId: string,
+    page: Page,
+    filter: OrderListFilter = {},
+  ): Promise<{ rows: OrderRow[]; total: number }> {
+    return this.#listWhere(and(eq(orders.userId, userId), this.#filterWhere(filter)), page);
   }
 
   /** Orders placed under an email (admin view of one customer), whatever its case; paged like listByUser. */
-  async listByEmail(email: string, page: Page): Promise<{ rows: OrderRow[]; total: number }> {
-    return this.#listWhere(eq(sql`lower(${orders.email})`, email.trim().toLowerCase()), page);
+  async listByEmail(
+    email: string,
+    page: Page,
+    filter: OrderListFilter = {},
+  ): Promise<{ rows: OrderRow[]; total: number }> {
+    return this.#listWhere(
+      and(eq(sql`lower(${orders.email})`, email.trim().toLowerCase()), this.#filterWhere(filter)),
+      page,
+    );
   }
 
-  async #listWhere(where: SQL, page: Page): Promise<{ rows: OrderRow[]; total: number }> {
+  #filterWhere(filter: OrderListFilter): SQL | undefined {
+    const conditions: (SQL | undefined)[] = [];
+    if (filter.status) conditions.push(eq(orders.status, filter.status));
+    else if (!filter.includeCancelled) conditions.push(ne(orders.status, 'cancelled'));
+    const search = filter.search?.trim();
+    if (search) {
+      const pattern = likePattern(search);
+      conditions.push(
+        or(ilike(orders.email, pattern), ilike(orders.userName, pattern), ilike(orders.partName, pattern)),
+      );
+    }
+    return and(...conditions);
+  }
+
+  async #listWhere(where: SQL | undefined, page: Page): Promise<{ rows: OrderRow[]; total: number }> {
     const query = withPage(
       this.#db.select().from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).$dynamic(),
       page,
@@ -109,53 +225,125 @@ export class OrderRepository {
     return { rows, total: totals[0]?.total ?? 0 };
   }
 
-  async listAll(page: Page) {
-    const query = withPage(
-      this.#db.select().from(orders).orderBy(desc(orders.createdAt), desc(orders.id)).$dynamic(),
-      page,
-    );
-    const [rows, totals] = await Promise.all([query, this.#db.select({ total: count() }).from(orders)]);
-    return { rows, total: totals[0]?.total ?? 0 };
+  /** Manage Orders: every order matching the filter, newest first, one page and the count. */
+  async listAll(page: Page, filter: OrderListFilter = {}) {
+    return this.#listWhere(this.#filterWhere(filter), page);
+  }
+
+  /** The orders one payment paid (a group payment pays several with one transaction id). */
+  async listByTransaction(transactionId: string, db: Executor = this.#db): Promise<OrderRow[]> {
+    return db.select().from(orders).where(eq(orders.transactionId, transactionId)).orderBy(asc(orders.createdAt));
+  }
+
+  /** Unpaid orders placed before `cutoff`, oldest first: what the expiry job cancels. */
+  async listOverdueUnpaid(cutoff: Date, limit: number): Promise<string[]> {
+    const rows = await this.#db
+      .select({ id: orders.id })
+      .from(orders)
+      .where(and(eq(orders.status, 'unpaid'), lt(orders.createdAt, cutoff)))
+      .orderBy(asc(orders.createdAt))
+      .limit(limit);
+    return rows.map((row) => row.id);
   }
 
   /**
-   * Locks an unpaid order's row for the caller's transaction (a payment confirming meanwhile waits for it) and
-   * answers what its deletion gives back to the catalogue; undefined when it is paid or gone.
+   * Locks the order's row until the caller's transaction ends and answers it as it is now. Every transaction that
+   * pays, cancels, expires, ships or refunds an order takes this lock first (issue 12, item 7), so two of them on one
+   * order run one after the other and the second sees what the first did.
    */
-  async lockUnpaid(tx: Transaction, id: string): Promise<Pick<OrderRow, 'partId' | 'quantity'> | undefined> {
-    const [row] = await tx
-      .select({ partId: orders.partId, quantity: orders.quantity })
-      .from(orders)
-      .where(and(eq(orders.id, id), eq(orders.paid, false)))
-      .for('update');
+  async lock(tx: Transaction, id: string): Promise<OrderRow | undefined> {
+    const [row] = await tx.select().from(orders).where(eq(orders.id, id)).for('update');
     return row;
   }
 
-  async delete(tx: Transaction, id: string): Promise<void> {
-    await tx.delete(orders).where(eq(orders.id, id));
+  /** Locks several orders in one order of ids (so two transactions locking overlapping sets cannot deadlock). */
+  async lockMany(tx: Transaction, ids: readonly string[]): Promise<OrderRow[]> {
+    if (ids.length === 0) return [];
+    return tx
+      .select()
+      .from(orders)
+      .where(inArray(orders.id, [...ids]))
+      .orderBy(asc(orders.id))
+      .for('update');
+  }
+
+  /** Unpaid → cancelled (the row stays; its payment records stay); undefined when it was not unpaid. */
+  async cancel(
+    tx: Transaction,
+    id: string,
+    reason: OrderCancelReason,
+    now = new Date(),
+  ): Promise<OrderRow | undefined> {
+    const [row] = await tx
+      .update(orders)
+      .set({ status: 'cancelled', cancelledAt: now, cancelReason: reason, updatedAt: now })
+      .where(and(eq(orders.id, id), eq(orders.status, 'unpaid')))
+      .returning();
+    return row;
   }
 
   /**
-   * Marks an order paid only while it is still unpaid (so two confirmations cannot both win). Runs inside the
-   * caller's transaction so the webhook can record its event id in the same one.
+   * Marks an order paid only while it is still unpaid (so two confirmations cannot both win, and a cancelled order
+   * is never paid). Runs inside the caller's transaction so the webhook can record its event id in the same one.
    */
   async markPaid(tx: Executor, id: string, transactionId: string): Promise<OrderRow | undefined> {
     const now = new Date();
     const [row] = await tx
       .update(orders)
       .set({ paid: true, status: 'paid', transactionId, paidAt: now, updatedAt: now })
-      .where(and(eq(orders.id, id), eq(orders.paid, false)))
+      .where(and(eq(orders.id, id), eq(orders.status, 'unpaid')))
       .returning();
     return row;
   }
 
-  async markShipped(id: string): Promise<OrderRow | undefined> {
+  /** Paid → shipped, with the carrier and tracking number. */
+  async markShipped(
+    tx: Transaction,
+    id: string,
+    shipment: { carrier: string | null; trackingNumber: string | null },
+  ): Promise<OrderRow | undefined> {
     const now = new Date();
-    const [row] = await this.#db
+    const [row] = await tx
       .update(orders)
-      .set({ status: 'shipped', shippedAt: now, updatedAt: now })
+      .set({ status: 'shipped', shippedAt: now, updatedAt: now, ...shipment })
       .where(and(eq(orders.id, id), eq(orders.status, 'paid')))
       .returning();
     return row;
+  }
+
+  /** Shipped → delivered. */
+  async markDelivered(tx: Transaction, id: string): Promise<OrderRow | undefined> {
+    const now = new Date();
+    const [row] = await tx
+      .update(orders)
+      .set({ status: 'delivered', deliveredAt: now, updatedAt: now })
+      .where(and(eq(orders.id, id), eq(orders.status, 'shipped')))
+      .returning();
+    return row;
+  }
+
+  /** Paid (not shipped) → refunded; `paid` stays true: its charge existed. */
+  async markRefunded(
+    tx: Transaction,
+    id: string,
+    from: readonly OrderStatus[] = ['paid'],
+  ): Promise<OrderRow | undefined> {
+    const now = new Date();
+    const [row] = await tx
+      .update(orders)
+      .set({ status: 'refunded', refundedAt: now, updatedAt: now })
+      .where(and(eq(orders.id, id), inArray(orders.status, [...from])))
+      .returning();
+    return row;
+  }
+
+  /** The card holder disputes the payment: every order it paid is marked (once). */
+  async markDisputed(tx: Transaction, transactionId: string): Promise<OrderRow[]> {
+    const now = new Date();
+    return tx
+      .update(orders)
+      .set({ disputedAt: now, updatedAt: now })
+      .where(and(eq(orders.transactionId, transactionId), sql`${orders.disputedAt} is null`))
+      .returning();
   }
 }

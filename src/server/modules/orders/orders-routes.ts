@@ -5,8 +5,10 @@ import {
   allOrdersQuerySchema,
   deleteOrderResponseSchema,
   myOrdersQuerySchema,
+  orderDetailSchema,
   orderSchema,
   placeOrderBodySchema,
+  shipOrderBodySchema,
 } from '../../../shared/schemas/orders.ts';
 import { currentUser, requireAdmin, requireUser } from '../../plugins/auth.ts';
 import { bearerAuth, errorResponses } from '../../route-schemas.ts';
@@ -80,8 +82,11 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
       onRequest: requireUser,
       schema: {
         tags: ['orders'],
-        summary: 'Delete an unpaid order and release its stock',
-        description: 'Its buyer or an admin. A paid order answers 409 and stays.',
+        summary: 'Cancel (the spec’s delete) an unpaid order and release its stock',
+        description:
+          'Its buyer or an admin. The order is cancelled, not erased: its row and payment records stay, it leaves ' +
+          'the order lists (unless asked for with `status=cancelled`) and a second delete answers 404. A paid order ' +
+          'answers 409 and stays.',
         security: bearerAuth,
         params: uuidParamsSchema,
         response: { 200: deleteOrderResponseSchema, ...errorResponses(400, 401, 403, 404, 409) },
@@ -100,7 +105,9 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
       schema: {
         tags: ['orders', 'admin'],
         summary: 'Every order, newest first (admin)',
-        description: '`limit`/`offset` page the list; the total is in the `X-Total-Count` header.',
+        description:
+          '`status` filters (without it, cancelled orders are left out), `q` searches the customer’s email or name ' +
+          'and the part’s name; `limit`/`offset` page the list; the total is in the `X-Total-Count` header.',
         security: bearerAuth,
         querystring: allOrdersQuerySchema,
         response: { 200: z.array(orderSchema), ...errorResponses(400, 401, 403, 404) },
@@ -113,19 +120,55 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
     },
   );
 
+  app.get(
+    '/api/orders/:id/detail',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ['orders'],
+        summary: 'The order page: items, prices, address, phone, times, payment id, tracking and timeline',
+        description: 'Its buyer or an admin; anyone else gets 404.',
+        security: bearerAuth,
+        params: uuidParamsSchema,
+        response: { 200: orderDetailSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => orders.detail(currentUser(request), request.params.id),
+  );
+
   app.patch(
     '/api/allorder/:id/ship',
     {
       onRequest: requireAdmin,
       schema: {
         tags: ['orders', 'admin'],
-        summary: 'Mark a paid order shipped (admin)',
-        description: 'Paid → shipped. Already shipped answers 200 unchanged; an unpaid order answers 409.',
+        summary: 'Mark a paid order shipped, with carrier and tracking number (admin)',
+        description:
+          'Paid → shipped; the buyer is mailed the carrier and tracking number. The body is optional (the bodiless ' +
+          'call ships without tracking). Already shipped answers 200 unchanged; an unpaid order, or one being ' +
+          'refunded, answers 409.',
+        security: bearerAuth,
+        params: uuidParamsSchema,
+        body: shipOrderBodySchema.nullish(),
+        response: { 200: orderSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => orders.ship(request.params.id, request.body ?? undefined),
+  );
+
+  app.patch(
+    '/api/allorder/:id/deliver',
+    {
+      onRequest: requireAdmin,
+      schema: {
+        tags: ['orders', 'admin'],
+        summary: 'Mark a shipped order delivered (admin)',
+        description: 'Shipped → delivered; the buyer is mailed. Again answers 200 unchanged; other states 409.',
         security: bearerAuth,
         params: uuidParamsSchema,
         response: { 200: orderSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => orders.ship(request.params.id),
+    async (request) => orders.deliver(request.params.id),
   );
 };

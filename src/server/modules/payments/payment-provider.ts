@@ -28,6 +28,23 @@ export interface VerifiedPayment {
   paymentGroup: string | null;
 }
 
+/** Issue 12: give back part or all of a payment that succeeded. */
+export interface RefundInput {
+  /** The payment (intent) id the order was paid with. */
+  paymentId: string;
+  amountCents: number;
+  /** One per refund row, so a retry after a crash or timeout cannot refund twice. */
+  idempotencyKey: string;
+  /** Our order, kept with the refund at the provider (Stripe metadata `orderId`). */
+  orderId: string;
+}
+
+export interface ProviderRefund {
+  id: string;
+  /** Stripe's refund states: succeeded, pending (card networks still working on it), failed, canceled. */
+  status: string;
+}
+
 /**
  * The one seam between the shop and a card processor. Two implementations: Stripe (the official SDK) and the
  * built-in test gateway that behaves like Stripe's test mode, so the shop works offline.
@@ -39,4 +56,6 @@ export interface PaymentProvider {
   createIntent(input: CreateIntentInput): Promise<ProviderIntent>;
   /** The payment as the provider knows it; undefined when the provider has no such payment. */
   retrievePayment(id: string): Promise<VerifiedPayment | undefined>;
+  /** Refunds (part of) a succeeded payment. Never called inside a database transaction. */
+  refund(input: RefundInput): Promise<ProviderRefund>;
 }

@@ -15,9 +15,13 @@ import { NotFoundError } from '../../errors.ts';
 import { currentUser, requireUser } from '../../plugins/auth.ts';
 import { bearerAuth, errorResponses } from '../../route-schemas.ts';
 import type { PaymentsService } from './payments-service.ts';
+import type { RefundsService } from './refunds-service.ts';
 
 /** Payment intents, the built-in test gateway, paying for an order, and Stripe's webhook. */
-export const paymentsRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }> = async (app, { payments }) => {
+export const paymentsRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService; refunds: RefundsService }> = async (
+  app,
+  { payments, refunds },
+) => {
   app.get(
     '/api/payments/config',
     {
@@ -136,7 +140,9 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }
           tags: ['payments'],
           summary: "Stripe's webhook (signature checked on the raw body)",
           description:
-            'Marks the order paid on `payment_intent.succeeded`. A repeated delivery of the same event changes nothing.',
+            'Marks the order paid on `payment_intent.succeeded`; `charge.refunded` (a refund made in Stripe’s dashboard) ' +
+            'refunds the orders it covers, `charge.dispute.created` marks the orders disputed. A repeated delivery of ' +
+            'the same event changes nothing.',
           response: { 200: z.object({ received: z.literal(true), handled: z.boolean() }), ...errorResponses(400, 404) },
         },
       },
@@ -144,7 +150,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }
         const signature = request.headers['stripe-signature'];
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.from('');
         const event = payments.verifyStripeSignature(raw, typeof signature === 'string' ? signature : undefined);
-        return payments.handleStripeEvent(event);
+        return refunds.handles(event) ? refunds.handleStripeEvent(event) : payments.handleStripeEvent(event);
       },
     );
   });

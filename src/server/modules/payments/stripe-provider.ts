@@ -1,6 +1,13 @@
 import Stripe from 'stripe';
 import { AppError } from '../../errors.ts';
-import type { CreateIntentInput, PaymentProvider, ProviderIntent, VerifiedPayment } from './payment-provider.ts';
+import type {
+  CreateIntentInput,
+  PaymentProvider,
+  ProviderIntent,
+  ProviderRefund,
+  RefundInput,
+  VerifiedPayment,
+} from './payment-provider.ts';
 
 interface StripeSettings {
   secretKey: string;
@@ -82,6 +89,27 @@ export class StripeProvider implements PaymentProvider {
         return undefined;
       throw toAppError(error);
     }
+  }
+
+  /** The Refunds API: `POST /v1/refunds` with the payment intent, the amount and our order id. */
+  async refund(input: RefundInput): Promise<ProviderRefund> {
+    try {
+      const refund = await this.client.refunds.create(
+        { payment_intent: input.paymentId, amount: input.amountCents, metadata: { orderId: input.orderId } },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return { id: refund.id, status: refund.status ?? 'pending' };
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) throw new RefundRefusedError(error.message);
+      throw toAppError(error);
+    }
+  }
+}
+
+/** Stripe refused to refund (e.g. already refunded in its dashboard, or the charge is disputed): 409 with its words. */
+class RefundRefusedError extends AppError {
+  constructor(message: string) {
+    super(409, 'refund_refused', `The payment service refused the refund: ${message}`);
   }
 }
 

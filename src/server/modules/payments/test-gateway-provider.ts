@@ -1,5 +1,13 @@
 import crypto from 'node:crypto';
-import type { CreateIntentInput, PaymentProvider, ProviderIntent, VerifiedPayment } from './payment-provider.ts';
+import { ConflictError } from '../../errors.ts';
+import type {
+  CreateIntentInput,
+  PaymentProvider,
+  ProviderIntent,
+  ProviderRefund,
+  RefundInput,
+  VerifiedPayment,
+} from './payment-provider.ts';
 import type { PaymentRepository } from './payment-repository.ts';
 
 /** Stripe-style ids: a prefix and 24 random characters. */
@@ -40,5 +48,20 @@ export class TestGatewayProvider implements PaymentProvider {
       orderId: row.orderId,
       paymentGroup: row.groupKey,
     };
+  }
+
+  /**
+   * The gateway's refund: like Stripe's, only of a payment that succeeded. Never more than was paid: each order is
+   * refunded at most once (the refunds table's one live refund per order) and a payment's orders add up to it.
+   */
+  async refund(input: RefundInput): Promise<ProviderRefund> {
+    const row = await this.#payments.findById(input.paymentId, 'test');
+    if (row?.status !== 'succeeded' || input.amountCents > row.amountCents) {
+      throw new ConflictError(
+        'The payment service refused the refund: this payment has not succeeded.',
+        'refund_refused',
+      );
+    }
+    return { id: stripeStyleId('re'), status: 'succeeded' };
   }
 }
