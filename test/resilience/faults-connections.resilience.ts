@@ -1,10 +1,17 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, type ServerProcess, startServer, waitForHealthy } from '../support/server-process.ts';
+import {
+  EXIT_WITH_PARENT,
+  freePort,
+  type ServerProcess,
+  startServer,
+  waitForHealthy,
+} from '../support/server-process.ts';
 import { percentile } from './fault-support.ts';
 import { SESSION_SECRET, sleep } from './support.ts';
 
@@ -12,8 +19,8 @@ import { SESSION_SECRET, sleep } from './support.ts';
  * Issue 11: clients that never speak, and more clients than the server can serve. 10,000 silent connections from
  * one address must not shut anyone else out (health still answers, from another loopback address, 127.0.0.2), and
  * are closed by the headers timeout; at 2,000 concurrent connections the server sheds load early (some 503s),
- * health still answers, and what it does serve stays fast: p99 under 1 s, or under three times the floor that the
- * machine's own speed sets when it cannot answer 2,000 clients a second at all (measured first, printed).
+ * health still answers, and what it does serve stays fast: p99 under 1 s. The load comes from a process of its own
+ * (test/resilience/load-generator.ts), so that health is timed by a free event loop, not by the flooded one.
  */
 
 const SILENT = 10_000;
@@ -132,15 +139,52 @@ describe('silent connections and overload (PGlite server process)', () => {
   });
 });
 
-/** autocannon's callback form: the running instance, whose 'response' events carry each answer's status and time. */
-type Cannon = (
-  options: { url: string; connections: number; duration: number; timeout: number },
-  done: (error: unknown, result: { errors: number; timeouts: number; non2xx: number }) => void,
-) => { on(event: 'response', listener: (client: unknown, status: number, bytes: number, ms: number) => void): void };
+/** What test/resilience/load-generator.ts prints when its run ends. */
+interface LoadResult {
+  statuses: Record<string, number>;
+  served: number[];
+  errors: number;
+  timeouts: number;
+}
+
+/** Runs the load generator as its own process (see its header for why) and resolves with what it printed. */
+function generateLoad(url: string, connections: number, seconds: number): Promise<LoadResult> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      EXIT_WITH_PARENT,
+      path.join(import.meta.dirname, 'load-generator.ts'),
+      url,
+      String(connections),
+      String(seconds),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  generators.add(child);
+  return new Promise((resolve, reject) => {
+    child.on('close', (code) => {
+      generators.delete(child);
+      if (code !== 0) return reject(new Error(`load generator exited ${code}: ${err}`));
+      resolve(JSON.parse(out) as LoadResult);
+    });
+  });
+}
+
+const generators = new Set<ChildProcess>();
 
 describe('overload (PGlite server process)', () => {
   let overloaded: ServerProcess | undefined;
   afterAll(async () => {
+    for (const child of generators) child.kill('SIGKILL');
     await overloaded?.stop('SIGKILL');
   });
 
@@ -165,57 +209,34 @@ describe('overload (PGlite server process)', () => {
     );
     await waitForHealthy(overloaded, 120_000);
     const { port } = overloaded;
-    const cannon = (await import('autocannon')).default as unknown as Cannon;
-    const run = (
-      url: string,
-      connections: number,
-      duration: number,
-      onResponse?: (status: number, ms: number) => void,
-    ) =>
-      new Promise<{ errors: number; timeouts: number; non2xx: number }>((resolve, reject) => {
-        const instance = cannon({ url, connections, duration, timeout: 10 }, (error, result) =>
-          error ? reject(error) : resolve(result),
-        );
-        instance.on('response', (_client, status, _bytes, ms) => onResponse?.(status, ms));
-      });
 
-    // What this machine can answer at all (the cheapest route, 100 connections): with 2,000 clients each waiting
-    // for its answer before it asks again, no server can answer faster than 2,000 / that rate on average. The
-    // latency bounds are checked only where that floor leaves room for them (a shared, loaded test machine may
-    // answer 2,000 clients no faster than every few seconds, whatever the server does); the figures are printed.
-    let cheapAnswers = 0;
-    await run(`http://127.0.0.1:${port}/api/health/live`, 100, 3, () => {
-      cheapAnswers += 1;
-    });
-    const capacityPerSecond = cheapAnswers / 3;
-    const floorMs = (OVERLOAD_CONNECTIONS / capacityPerSecond) * 1000;
-    const boundsApply = floorMs <= 250;
-    const healthBoundMs = Math.max(2000, 3 * floorMs);
+    // What this machine can answer at all, from a load generator of its own (the cheapest route, 100 connections).
+    // Only a machine that cannot answer 2,000 clients even once a second (a CI box running other suites) is let off
+    // the latency bounds, and says so; a quiet 2-core machine answers about 7,000 a second.
+    const capacity = await generateLoad(`http://127.0.0.1:${port}/api/health/live`, 100, 3);
+    const capacityPerSecond = Object.values(capacity.statuses).reduce((sum, n) => sum + n, 0) / 3;
+    const boundsApply = capacityPerSecond >= OVERLOAD_CONNECTIONS;
 
-    const served: number[] = [];
-    const statuses: Record<string, number> = {};
+    // Health is asked from another address (127.0.0.2) every half second while 2,000 connections flood the catalogue.
     const healthChecks: { status: number; ms: number }[] = [];
-    const stopAt = Date.now() + OVERLOAD_SECONDS * 1000;
+    let flooding = true;
     const monitor = async () => {
-      while (Date.now() < stopAt) {
-        healthChecks.push(await get(port, '/api/health', '127.0.0.2', undefined, healthBoundMs + 2000));
+      await sleep(500);
+      while (flooding) {
+        healthChecks.push(await get(port, '/api/health', '127.0.0.2', undefined, 5000));
         await sleep(500);
       }
     };
-    const load = run(
-      `http://127.0.0.1:${port}/api/part?limit=12`,
-      OVERLOAD_CONNECTIONS,
-      OVERLOAD_SECONDS,
-      (status, ms) => {
-        statuses[status] = (statuses[status] ?? 0) + 1;
-        if (status === 200) served.push(ms);
-      },
-    );
-    const [result] = await Promise.all([load, monitor()]);
+    const load = generateLoad(`http://127.0.0.1:${port}/api/part?limit=12`, OVERLOAD_CONNECTIONS, OVERLOAD_SECONDS);
+    const monitoring = monitor();
+    const result = await load.finally(() => {
+      flooding = false;
+    });
+    await monitoring;
+    const { served, statuses } = result;
 
     const figures = {
       capacityPerSecond: Math.round(capacityPerSecond),
-      floorMs: Math.round(floorMs),
       latencyBoundsChecked: boundsApply,
       served: served.length,
       statuses,
@@ -239,15 +260,16 @@ describe('overload (PGlite server process)', () => {
     expect(after.status).toBe(200);
     expect(statuses[503] ?? 0).toBeGreaterThan(0);
     expect(statuses[500] ?? 0).toBe(0);
+    expect(served.length).toBeGreaterThan(0);
     if (boundsApply) {
-      expect(served.length).toBeGreaterThan(0);
       expect(figures.servedP99).toBeLessThan(1000);
-      expect(healthChecks.every((h) => h.status === 200)).toBe(true);
+      expect(healthChecks.length).toBeGreaterThan(5);
+      expect(figures.healthStatuses.every((status) => status === 200)).toBe(true);
       expect(figures.healthWorstMs).toBeLessThan(2000);
     } else {
       console.log(
         `overload: latency bounds NOT checked, this machine answers ${Math.round(capacityPerSecond)} requests/s at ` +
-          `best (floor ${Math.round(floorMs)} ms for 2,000 clients)`,
+          'best: fewer than the 2,000 clients ask each second',
       );
     }
   });

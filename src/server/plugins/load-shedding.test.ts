@@ -19,7 +19,7 @@ async function overload(ms: number): Promise<void> {
 describeEachDatabase(
   'load shedding',
   (ctx) => {
-    it('answers 503 with Retry-After at once beyond MAX_CONCURRENT_REQUESTS, and never sheds health', async () => {
+    it('answers 503 with Retry-After (after a short pause) beyond MAX_CONCURRENT_REQUESTS, and never sheds health', async () => {
       const { app, database } = ctx();
       // Every read of the catalogue waits while this transaction holds its lock (PGlite: any query waits).
       let release = () => {};
@@ -63,7 +63,7 @@ describeEachDatabase(
 describeEachDatabase(
   'adaptive load shedding',
   (ctx) => {
-    it('learns from slow answers to admit fewer at once, and answers the rest 503 at once', async () => {
+    it('learns from slow answers to admit fewer at once, and answers the rest 503 after a short pause', async () => {
       const { app, database } = ctx();
       const slowBurst = async (count: number) => {
         let release = () => {};
