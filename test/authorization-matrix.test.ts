@@ -85,6 +85,15 @@ const matrix: Record<string, Expected> = {
   'POST /api/password/change': signedIn(200),
   'POST /api/logout/everywhere': signedIn(204),
 
+  // Issue 12: each caller's own cart, checkout and address book.
+  'GET /api/cart': signedIn(200),
+  'PUT /api/cart/items/{partId}': signedIn(200),
+  'DELETE /api/cart/items/{partId}': signedIn(200),
+  'POST /api/cart/merge': signedIn(200),
+  'POST /api/checkout': signedIn(201),
+  'GET /api/addresses': signedIn(200),
+  'POST /api/addresses': signedIn(201),
+
   // Only about "customer": their own email, or an admin.
   'PUT /api/user/{email}': { anonymous: 401, customer: 200, 'other customer': 403, admin: 403 },
   'GET /api/admin/{email}': { anonymous: 401, customer: 200, 'other customer': 403, admin: 200 },
@@ -93,6 +102,12 @@ const matrix: Record<string, Expected> = {
   'DELETE /api/myorder/{id}': { anonymous: 401, customer: 200, 'other customer': 404, admin: 200 },
   'PATCH /api/myorder/{id}': { anonymous: 401, customer: 200, 'other customer': 404, admin: 403 },
   'POST /api/create-payment-intent': { anonymous: 401, customer: 200, 'other customer': 404, admin: 403 },
+  // Issue 12: only the buyer sets an order's address (an admin knows the order exists: 403).
+  'PATCH /api/myorder/{id}/address': { anonymous: 401, customer: 200, 'other customer': 404, admin: 403 },
+  // A payment of "customer": anyone else is told no such payment was made for their orders (422).
+  'POST /api/payments/confirm': { anonymous: 401, customer: 200, 'other customer': 422, admin: 422 },
+  // A saved address of "customer": no one else's, admins included.
+  'DELETE /api/addresses/{id}': { anonymous: 401, customer: 204, 'other customer': 404, admin: 404 },
   // A garage entry of "customer": no one else's, admins included (404, as if it did not exist).
   'PUT /api/garage/current': { anonymous: 401, customer: 200, 'other customer': 404, admin: 404 },
   'PATCH /api/garage/{id}': { anonymous: 401, customer: 200, 'other customer': 404, admin: 404 },

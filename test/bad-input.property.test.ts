@@ -13,6 +13,13 @@ import {
   tokenRequestBodySchema,
   verifyEmailBodySchema,
 } from '../src/shared/schemas/accounts.ts';
+import { newAddressBodySchema, shipToSchema } from '../src/shared/schemas/addresses.ts';
+import {
+  cartItemParamsSchema,
+  checkoutBodySchema,
+  mergeCartBodySchema,
+  setCartItemBodySchema,
+} from '../src/shared/schemas/cart.ts';
 import { uuidParamsSchema } from '../src/shared/schemas/common.ts';
 import {
   garageAddSchema,
@@ -41,7 +48,11 @@ import {
   partListQuerySchema,
   partPatchSchema,
 } from '../src/shared/schemas/parts.ts';
-import { createPaymentIntentBodySchema, testGatewayConfirmBodySchema } from '../src/shared/schemas/payments.ts';
+import {
+  confirmPaymentBodySchema,
+  createPaymentIntentBodySchema,
+  testGatewayConfirmBodySchema,
+} from '../src/shared/schemas/payments.ts';
 import { reviewInputSchema, reviewListQuerySchema } from '../src/shared/schemas/reviews.ts';
 import {
   type CallerName,
@@ -143,6 +154,17 @@ const routeSchemas: Record<string, { body?: ZodType; query?: ZodType; params?: Z
   'GET /api/payments/config': {},
   'POST /api/create-payment-intent': { body: createPaymentIntentBodySchema },
   'POST /api/payments/test-gateway/confirm': { body: testGatewayConfirmBodySchema },
+  // Issue 12: cart, checkout, the address book and one payment for several orders.
+  'GET /api/cart': {},
+  'PUT /api/cart/items/{partId}': { params: cartItemParamsSchema, body: setCartItemBodySchema },
+  'DELETE /api/cart/items/{partId}': { params: cartItemParamsSchema },
+  'POST /api/cart/merge': { body: mergeCartBodySchema },
+  'POST /api/checkout': { body: checkoutBodySchema },
+  'PATCH /api/myorder/{id}/address': { params: uuidParamsSchema, body: shipToSchema },
+  'GET /api/addresses': {},
+  'POST /api/addresses': { body: newAddressBodySchema },
+  'DELETE /api/addresses/{id}': { params: uuidParamsSchema },
+  'POST /api/payments/confirm': { body: confirmPaymentBodySchema },
   // Raw body: Stripe's signature is the only check (404 here: the test gateway has no webhook).
   'POST /api/payments/webhook': {},
 };

@@ -227,6 +227,52 @@ export class Fixtures {
     return entry.id as string;
   }
 
+  /** Issue 12: a fresh part in the caller's cart, so the caller's checkout has something to place. */
+  async fillCart(caller: CallerName): Promise<void> {
+    if (caller === 'anonymous') return;
+    const part = await this.part();
+    const res = await this.ctx().app.inject({
+      method: 'PUT',
+      url: `/api/cart/items/${part.id}`,
+      headers: this.userOf(caller).headers,
+      payload: { quantity: 2 },
+    });
+    if (res.statusCode !== 200) throw new Error(`cart not filled: ${res.statusCode} ${res.body}`);
+  }
+
+  /** Issue 12: a saved address of "customer". */
+  async savedAddress(): Promise<string> {
+    const res = await this.ctx().app.inject({
+      method: 'POST',
+      url: '/api/addresses',
+      headers: this.callers.customer.headers,
+      payload: { address: `${unique()} Address Book Row`, phone: '+1 555 0110' },
+    });
+    if (res.statusCode !== 201) throw new Error(`address not saved: ${res.statusCode} ${res.body}`);
+    return res.json()._id as string;
+  }
+
+  /** Issue 12: a succeeded test-gateway payment of two fresh orders of "customer", not yet confirmed. */
+  async succeededGroupPayment(): Promise<string> {
+    const orderIds = [await this.order(), await this.order()];
+    const headers = this.callers.customer.headers;
+    const created = await this.ctx().app.inject({
+      method: 'POST',
+      url: '/api/create-payment-intent',
+      headers,
+      payload: { orderIds },
+    });
+    if (created.statusCode !== 200) throw new Error(`group intent not created: ${created.statusCode} ${created.body}`);
+    const res = await this.ctx().app.inject({
+      method: 'POST',
+      url: '/api/payments/test-gateway/confirm',
+      headers,
+      payload: { clientSecret: created.json().clientSecret, card: validCard },
+    });
+    if (res.statusCode !== 200) throw new Error(`group payment not made: ${res.statusCode} ${res.body}`);
+    return res.json().transactionId as string;
+  }
+
   /** A second session of the caller, so signing it out leaves the caller's own token working. */
   async secondSession(caller: CallerName): Promise<Record<string, string> | undefined> {
     if (caller === 'anonymous') return undefined;
@@ -497,6 +543,43 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
       card: validCard,
       billingDetails: { name: 'Riley', email: 'riley@example.com' },
     },
+  }),
+  // Issue 12: cart, checkout, the address book and one payment for several orders.
+  'GET /api/cart': async () => ({ method: 'GET', url: '/api/cart' }),
+  'PUT /api/cart/items/{partId}': async (fx) => ({
+    method: 'PUT',
+    url: `/api/cart/items/${(await fx.part()).id}`,
+    payload: { quantity: 3 },
+  }),
+  'DELETE /api/cart/items/{partId}': async (fx) => ({
+    method: 'DELETE',
+    url: `/api/cart/items/${(await fx.part()).id}`,
+  }),
+  'POST /api/cart/merge': async (fx) => ({
+    method: 'POST',
+    url: '/api/cart/merge',
+    payload: { lines: [{ partId: (await fx.part()).id, quantity: 2 }] },
+  }),
+  'POST /api/checkout': async (fx, caller) => {
+    await fx.fillCart(caller);
+    return { method: 'POST', url: '/api/checkout', payload: { address: '3 Checkout Way', phone: '555-0103' } };
+  },
+  'PATCH /api/myorder/{id}/address': async (fx) => ({
+    method: 'PATCH',
+    url: `/api/myorder/${await fx.order()}/address`,
+    payload: { address: '4 Moved Street', phone: '555-0104' },
+  }),
+  'GET /api/addresses': async () => ({ method: 'GET', url: '/api/addresses' }),
+  'POST /api/addresses': async () => ({
+    method: 'POST',
+    url: '/api/addresses',
+    payload: { address: '5 Saved Street', phone: '555-0105' },
+  }),
+  'DELETE /api/addresses/{id}': async (fx) => ({ method: 'DELETE', url: `/api/addresses/${await fx.savedAddress()}` }),
+  'POST /api/payments/confirm': async (fx) => ({
+    method: 'POST',
+    url: '/api/payments/confirm',
+    payload: { transactionId: await fx.succeededGroupPayment() },
   }),
   'POST /api/payments/webhook': async () => ({
     method: 'POST',
