@@ -39,6 +39,8 @@ export interface OrderPaymentPort {
   markPaid(tx: Transaction, orderId: string, transactionId: string): Promise<PayableOrder | undefined>;
   /** Locks the order's row for the caller's transaction (issue 12, item 7) and answers it as it is now. */
   lock(tx: Transaction, orderId: string): Promise<PayableOrder | undefined>;
+  /** Locks several orders' rows in id order (no deadlock between two overlapping sets); unknown ids left out. */
+  lockMany(tx: Transaction, orderIds: readonly string[]): Promise<PayableOrder[]>;
   /** The orders one payment paid (one, or a group payment's several). */
   paidWith(transactionId: string): Promise<PayableOrder[]>;
   /**
@@ -157,6 +159,10 @@ export class OrderPayments implements OrderPaymentPort {
   async lock(tx: Transaction, orderId: string): Promise<PayableOrder | undefined> {
     const row = isUuid(orderId) ? await this.#orders.lock(tx, orderId) : undefined;
     return row && toPayable(row);
+  }
+
+  async lockMany(tx: Transaction, orderIds: readonly string[]): Promise<PayableOrder[]> {
+    return (await this.#orders.lockMany(tx, [...new Set(orderIds.filter(isUuid))])).map(toPayable);
   }
 
   async paidWith(transactionId: string): Promise<PayableOrder[]> {

@@ -325,6 +325,13 @@ export class PaymentsService implements PaymentGuard {
       throw new CardError(result.code, result.message, [{ declineCode: result.declineCode, chargeId }]);
     }
     const won = await this.#db.transaction(async (tx) => {
+      // The orders' rows first, then the intent: the order in which cancelling and expiring take them, so a cancel
+      // and this charge run one after the other and a cancelled order is never charged (issue 12, item 7).
+      const locked = await this.#orders.lockMany(
+        tx,
+        orders.map((order) => order.id),
+      );
+      if (locked.some((order) => order.status !== 'unpaid')) return 'not_payable' as const;
       const first = await this.#payments.succeedOnce(tx, intent.id);
       if (first) {
         await this.#payments.recordAttempt(tx, {
@@ -336,6 +343,9 @@ export class PaymentsService implements PaymentGuard {
       }
       return first;
     });
+    if (won === 'not_payable') {
+      throw new ConflictError('This order is no longer waiting for payment (it was cancelled or paid).', 'order_not_payable');
+    }
     if (!won) throw new ConflictError('This payment has already succeeded.', 'payment_intent_unexpected_state');
     return { status: 'succeeded' as const, transactionId: intent.id, chargeId };
   }
