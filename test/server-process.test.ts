@@ -98,7 +98,7 @@ describe('a half-configured Stripe', () => {
 
 describe.runIf(process.env.TEST_DATABASE_URL)('the production server process on PostgreSQL', () => {
   it(
-    'migrates, seeds and serves the catalogue',
+    'migrates, seeds and serves the catalogue, and warns when PUBLIC_URL is missing in production',
     async () => {
       const { withAdminClient, adminConnectionUrl } = await import('./support/postgres-admin.ts');
       const base = process.env.TEST_DATABASE_URL ?? '';
@@ -109,7 +109,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the production server process on 
       try {
         await withServers(async (started) => {
           const server = startServer(
-            { DATABASE_URL: adminConnectionUrl(base, name), DATA_DIR: pgDataDir },
+            // As deployed: production mode, but PUBLIC_URL forgotten.
+            { DATABASE_URL: adminConnectionUrl(base, name), DATA_DIR: pgDataDir, NODE_ENV: 'production' },
             await freePort(),
           );
           started.push(server);
@@ -118,6 +119,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the production server process on 
           expect(health.database.driver).toBe('postgres');
           const parts = (await (await fetch(`${server.url}/api/part`)).json()) as unknown[];
           expect(parts.length).toBeGreaterThanOrEqual(12);
+          // Mail links would point at localhost: the operator is told once, at start.
+          expect(await waitForOutput(server, /PUBLIC_URL is not set/)).toMatch(
+            /links in mails point to http:\/\/localhost:\d+\. Set PUBLIC_URL/,
+          );
           expect(await server.stop()).toBe(0);
         });
       } finally {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { buildApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig, publicUrl } from './config.ts';
 import { openDatabase } from './db/open-database.ts';
 import { seedDemoData } from './db/seed.ts';
 import { resolveSessionSecret } from './secrets.ts';
@@ -66,6 +66,13 @@ async function main(): Promise<void> {
     await app.listen({ port: config.PORT, host: config.HOST, backlog: LISTEN_BACKLOG });
     const where = handle.driver === 'pglite' ? `PGlite in ${path.resolve(config.DATA_DIR)}` : 'PostgreSQL';
     app.log.info(`Redline Parts is serving on http://localhost:${config.PORT} (database: ${where})`);
+    if (config.NODE_ENV === 'production' && !config.PUBLIC_URL) {
+      // Links in mails (verify email, reset password, pay an order) are built from PUBLIC_URL, never from a request's
+      // Host header: without it they point at localhost, which no customer can open.
+      app.log.warn(
+        `PUBLIC_URL is not set: links in mails point to ${publicUrl(config)}. Set PUBLIC_URL to the shop's address.`,
+      );
+    }
   } catch (error) {
     app.log.error({ err: error }, 'start-up failed');
     await app.close().catch(() => {});

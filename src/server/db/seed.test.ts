@@ -30,6 +30,8 @@ describe.each(testDrivers)('seeding the demo admin [%s]', (driver) => {
     expect(warnings).toEqual([expect.stringContaining(`admin@redline.dev / password ${password} `)]);
     const [admin] = await database.db.select().from(users).where(eq(users.email, 'admin@redline.dev'));
     expect(admin?.passwordHash && (await verifyPassword(password, admin.passwordHash))).toBe(true);
+    // The operator chose the address: the owner is not asked to verify it.
+    expect(admin?.emailVerifiedAt).toBeInstanceOf(Date);
 
     const again = await seedDemoData(
       database.db,
