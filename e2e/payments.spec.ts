@@ -158,17 +158,20 @@ test('an admin sees a paid order as pending to shipped and ships it; the custome
 test.describe('on a 375 px phone', () => {
   test.use({ viewport: { width: 375, height: 740 } });
 
-  test('the payment page fits the screen', async ({ page, request }) => {
+  test('the payment page fits the screen', async ({ page, request }, testInfo) => {
     const customer = await signUpViaApi(request);
     const { orderId } = await orderOfOwnPart(request, customer.token);
     await useToken(page, customer.token);
     await page.goto(`/dashboard/payment/${orderId}`);
     await expect(page.getByLabel('Card number')).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-    await page.screenshot({ path: '/tmp/payments-375.png', fullPage: true });
+    await page.screenshot({ path: testInfo.outputPath('payments-375.png'), fullPage: true });
   });
 
-  test('Manage Orders shows each order as a card with its Ship and Delete buttons', async ({ page, request }) => {
+  test('Manage Orders shows each order as a card with its Ship and Delete buttons', async ({
+    page,
+    request,
+  }, testInfo) => {
     const customer = await signUpViaApi(request, 'Pocket Buyer');
     const { orderId, name } = await orderOfOwnPart(request, customer.token, 30, 1);
     await payViaApi(request, customer.token, orderId);
@@ -178,7 +181,7 @@ test.describe('on a 375 px phone', () => {
     const row = page.getByRole('row').filter({ hasText: name });
     await expect(row.getByRole('button', { name: /^Ship / })).toBeInViewport();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-    await page.screenshot({ path: '/tmp/payments-manage-375.png', fullPage: false });
+    await page.screenshot({ path: testInfo.outputPath('payments-manage-375.png'), fullPage: false });
     await expectAccessible(page);
   });
 });
