@@ -131,7 +131,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(dbPlugin, { handle: options.database });
   // `reply.idempotent(…)`: money-moving routes run once per Idempotency-Key (idempotency.ts).
-  await app.register(idempotencyPlugin, config);
+  await app.register(idempotencyPlugin);
   const services = createServices(options.database, config, { sessionSecret: options.sessionSecret, log: app.log });
   app.decorate('services', services);
   app.decorate('sessions', services.sessions);

@@ -19,6 +19,7 @@ import { PartFitmentRepository } from './modules/fitment/part-fitment-repository
 import { PartFitments } from './modules/fitment/part-fitments.ts';
 import { VehicleRepository } from './modules/fitment/vehicle-repository.ts';
 import { VehiclesService } from './modules/fitment/vehicles-service.ts';
+import { purgeExpiredKeys } from './modules/idempotency/idempotency-keys.ts';
 import { type BackgroundJobs, createBackgroundJobs } from './modules/jobs/background-jobs.ts';
 import { orderLinks } from './modules/mail/order-mails.ts';
 import { CheckoutService } from './modules/orders/checkout-service.ts';
@@ -106,6 +107,11 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
       { name: 'expired-sessions', run: () => sessions.deleteExpired() },
       { name: 'abandoned-google-sign-ins', run: async () => google?.deleteExpiredStates() },
       { name: 'spent-account-tokens', run: async () => void (await tokens.deleteSpent()) },
+      // Keys outlive their retries by IDEMPOTENCY_KEY_TTL_HOURS; then they are only personal data and bulk.
+      {
+        name: 'expired-idempotency-keys',
+        run: async () => void (await purgeExpiredKeys(db, config.IDEMPOTENCY_KEY_TTL_HOURS)),
+      },
     ],
   });
   const accounts = new AccountsService({

@@ -1,16 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AppConfig } from '../config.ts';
 import type { Database, Transaction } from '../db/client.ts';
 import { ConflictError } from '../errors.ts';
-import { claimKey, purgeExpiredKeys, recordAnswer, requestHash } from '../modules/idempotency/idempotency-keys.ts';
+import { claimKey, recordAnswer, requestHash } from '../modules/idempotency/idempotency-keys.ts';
 
 /** The header a client sends to make a write safe to retry (the IETF draft's name, as Stripe uses it). */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
-
-const PURGE_EVERY_MS = 60 * 60 * 1000;
-/** The first purge waits a little, so a restart loop does not purge on every start. */
-const FIRST_PURGE_MS = 5 * 60 * 1000;
 
 /**
  * Runs a write once per Idempotency-Key (issue 11): `reply.idempotent(201, (tx) => service.write(…, tx))` is the
@@ -34,7 +29,7 @@ function scopeOf(request: FastifyRequest): string {
 }
 
 export const idempotencyPlugin = fp(
-  async (app: FastifyInstance, options: Pick<AppConfig, 'IDEMPOTENCY_KEY_TTL_HOURS'>) => {
+  async (app: FastifyInstance) => {
     app.decorateReply('idempotent', async function idempotent<
       T,
     >(this: FastifyReply, statusCode: number, work: (db: Database | Transaction) => Promise<T>): Promise<FastifyReply> {
@@ -68,19 +63,7 @@ export const idempotencyPlugin = fp(
       }
       return this.status(statusCode).send(outcome.body);
     });
-
-    const purge = () =>
-      purgeExpiredKeys(app.db, options.IDEMPOTENCY_KEY_TTL_HOURS).catch((error: unknown) =>
-        app.log.warn({ err: error }, 'idempotency keys not purged'),
-      );
-    let timer: NodeJS.Timeout | undefined;
-    app.addHook('onReady', async () => {
-      timer = setTimeout(function again() {
-        void purge();
-        timer = setTimeout(again, PURGE_EVERY_MS).unref();
-      }, FIRST_PURGE_MS).unref();
-    });
-    app.addHook('onClose', async () => clearTimeout(timer));
+    // Expired keys are purged by the hourly housekeeping job (src/server/services.ts), on one instance at a time.
   },
   { name: 'idempotency', dependencies: ['db'] },
 );

@@ -3,7 +3,7 @@ import { afterAll, expect, it } from 'vitest';
 import { startSmtpServer, type TestSmtpServer } from '../../../../test/support/smtp-server.ts';
 import { createUser, describeEachDatabase } from '../../../../test/support/test-app.ts';
 import { jobsOverviewSchema } from '../../../shared/schemas/jobs.ts';
-import { accountTokens, mailOutbox, oauthStates, sessions } from '../../db/schema.ts';
+import { accountTokens, idempotencyKeys, mailOutbox, oauthStates, sessions } from '../../db/schema.ts';
 
 // The SMTP server must exist before the apps are built: their config names it.
 const smtp: TestSmtpServer = await startSmtpServer();
@@ -74,7 +74,7 @@ describeEachDatabase(
       ).toBe(403);
     });
 
-    it('housekeeping drops expired sessions, abandoned Google sign-ins and spent one-time tokens (no timer of its own)', async () => {
+    it('housekeeping drops expired sessions, abandoned Google sign-ins, spent one-time tokens and expired idempotency keys (no timer of its own)', async () => {
       const user = await createUser(ctx());
       const longAgo = new Date(Date.now() - 3 * 86_400_000);
       await ctx().database.db.update(sessions).set({ expiresAt: longAgo }).where(eq(sessions.userId, user.id));
@@ -88,7 +88,17 @@ describeEachDatabase(
         expiresAt: longAgo,
         usedAt: longAgo,
       });
+      // Keys are kept IDEMPOTENCY_KEY_TTL_HOURS (24 by default): one three days old goes, one from now stays.
+      const scope = `user:${user.id}`;
+      await ctx()
+        .database.db.insert(idempotencyKeys)
+        .values([
+          { scope, key: 'old-key', requestHash: 'h', statusCode: 201, createdAt: longAgo },
+          { scope, key: 'new-key', requestHash: 'h', statusCode: 201 },
+        ]);
       await ctx().app.services.jobs.runHousekeeping();
+      const keys = await ctx().database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.scope, scope));
+      expect(keys.map((k) => k.key)).toEqual(['new-key']);
       expect(await ctx().database.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(0);
       expect(
         await ctx().database.db.select().from(oauthStates).where(eq(oauthStates.state, 'abandoned-state')),
