@@ -23,6 +23,9 @@ function precompress(): Plugin {
       outDir = path.resolve(config.root, config.build.outDir);
     },
     async closeBundle() {
+      // closeBundle also runs after a failed build, when there may be no output: reading it would throw ENOENT and
+      // hide the build's own error.
+      if (!fs.existsSync(outDir)) return;
       const walk = (dir: string): string[] =>
         fs
           .readdirSync(dir, { withFileTypes: true })
