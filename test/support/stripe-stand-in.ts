@@ -23,6 +23,19 @@ export interface StandInPaymentIntent {
   automatic_payment_methods: { enabled: boolean; allow_redirects?: string } | null;
 }
 
+/** A refund as Stripe's Refunds API answers it (issue 12). */
+export interface StandInRefund {
+  id: string;
+  object: 'refund';
+  amount: number;
+  currency: string;
+  payment_intent: string;
+  charge: string;
+  status: 'succeeded';
+  metadata: Record<string, string>;
+  created: number;
+}
+
 export interface RecordedRequest {
   method: string;
   path: string;
@@ -35,6 +48,8 @@ export interface StripeStandIn {
   secretKey: string;
   requests: RecordedRequest[];
   intents: Map<string, StandInPaymentIntent>;
+  /** Refunds made through `POST /v1/refunds`, by id. */
+  refunds: Map<string, StandInRefund>;
   /** What a customer finishing the card form at Stripe does. */
   succeed(id: string): StandInPaymentIntent;
   /** An intent made outside the shop (e.g. for a different amount), for tamper tests. */
@@ -71,6 +86,7 @@ export function parseStripeForm(body: string): Record<string, unknown> {
 
 export async function startStripeStandIn(secretKey = 'sk_test_standin_0123456789'): Promise<StripeStandIn> {
   const intents = new Map<string, StandInPaymentIntent>();
+  const refunds = new Map<string, StandInRefund>();
   const idempotent = new Map<string, string>();
   const requests: RecordedRequest[] = [];
 
@@ -158,6 +174,63 @@ export async function startStripeStandIn(secretKey = 'sk_test_standin_0123456789
         return;
       }
 
+      // The Refunds API: only a succeeded payment, never more than what is left of it; Idempotency-Key honoured.
+      if (req.method === 'POST' && url.pathname === '/v1/refunds') {
+        const key = req.headers['idempotency-key'];
+        const earlier = typeof key === 'string' ? idempotent.get(`refund:${key}`) : undefined;
+        if (earlier) {
+          send(200, refunds.get(earlier));
+          return;
+        }
+        const form = parseStripeForm(body);
+        const intent = intents.get(String(form.payment_intent ?? ''));
+        if (!intent) {
+          stripeError(res, 404, {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            param: 'payment_intent',
+            message: `No such payment_intent: '${String(form.payment_intent ?? '')}'`,
+          });
+          return;
+        }
+        const refunded = [...refunds.values()]
+          .filter((refund) => refund.payment_intent === intent.id)
+          .reduce((sum, refund) => sum + refund.amount, 0);
+        const amount = form.amount === undefined ? intent.amount_received - refunded : Number(form.amount);
+        if (intent.status !== 'succeeded') {
+          stripeError(res, 400, {
+            type: 'invalid_request_error',
+            code: 'charge_not_refundable',
+            message: `This PaymentIntent (${intent.id}) does not have a successful charge to refund.`,
+          });
+          return;
+        }
+        if (!Number.isInteger(amount) || amount <= 0 || refunded + amount > intent.amount_received) {
+          stripeError(res, 400, {
+            type: 'invalid_request_error',
+            code: 'charge_already_refunded',
+            param: 'amount',
+            message: `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${((intent.amount_received - refunded) / 100).toFixed(2)})`,
+          });
+          return;
+        }
+        const refund: StandInRefund = {
+          id: randomId('re'),
+          object: 'refund',
+          amount,
+          currency: intent.currency,
+          payment_intent: intent.id,
+          charge: `ch_${intent.id.slice(3)}`,
+          status: 'succeeded',
+          metadata: (form.metadata as Record<string, string> | undefined) ?? {},
+          created: Math.floor(Date.now() / 1000),
+        };
+        refunds.set(refund.id, refund);
+        if (typeof key === 'string') idempotent.set(`refund:${key}`, refund.id);
+        send(200, refund);
+        return;
+      }
+
       const match = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
       if (req.method === 'GET' && match?.[1]) {
         const intent = intents.get(decodeURIComponent(match[1]));
@@ -187,6 +260,7 @@ export async function startStripeStandIn(secretKey = 'sk_test_standin_0123456789
     secretKey,
     requests,
     intents,
+    refunds,
     succeed(id) {
       const intent = intents.get(id);
       if (!intent) throw new Error(`stand-in has no intent ${id}`);
