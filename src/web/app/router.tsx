@@ -4,6 +4,7 @@ import { SessionEndedRedirect } from '../features/accounts/session-ended-redirec
 import { readLastVehicle } from '../lib/current-vehicle.tsx';
 import { paths, routePatterns } from '../lib/paths.ts';
 import { queryClient } from '../lib/query-client.ts';
+import { CartProvider } from './cart-provider.tsx';
 import { GarageProvider } from './garage-provider.tsx';
 import { RootLayout } from './root-layout.tsx';
 import { RouteError } from './route-error.tsx';
@@ -26,19 +27,23 @@ const routes: RouteObject[] = [
           return import('./routes/home-page.tsx');
         },
       },
+      // Issue 12 (spec §1): visitors browse the catalogue; Place Order, the cart's Checkout and paying ask them to
+      // sign in (docs/spec-deviations.md).
+      {
+        path: paths.parts,
+        loader: prefetchPartsPage,
+        lazy: () => import('./routes/parts-route.tsx'),
+      },
+      {
+        path: routePatterns.part,
+        loader: prefetchPart,
+        lazy: () => import('./routes/purchase-route.tsx'),
+      },
+      { path: paths.cart, lazy: () => import('./routes/cart-route.tsx') },
       {
         element: <RequireAuthOutlet />,
         children: [
-          {
-            path: paths.parts,
-            loader: prefetchPartsPage,
-            lazy: () => import('./routes/parts-route.tsx'),
-          },
-          {
-            path: routePatterns.part,
-            loader: prefetchPart,
-            lazy: () => import('./routes/purchase-route.tsx'),
-          },
+          { path: paths.checkout, lazy: () => import('./routes/checkout-route.tsx') },
           { path: `${paths.dashboard.root}/*`, lazy: () => import('./routes/dashboard-page.tsx') },
         ],
       },
@@ -111,8 +116,10 @@ function prefetchPart({ params }: LoaderFunctionArgs) {
 function AppShell() {
   return (
     <GarageProvider>
-      <SessionEndedRedirect />
-      <RootLayout />
+      <CartProvider>
+        <SessionEndedRedirect />
+        <RootLayout />
+      </CartProvider>
     </GarageProvider>
   );
 }

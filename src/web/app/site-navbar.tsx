@@ -5,6 +5,7 @@ import Nav from 'react-bootstrap/Nav';
 import Navbar from 'react-bootstrap/Navbar';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { useAuth } from '../lib/auth-context.tsx';
+import { useCart } from '../lib/cart-context.tsx';
 import { paths } from '../lib/paths.ts';
 
 /** Sticky at the top; collapses below the lg breakpoint (992 px), as spec §2 and §9 say. */
@@ -28,6 +29,7 @@ export function SiteNavbar() {
         <Navbar.Brand as={Link} to={paths.home} onClick={close}>
           <img src="/images/logo.svg" alt="Redline Parts" width="180" height="40" />
         </Navbar.Brand>
+        <CartLink onClick={close} />
         <Navbar.Toggle aria-controls="main-nav" aria-label="Toggle navigation" />
         <Navbar.Collapse id="main-nav">
           <Nav className="ms-auto align-items-lg-center gap-lg-2">
@@ -70,5 +72,40 @@ export function SiteNavbar() {
         </Navbar.Collapse>
       </Container>
     </Navbar>
+  );
+}
+
+/**
+ * Issue 12: the cart, with how many parts it holds, visible at every width (outside the collapsing menu, after it
+ * on wide screens). The count is in its accessible name.
+ */
+function CartLink({ onClick }: { onClick(): void }) {
+  const { count } = useCart();
+  return (
+    <NavLink
+      to={paths.cart}
+      onClick={onClick}
+      className="site-navbar-cart nav-link order-lg-last ms-auto ms-lg-3 me-2 me-lg-0"
+      aria-label={`Cart, ${count} ${count === 1 ? 'part' : 'parts'}`}
+    >
+      <svg
+        aria-hidden="true"
+        width="24"
+        height="24"
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+      >
+        <circle cx="9" cy="20" r="1.5" />
+        <circle cx="18" cy="20" r="1.5" />
+        <path d="M2 3h3l2.7 12.1a1.5 1.5 0 0 0 1.5 1.2h8.9a1.5 1.5 0 0 0 1.5-1.1L22 7H6" />
+      </svg>
+      {count > 0 ? (
+        <span className="site-navbar-cart-count" aria-hidden="true">
+          {count}
+        </span>
+      ) : null}
+    </NavLink>
   );
 }

@@ -11,6 +11,9 @@ export const paths = {
   /** The parts list already searched, e.g. the home page's 'I NEED IT'. */
   partsSearch: (q: string) => `${PARTS}?${new URLSearchParams({ q })}`,
   part: (partId: string) => `/part/${partId}`,
+  /** Issue 12: the cart (visitors too) and its checkout (signed in). */
+  cart: '/cart',
+  checkout: '/checkout',
   portfolio: '/myprotfolio',
   blog: '/blog',
   login: '/login',
@@ -25,6 +28,10 @@ export const paths = {
     myOrder: `${DASHBOARD}/myorder`,
     addReview: `${DASHBOARD}/addreview`,
     payment: (orderId: string) => `${DASHBOARD}/payment/${orderId}`,
+    /** Issue 12: one payment for several orders (a checkout's, or Pay All Unpaid). */
+    payOrders: (orderIds: readonly string[]) =>
+      `${DASHBOARD}/pay?${new URLSearchParams({ orders: orderIds.join(',') })}`,
+    payOrdersRoute: `${DASHBOARD}/pay`,
     myProfile: `${DASHBOARD}/myprofile`,
     users: `${DASHBOARD}/users`,
     manageProducts: `${DASHBOARD}/manageproduct`,

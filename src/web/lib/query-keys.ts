@@ -15,4 +15,7 @@ export const queryRoots = {
   /** Issue 13: the vehicle lists (selector, admin pickers) and the signed-in user's garage. */
   vehicles: ['vehicles'],
   garage: ['garage'],
+  /** Issue 12: the signed-in customer's cart (checkout empties it) and address book. */
+  cart: ['cart'],
+  addresses: ['addresses'],
 } as const;

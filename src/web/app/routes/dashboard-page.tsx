@@ -20,7 +20,8 @@ const page = (load: () => Promise<{ Component: ComponentType }>) =>
 const MyOrders = page(() => import('../../features/orders/my-orders-page.tsx'));
 const AddReview = page(() => import('../../features/reviews/add-review-page.tsx'));
 const Payment = page(() => import('./payment-route.tsx'));
-const MyProfile = page(() => import('../../features/accounts/my-profile-page.tsx'));
+const GroupPayment = page(() => import('./group-payment-route.tsx'));
+const MyProfile = page(() => import('./my-profile-route.tsx'));
 const Users = page(() => import('../../features/accounts/users-page.tsx'));
 const ManageProducts = page(() => import('../../features/catalog/manage-products-page.tsx'));
 const ManageOrders = page(() => import('../../features/orders/manage-orders-page.tsx'));
@@ -99,6 +100,7 @@ export function Component() {
               <Route path={dashboardRoute(paths.dashboard.myOrder)} element={<MyOrders />} />
               <Route path={dashboardRoute(paths.dashboard.addReview)} element={<AddReview />} />
               <Route path={dashboardRoute(routePatterns.payment)} element={<Payment />} />
+              <Route path={dashboardRoute(paths.dashboard.payOrdersRoute)} element={<GroupPayment />} />
               <Route path={dashboardRoute(paths.dashboard.myProfile)} element={<MyProfile />} />
               <Route path={dashboardRoute(paths.dashboard.users)} element={admin(<Users />)} />
               <Route path={dashboardRoute(paths.dashboard.manageProducts)} element={admin(<ManageProducts />)} />

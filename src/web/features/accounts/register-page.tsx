@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
-import { Navigate } from 'react-router';
+import { Navigate, useLocation } from 'react-router';
 import { type SignupBody, signupBodySchema } from '../../../shared/schemas/accounts.ts';
 import { FormError, FormField } from '../../components/form-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
@@ -12,18 +12,24 @@ import { usePageTitle } from '../../lib/use-page-title.ts';
 import { signUp } from './accounts-api.ts';
 import { AuthCard } from './auth-card.tsx';
 import { OtherWaysIn } from './other-ways-in.tsx';
+import { afterSignIn, returnPath } from './session-ended-redirect.tsx';
 
-/** Spec §2 Register: the display name comes from Name; afterwards the user goes to the home page. */
+/**
+ * Spec §2 Register: the display name comes from Name; afterwards the user goes to the home page, unless a page sent
+ * them to sign in (issue 12: a visitor at checkout signs up and comes back to it, their cart joined to the account).
+ */
 export function Component() {
   usePageTitle('Sign Up');
-  const { status, signIn } = useAuth();
+  const { status, user, signIn } = useAuth();
+  const location = useLocation();
+  const from = returnPath(location.state);
   const form = useForm<SignupBody>({
     resolver: zodResolver(signupBodySchema),
     defaultValues: { name: '', email: '', password: '' },
   });
   const register = useMutation({ mutationFn: signUp, onSuccess: (result) => signIn(result.token, result.user) });
 
-  if (status === 'signed-in') return <Navigate to={paths.home} replace />;
+  if (status === 'signed-in') return <Navigate to={user ? afterSignIn(from, user) : paths.home} replace />;
 
   return (
     <AuthCard title="Please Sign Up">
@@ -36,12 +42,7 @@ export function Component() {
           SignUp
         </SubmitButton>
       </Form>
-      <OtherWaysIn
-        question="Already have an account?"
-        to={paths.login}
-        label="Please Login"
-        googleReturnTo={paths.home}
-      />
+      <OtherWaysIn question="Already have an account?" to={paths.login} label="Please Login" googleReturnTo={from} />
     </AuthCard>
   );
 }

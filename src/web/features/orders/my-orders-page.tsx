@@ -2,6 +2,8 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
+import { formatUsd } from '../../../shared/money.ts';
+import type { Order } from '../../../shared/schemas/orders.ts';
 import { EmptyState, QueryStatus } from '../../components/query-state.tsx';
 import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
@@ -24,6 +26,7 @@ export function Component() {
         My Order
       </h1>
       <QueryStatus query={orders} what="your orders" loadingLabel="Loading your orders…" />
+      <PayAllUnpaid orders={list ?? []} />
       {list?.length === 0 ? (
         <EmptyState>
           <p className="mb-2">You have not ordered anything yet.</p>
@@ -102,5 +105,28 @@ export function Component() {
         }
       />
     </section>
+  );
+}
+
+/** As the server's MAX_ORDERS_PER_PAYMENT: one payment covers at most this many orders. */
+const MAX_ORDERS_PER_PAYMENT = 50;
+
+/**
+ * Issue 12: one payment, one card entry, for every unpaid order shown (placed one by one or at checkout). Orders
+ * without a shipping address get one on the payment page first.
+ */
+function PayAllUnpaid({ orders }: { orders: readonly Order[] }) {
+  const unpaid = orders.filter((order) => order.status === 'unpaid').slice(0, MAX_ORDERS_PER_PAYMENT);
+  if (unpaid.length < 2) return null;
+  const totalCents = unpaid.reduce((sum, order) => sum + Math.round(order.total * 100), 0);
+  return (
+    <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
+      <Link to={paths.dashboard.payOrders(unpaid.map((order) => order._id))} className="btn btn-brand">
+        Pay All Unpaid
+      </Link>
+      <span className="text-body-secondary">
+        {unpaid.length} orders, {formatUsd(totalCents / 100)} in one payment
+      </span>
+    </div>
   );
 }

@@ -1,13 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { type ReactNode, useId, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Container from 'react-bootstrap/Container';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { useForm } from 'react-hook-form';
-import { Link } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { z } from 'zod';
 import { toastMessages } from '../../../shared/messages.ts';
@@ -23,8 +24,10 @@ import { LoadError } from '../../components/query-state.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { ApiError, errorMessage, SubmitKeys } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-context.tsx';
+import { useCart } from '../../lib/cart-context.tsx';
 import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
+import { clearPurchaseDraft, readPurchaseDraft, savePurchaseDraft } from './purchase-draft.ts';
 import { usePlaceOrder } from './use-order-mutations.ts';
 
 /** The form's own rules: address and phone as the server checks them; the quantity only as a whole number here. */
@@ -102,12 +105,21 @@ function PurchaseScreen({
   fitNotice,
   fitment,
 }: { part: Part } & Pick<PurchasePageProps, 'badge' | 'fitNotice' | 'fitment'>) {
-  const { user } = useAuth();
+  const { user, status: authStatus } = useAuth();
+  const cart = useCart();
+  const navigate = useNavigate();
+  const location = useLocation();
   const [placed, setPlaced] = useState<Order | null>(null);
+  // Issue 12: a visitor sent to sign in by Place Order comes back to what they chose.
+  const [draft] = useState(() => readPurchaseDraft(part._id));
+  useEffect(() => {
+    if (authStatus === 'signed-in') clearPurchaseDraft(part._id);
+  }, [authStatus, part._id]);
   const form = useForm<PurchaseForm>({
     resolver: zodResolver(purchaseFormSchema),
-    defaultValues: { address: '', phone: '', quantity: part.minimunorder },
+    defaultValues: draft ?? { address: '', phone: '', quantity: part.minimunorder },
   });
+  const [adding, setAdding] = useState(false);
   const typed = form.watch('quantity');
   const orderablePart = {
     minimumOrder: part.minimunorder,
@@ -129,6 +141,35 @@ function PurchaseScreen({
   const [fitConfirmed, setFitConfirmed] = useState<string | null>(null);
   const [askFit, setAskFit] = useState<PurchaseForm | null>(null);
   const mustAsk = fitNotice !== null && fitNotice !== undefined && fitConfirmed !== fitNotice.text;
+
+  /** Issue 12: into the cart (a visitor's stays in this browser), with the quantity the order rule accepts. */
+  const addToCart = form.handleSubmit(async (values) => {
+    const check = checkOrderQuantity(orderablePart, values.quantity);
+    if (!check.ok) {
+      toast.error(check.message);
+      return;
+    }
+    if (adding) return;
+    setAdding(true);
+    try {
+      await cart.set(
+        {
+          partId: part._id,
+          name: part.name,
+          img: part.img,
+          price: part.price,
+          minimumOrder: part.minimunorder,
+          availableQuantity: part.availablequantity,
+        },
+        values.quantity,
+      );
+      toast.success(`${values.quantity} PCS of ${part.name} Added To Cart`);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      setAdding(false);
+    }
+  });
 
   const place = (values: PurchaseForm) => {
     if (inFlight.current) return;
@@ -161,6 +202,13 @@ function PurchaseScreen({
     const check = checkOrderQuantity(orderablePart, values.quantity);
     if (!check.ok) {
       toast.error(check.message);
+      return;
+    }
+    if (authStatus === 'signed-out') {
+      // Visitors browse; ordering needs an account. Back here after signing in, with the form as it was.
+      savePurchaseDraft(part._id, values);
+      const state: { from: typeof location } = { from: location };
+      navigate(paths.login, { state });
       return;
     }
     if (mustAsk) {
@@ -263,15 +311,31 @@ function PurchaseScreen({
                     : 'this part cannot be ordered right now.'}
                 </p>
               )}
-              <SubmitButton
-                busy={order.isPending}
-                busyLabel="Placing the order"
-                className="btn-brand"
-                disabled={!stock.orderable}
-                describedBy={stock.orderable ? undefined : stockReasonId}
-              >
-                Place Order
-              </SubmitButton>
+              <div className="d-flex flex-wrap gap-2">
+                <SubmitButton
+                  busy={order.isPending}
+                  busyLabel="Placing the order"
+                  className="btn-brand"
+                  disabled={!stock.orderable}
+                  describedBy={stock.orderable ? undefined : stockReasonId}
+                >
+                  Place Order
+                </SubmitButton>
+                <Button
+                  type="button"
+                  variant="outline-dark"
+                  disabled={!stock.orderable || adding}
+                  aria-describedby={stock.orderable ? undefined : stockReasonId}
+                  onClick={() => void addToCart()}
+                >
+                  Add To Cart
+                </Button>
+                {cart.count > 0 ? (
+                  <Link to={paths.cart} className="btn btn-link">
+                    View Cart ({cart.count})
+                  </Link>
+                ) : null}
+              </div>
             </Form>
           </div>
         </Col>

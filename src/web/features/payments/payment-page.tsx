@@ -1,5 +1,5 @@
 import { type UseQueryResult, useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import { Link } from 'react-router';
 import { toastMessages } from '../../../shared/messages.ts';
@@ -24,7 +24,16 @@ type MarkPaid = (transactionId: string) => Promise<Order>;
  * Spec §2 Payment: the order's amount and a card form. The order is the orders feature's: the app's route loads it
  * and says how a payment is recorded against it.
  */
-export function PaymentPage({ order, markPaid }: { order: UseQueryResult<Order>; markPaid: MarkPaid }) {
+export function PaymentPage({
+  order,
+  markPaid,
+  addressStep,
+}: {
+  order: UseQueryResult<Order>;
+  markPaid: MarkPaid;
+  /** Issue 12: asks for a shipping address, shown before the card when the order has none. */
+  addressStep?: ReactNode;
+}) {
   usePageTitle('Payment');
 
   return (
@@ -50,21 +59,23 @@ export function PaymentPage({ order, markPaid }: { order: UseQueryResult<Order>;
           )}
         </>
       ) : (
-        <PaymentPanel order={order.data} markPaid={markPaid} />
+        <PaymentPanel order={order.data} markPaid={markPaid} addressStep={addressStep} />
       )}
     </section>
   );
 }
 
-function PaymentPanel({ order, markPaid }: { order: Order; markPaid: MarkPaid }) {
+function PaymentPanel({ order, markPaid, addressStep }: { order: Order; markPaid: MarkPaid; addressStep?: ReactNode }) {
   const { user } = useAuth();
   const [paidWith, setPaidWith] = useState<string | null>(null);
   // While a confirmed payment is being recorded, the order turns paid under the form: that is this payment, not an
   // earlier one, so the form stays until the success message replaces it.
   const [recording, setRecording] = useState(false);
   const unpaid = !order.paid && paidWith === null;
-  const config = useQuery({ ...paymentsConfigQueryOptions, enabled: unpaid });
-  const intent = useQuery({ ...paymentIntentQueryOptions(order._id), enabled: unpaid });
+  // Issue 12: nothing is paid that cannot be shipped; an order placed without an address gets one first.
+  const needsAddress = unpaid && order.address.trim() === '';
+  const config = useQuery({ ...paymentsConfigQueryOptions, enabled: unpaid && !needsAddress });
+  const intent = useQuery({ ...paymentIntentQueryOptions(order._id), enabled: unpaid && !needsAddress });
   const name = user?.displayName || order.userName || 'there';
 
   const onSucceeded = async (transactionId: string) => {
@@ -111,6 +122,8 @@ function PaymentPanel({ order, markPaid }: { order: Order; markPaid: MarkPaid })
             Back to My Order
           </Link>
         </Alert>
+      ) : needsAddress && addressStep ? (
+        addressStep
       ) : config.isError || intent.isError ? (
         <LoadError
           error={config.error ?? intent.error}

@@ -1,15 +1,17 @@
 import { queryOptions } from '@tanstack/react-query';
 import {
+  confirmPaymentResponseSchema,
   createPaymentIntentResponseSchema,
   paymentsConfigSchema,
   type TestGatewayConfirmBody,
   testGatewayConfirmResponseSchema,
 } from '../../../shared/schemas/payments.ts';
-import { api } from '../../lib/api-client.ts';
+import { api, apiOnce } from '../../lib/api-client.ts';
 
 const paymentKeys = {
   config: ['payments', 'config'] as const,
   intent: (orderId: string) => ['payments', 'intent', orderId] as const,
+  group: (orderIds: readonly string[]) => ['payments', 'intent-group', ...orderIds] as const,
 };
 
 export const paymentsConfigQueryOptions = queryOptions({
@@ -30,6 +32,34 @@ export function paymentIntentQueryOptions(orderId: string) {
         signal,
       }),
     staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/**
+ * Issue 12: one intent for several orders; the server computes the amount from them, and asking again for the same
+ * orders returns the same intent.
+ */
+export function groupPaymentIntentQueryOptions(orderIds: readonly string[]) {
+  const sorted = [...orderIds].sort();
+  return queryOptions({
+    queryKey: paymentKeys.group(sorted),
+    queryFn: ({ signal }) =>
+      api('/create-payment-intent', {
+        method: 'POST',
+        body: { orderIds: sorted },
+        schema: createPaymentIntentResponseSchema,
+        signal,
+      }),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/** Every order of a payment marked paid once the provider confirms it; safe to retry (apiOnce). */
+export function confirmPayment(transactionId: string) {
+  return apiOnce('/payments/confirm', {
+    method: 'POST',
+    body: { transactionId },
+    schema: confirmPaymentResponseSchema,
   });
 }
 

@@ -1,0 +1,12 @@
+import { Component as MyProfilePage } from '../../features/accounts/my-profile-page.tsx';
+import { AddressBookPanel } from '../../features/checkout/address-book-panel.tsx';
+
+/** /dashboard/myprofile: the accounts feature's profile, and the address book checkout keeps (issue 12). */
+export function Component() {
+  return (
+    <>
+      <MyProfilePage />
+      <AddressBookPanel />
+    </>
+  );
+}

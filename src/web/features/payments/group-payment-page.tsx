@@ -1,0 +1,161 @@
+import { useQuery } from '@tanstack/react-query';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import { Link } from 'react-router';
+import { toastMessages } from '../../../shared/messages.ts';
+import { formatUsd } from '../../../shared/money.ts';
+import type { Order } from '../../../shared/schemas/orders.ts';
+import type { ConfirmPaymentResponse } from '../../../shared/schemas/payments.ts';
+import { EmptyState, LoadError, LoadingSpinner } from '../../components/query-state.tsx';
+import { useAuth } from '../../lib/auth-context.tsx';
+import { paths } from '../../lib/paths.ts';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+import { groupPaymentIntentQueryOptions, paymentsConfigQueryOptions } from './payments-api.ts';
+import { TestCardForm } from './test-card-form.tsx';
+import './payments.css';
+
+// Stripe's libraries are only downloaded when Stripe is the provider.
+const StripeCardForm = lazy(() => import('./stripe-card-form.tsx').then((m) => ({ default: m.StripeCardForm })));
+
+export interface GroupOrders {
+  status: 'pending' | 'error' | 'success';
+  error: unknown;
+  retry(): void;
+  orders: Order[];
+}
+
+interface GroupPaymentProps {
+  group: GroupOrders;
+  /** What asks for a shipping address for orders that have none (the app passes the checkout feature's step). */
+  addressStep(orderIds: readonly string[]): ReactNode;
+  /** Records the payment the provider confirmed against every order it pays. */
+  confirm(transactionId: string): Promise<ConfirmPaymentResponse>;
+}
+
+/**
+ * Issue 12: one payment for several orders (a checkout's, or Pay All Unpaid): the orders and their total, a
+ * shipping address first for any order without one, then one card entry for the amount the server computed.
+ */
+export function GroupPaymentPage({ group, addressStep, confirm }: GroupPaymentProps) {
+  usePageTitle('Payment');
+  return (
+    <section aria-labelledby="payment-title" className="payment-panel">
+      {group.status === 'pending' ? (
+        <>
+          <h1 id="payment-title" className="h3">
+            Payment
+          </h1>
+          <LoadingSpinner label="Loading your orders…" />
+        </>
+      ) : group.status === 'error' ? (
+        <>
+          <h1 id="payment-title" className="h3">
+            Payment
+          </h1>
+          <LoadError error={group.error} onRetry={group.retry} what="your orders" />
+        </>
+      ) : (
+        <GroupPanel orders={group.orders} addressStep={addressStep} confirm={confirm} />
+      )}
+    </section>
+  );
+}
+
+function GroupPanel({ orders, addressStep, confirm }: { orders: Order[] } & Omit<GroupPaymentProps, 'group'>) {
+  const { user } = useAuth();
+  const [paid, setPaid] = useState<ConfirmPaymentResponse | null>(null);
+  const [recording, setRecording] = useState(false);
+  const unpaid = orders.filter((order) => order.status === 'unpaid');
+  const unaddressed = unpaid.filter((order) => order.address.trim() === '');
+  const ready = paid === null && unpaid.length > 0 && unaddressed.length === 0;
+  const config = useQuery({ ...paymentsConfigQueryOptions, enabled: ready });
+  const intent = useQuery({
+    ...groupPaymentIntentQueryOptions(unpaid.map((order) => order._id)),
+    enabled: ready,
+  });
+  const name = user?.displayName || orders[0]?.userName || 'there';
+  const email = user?.email ?? orders[0]?.email ?? '';
+  const totalCents = unpaid.reduce((sum, order) => sum + Math.round(order.total * 100), 0);
+
+  const onSucceeded = async (transactionId: string) => {
+    setRecording(true);
+    try {
+      setPaid(await confirm(transactionId));
+    } finally {
+      setRecording(false);
+    }
+  };
+
+  const shown = paid ? paid.orders : unpaid;
+  return (
+    <div className="bg-white border rounded p-3 p-md-4">
+      <p className="mb-1">Hello, {name}</p>
+      <h1 id="payment-title" className="h3">
+        Please Pay for {shown.length} {shown.length === 1 ? 'Order' : 'Orders'}
+      </h1>
+      {shown.length > 0 ? (
+        <ul className="list-unstyled mb-2">
+          {shown.map((order) => (
+            <li key={order._id} className="d-flex justify-content-between gap-2 py-1 border-bottom">
+              <span>
+                {order.name} × {order.quantity}
+              </span>
+              <span>{formatUsd(order.total)}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {paid ? (
+        <Alert variant="success" role="status">
+          <p className="fw-semibold mb-1">{toastMessages.paymentCompleted}</p>
+          <p className="mb-1">
+            Your Transaction Id: <span className="payment-transaction-id">{paid.transactionId}</span>
+          </p>
+          <Link to={paths.dashboard.myOrder} className="alert-link">
+            Back to My Order
+          </Link>
+        </Alert>
+      ) : unpaid.length === 0 && !recording ? (
+        <EmptyState>
+          <p className="mb-2">There is nothing left to pay here.</p>
+          <Link to={paths.dashboard.myOrder}>Back to My Order</Link>
+        </EmptyState>
+      ) : (
+        <>
+          <p className="fs-5">
+            Please Pay: <strong>{formatUsd(totalCents / 100)}</strong>
+          </p>
+          {unaddressed.length > 0 ? (
+            addressStep(unaddressed.map((order) => order._id))
+          ) : config.isError || intent.isError ? (
+            <LoadError
+              error={config.error ?? intent.error}
+              onRetry={() => {
+                void config.refetch();
+                void intent.refetch();
+              }}
+              what="the payment form"
+            />
+          ) : config.isPending ? (
+            <LoadingSpinner label="Preparing the payment…" />
+          ) : config.data.provider === 'stripe' && config.data.publishableKey ? (
+            <Suspense fallback={<LoadingSpinner label="Loading the card form…" />}>
+              <StripeCardForm
+                publishableKey={config.data.publishableKey}
+                clientSecret={intent.data?.clientSecret}
+                billing={{ name, email }}
+                onSucceeded={onSucceeded}
+              />
+            </Suspense>
+          ) : (
+            <TestCardForm
+              clientSecret={intent.data?.clientSecret}
+              billing={{ name, email }}
+              onSucceeded={onSucceeded}
+            />
+          )}
+        </>
+      )}
+    </div>
+  );
+}
