@@ -6,7 +6,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { DatabaseDriver, DatabaseHandle } from '../../src/server/db/client.ts';
+import { type DatabaseDriver, type DatabaseHandle, pgliteExtensions } from '../../src/server/db/client.ts';
 import { openDatabase } from '../../src/server/db/open-database.ts';
 import { parts, reviews, users } from '../../src/server/db/schema.ts';
 import { seedDemoData } from '../../src/server/db/seed.ts';
@@ -42,7 +42,11 @@ async function newLocation(driver: DatabaseDriver, scratch: string, migrated = f
     const dataDir = fs.mkdtempSync(path.join(scratch, 'data-'));
     if (migrated) {
       const snapshot = new Blob([fs.readFileSync(inject('pgliteSnapshot'))]);
-      const client = await PGlite.create({ dataDir: path.join(dataDir, 'pgdata'), loadDataDir: snapshot });
+      const client = await PGlite.create({
+        dataDir: path.join(dataDir, 'pgdata'),
+        loadDataDir: snapshot,
+        extensions: pgliteExtensions,
+      });
       await client.close();
     }
     return {

@@ -1,4 +1,5 @@
 import { PGlite, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -190,11 +191,17 @@ function wrapPglite(client: PGlite, disk?: DiskFloor): DatabaseHandle {
 }
 
 /**
+ * The extensions the migrations create (search's trigrams, ADR 012). PGlite builds them in but loads one only when
+ * it is named here; a data directory whose catalogue has the extension fails to open without it.
+ */
+export const pgliteExtensions = { pg_trgm };
+
+/**
  * PGlite persisted in a directory (the embedded default), or in memory when `dataDir` is undefined. With `disk`,
  * writes are refused below its floor (see DiskFloor).
  */
 export async function openPglite(dataDir?: string, loadDataDir?: Blob, disk?: DiskFloor): Promise<DatabaseHandle> {
-  const client = await PGlite.create({ dataDir, loadDataDir });
+  const client = await PGlite.create({ dataDir, loadDataDir, extensions: pgliteExtensions });
   return wrapPglite(client, disk);
 }
 
