@@ -99,6 +99,29 @@ export class Fixtures {
     return id;
   }
 
+  /** A paid order of "customer" paid through the test gateway, so its provider can refund it (issue 12). */
+  async refundableOrder(): Promise<string> {
+    const { orderId, transactionId } = await this.succeededPayment();
+    const res = await this.ctx().app.inject({
+      method: 'PATCH',
+      url: `/api/myorder/${orderId}`,
+      headers: this.callers.customer.headers,
+      payload: { transactionId },
+    });
+    if (res.statusCode !== 200) throw new Error(`order not paid: ${res.statusCode} ${res.body}`);
+    return orderId;
+  }
+
+  /** A shipped order of "customer" (issue 12: what Mark Delivered moves on). */
+  async shippedOrder(): Promise<string> {
+    const id = await this.paidOrder();
+    await this.ctx()
+      .database.db.update(orders)
+      .set({ status: 'shipped', shippedAt: new Date(), carrier: 'UPS', trackingNumber: `1Z${unique()}` })
+      .where(eq(orders.id, id));
+    return id;
+  }
+
   /** A payment intent of the built-in test gateway for a fresh order of "customer". */
   async intent(): Promise<{ orderId: string; clientSecret: string }> {
     const orderId = await this.order();
@@ -227,10 +250,10 @@ export class Fixtures {
     return entry.id as string;
   }
 
-  /** Issue 12: a fresh part in the caller's cart, so the caller's checkout has something to place. */
-  async fillCart(caller: CallerName): Promise<void> {
-    if (caller === 'anonymous') return;
+  /** Issue 12: a fresh part in the caller's cart (so the caller's checkout has something to place); its id. */
+  async fillCart(caller: CallerName): Promise<string> {
     const part = await this.part();
+    if (caller === 'anonymous') return part.id;
     const res = await this.ctx().app.inject({
       method: 'PUT',
       url: `/api/cart/items/${part.id}`,
@@ -238,6 +261,7 @@ export class Fixtures {
       payload: { quantity: 2 },
     });
     if (res.statusCode !== 200) throw new Error(`cart not filled: ${res.statusCode} ${res.body}`);
+    return part.id;
   }
 
   /** Issue 12: a saved address of "customer". */
@@ -528,6 +552,17 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
   'PATCH /api/allorder/{id}/ship': async (fx) => ({
     method: 'PATCH',
     url: `/api/allorder/${await fx.paidOrder()}/ship`,
+    payload: { carrier: 'UPS', trackingNumber: '1Z999AA10123456784' },
+  }),
+  // Issue 12: the order page, Mark Delivered and refunds.
+  'GET /api/orders/{id}/detail': async (fx) => ({ method: 'GET', url: `/api/orders/${await fx.order()}/detail` }),
+  'PATCH /api/allorder/{id}/deliver': async (fx) => ({
+    method: 'PATCH',
+    url: `/api/allorder/${await fx.shippedOrder()}/deliver`,
+  }),
+  'POST /api/allorder/{id}/refund': async (fx) => ({
+    method: 'POST',
+    url: `/api/allorder/${await fx.refundableOrder()}/refund`,
   }),
   'GET /api/payments/config': async () => ({ method: 'GET', url: '/api/payments/config' }),
   'POST /api/create-payment-intent': async (fx) => ({
@@ -551,9 +586,9 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
     url: `/api/cart/items/${(await fx.part()).id}`,
     payload: { quantity: 3 },
   }),
-  'DELETE /api/cart/items/{partId}': async (fx) => ({
+  'DELETE /api/cart/items/{partId}': async (fx, caller) => ({
     method: 'DELETE',
-    url: `/api/cart/items/${(await fx.part()).id}`,
+    url: `/api/cart/items/${await fx.fillCart(caller)}`,
   }),
   'POST /api/cart/merge': async (fx) => ({
     method: 'POST',

@@ -57,10 +57,10 @@ export const cartRoutes: FastifyPluginAsyncZod<{ cart: CartService }> = async (a
       schema: {
         tags: ['cart'],
         summary: 'Take a part out of the cart',
-        description: 'A part that is not in the cart is no error: the answer is the cart.',
+        description: 'Answers the cart without it. A part that is not in the cart is 404.',
         security: bearerAuth,
         params: cartItemParamsSchema,
-        response: { 200: cartSchema, ...errorResponses(400, 401) },
+        response: { 200: cartSchema, ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => cart.removeItem(currentUser(request).id, request.params.partId),

@@ -78,9 +78,9 @@ export class CartService {
     return this.get(userId);
   }
 
-  /** Removing a part that is not in the cart is not an error: the cart is as asked either way. */
+  /** A part that is not in the cart is 404, as any path id that names nothing (a second Remove says so too). */
   async removeItem(userId: string, partId: string): Promise<Cart> {
-    await this.#cart.remove(userId, partId);
+    if (!(await this.#cart.remove(userId, partId))) throw new NotFoundError('This part is not in your cart.');
     return this.get(userId);
   }
 
