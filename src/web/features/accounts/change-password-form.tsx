@@ -9,8 +9,8 @@ import { SubmitButton } from '../../components/submit-button.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { applyServerFieldErrors } from '../../lib/form.ts';
 import { paths } from '../../lib/paths.ts';
+import { NewPasswordFields } from './new-password-fields.tsx';
 import { type ChangePasswordValues, changePasswordFormSchema } from './password-forms.ts';
-import { newPasswordHint } from './password-hint.ts';
 import { useChangePassword } from './use-account-mutations.ts';
 
 const empty: ChangePasswordValues = { currentPassword: '', newPassword: '', confirmPassword: '' };
@@ -63,21 +63,7 @@ export function ChangePasswordForm({ email, hasPassword }: { email: string; hasP
         type="password"
         autoComplete="current-password"
       />
-      <FormField
-        form={form}
-        name="newPassword"
-        label="New Password"
-        type="password"
-        autoComplete="new-password"
-        hint={newPasswordHint}
-      />
-      <FormField
-        form={form}
-        name="confirmPassword"
-        label="Confirm New Password"
-        type="password"
-        autoComplete="new-password"
-      />
+      <NewPasswordFields form={form} name="newPassword" />
       {fieldErrors ? null : <FormError error={change.error} />}
       <SubmitButton busy={change.isPending} busyLabel="Changing your password…" className="btn-brand">
         Change Password

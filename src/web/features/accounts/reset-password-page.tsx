@@ -5,7 +5,7 @@ import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { accountMessages } from '../../../shared/messages.ts';
-import { FormError, FormField } from '../../components/form-field.tsx';
+import { FormError } from '../../components/form-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-context.tsx';
@@ -13,8 +13,8 @@ import { applyServerFieldErrors } from '../../lib/form.ts';
 import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { AuthCard } from './auth-card.tsx';
+import { NewPasswordFields } from './new-password-fields.tsx';
 import { type ResetPasswordValues, resetPasswordFormSchema } from './password-forms.ts';
-import { newPasswordHint } from './password-hint.ts';
 import { useResetPassword } from './use-account-mutations.ts';
 import { useLinkFragment } from './use-link-fragment.ts';
 
@@ -64,21 +64,7 @@ export function Component() {
         </>
       ) : (
         <Form noValidate onSubmit={submit}>
-          <FormField
-            form={form}
-            name="password"
-            label="New Password"
-            type="password"
-            autoComplete="new-password"
-            hint={newPasswordHint}
-          />
-          <FormField
-            form={form}
-            name="confirmPassword"
-            label="Confirm New Password"
-            type="password"
-            autoComplete="new-password"
-          />
+          <NewPasswordFields form={form} name="password" />
           {/* A refused password shows under its field (the server's rule, e.g. too common); anything else here. */}
           {fieldErrors ? null : <FormError error={reset.error} />}
           <SubmitButton busy={reset.isPending} busyLabel="Saving your new password…">

@@ -16,6 +16,48 @@ import { FitmentRowsField } from './fitment-rows-field.tsx';
 import { brandsQueryOptions, categoriesQueryOptions } from './parts-api.ts';
 import { initialProductValues, type ProductFormValues, productFormSchema } from './product-form-schema.ts';
 
+/**
+ * The product's plain fields by name: label and input settings. Each is drawn by one `ProductField`, so a field's
+ * id, registration and messages are written once; the layout below only places them.
+ */
+const plainFields = {
+  name: { label: 'Name', maxLength: 20, hint: 'Up to 20 characters' },
+  desription: { label: 'Description', as: 'textarea', rows: 3, maxLength: 1000 },
+  img: { label: 'Photo URL', type: 'text', inputMode: 'url', placeholder: 'https://… or /images/parts/…' },
+  brand: { label: 'Brand', maxLength: 40, hint: 'Pick one or type a new brand', autoComplete: 'off' },
+  mpn: { label: 'Manufacturer Part Number (MPN)', maxLength: 40, autoComplete: 'off' },
+  oemNumbers: {
+    label: 'OEM Numbers',
+    as: 'textarea',
+    rows: 2,
+    hint: 'Cross-reference numbers, one per line or separated by commas',
+  },
+} as const;
+
+type ProductForm = Parameters<typeof FitmentRowsField>[0]['form'];
+
+/** One of `plainFields`, its id prefixed so an Edit form beside the Add form never shares ids. */
+function ProductField({
+  form,
+  idPrefix,
+  name,
+  list,
+}: {
+  form: ProductForm;
+  idPrefix: string;
+  name: keyof typeof plainFields;
+  list?: string;
+}) {
+  return <FormField form={form} name={name} id={`${idPrefix}-${name}`} list={list} {...plainFields[name]} />;
+}
+
+/** Price, stock and minimum order side by side: one number input each, with its own step and lowest value. */
+const numberFields = [
+  { name: 'price', label: 'Price (USD per unit)', inputMode: 'decimal', step: '0.01', min: '0.01' },
+  { name: 'availablequantity', label: 'Available Quantity (PCS)', inputMode: 'numeric', step: '1', min: '0' },
+  { name: 'minimunorder', label: 'Minimum Order (PCS)', inputMode: 'numeric', step: '1', min: '1' },
+] as const;
+
 interface ProductFormProps {
   /** The signed-in admin's email, shown read-only: the server records the adder from the token. */
   adminEmail: string;
@@ -56,73 +98,16 @@ export function ProductForm({ adminEmail, part, submitLabel, onSubmit, onCancel 
         <Form.Label>Email</Form.Label>
         <Form.Control type="email" value={adminEmail} readOnly aria-readonly="true" className="bg-body-tertiary" />
       </Form.Group>
-      <FormField
-        form={form}
-        name="name"
-        label="Name"
-        id={`${idPrefix}-name`}
-        maxLength={20}
-        hint="Up to 20 characters"
-      />
-      <FormField
-        form={form}
-        name="desription"
-        label="Description"
-        id={`${idPrefix}-desription`}
-        as="textarea"
-        rows={3}
-        maxLength={1000}
-      />
+      <ProductField form={form} idPrefix={idPrefix} name="name" />
+      <ProductField form={form} idPrefix={idPrefix} name="desription" />
       <Row className="gx-3">
-        <Col sm={4}>
-          <FormField
-            form={form}
-            name="price"
-            label="Price (USD per unit)"
-            id={`${idPrefix}-price`}
-            type="number"
-            inputMode="decimal"
-            step="0.01"
-            min="0.01"
-            asNumber
-          />
-        </Col>
-        <Col sm={4}>
-          <FormField
-            form={form}
-            name="availablequantity"
-            label="Available Quantity (PCS)"
-            id={`${idPrefix}-availablequantity`}
-            type="number"
-            inputMode="numeric"
-            step="1"
-            min="0"
-            asNumber
-          />
-        </Col>
-        <Col sm={4}>
-          <FormField
-            form={form}
-            name="minimunorder"
-            label="Minimum Order (PCS)"
-            id={`${idPrefix}-minimunorder`}
-            type="number"
-            inputMode="numeric"
-            step="1"
-            min="1"
-            asNumber
-          />
-        </Col>
+        {numberFields.map(({ name, ...input }) => (
+          <Col sm={4} key={name}>
+            <FormField form={form} name={name} id={`${idPrefix}-${name}`} type="number" asNumber {...input} />
+          </Col>
+        ))}
       </Row>
-      <FormField
-        form={form}
-        name="img"
-        label="Photo URL"
-        id={`${idPrefix}-img`}
-        type="text"
-        inputMode="url"
-        placeholder="https://… or /images/parts/…"
-      />
+      <ProductField form={form} idPrefix={idPrefix} name="img" />
       <PartNumbersFields form={form} idPrefix={idPrefix} />
       <FitmentRowsField form={form} idPrefix={idPrefix} />
       <div className="d-flex flex-wrap gap-2">
@@ -139,8 +124,6 @@ export function ProductForm({ adminEmail, part, submitLabel, onSubmit, onCancel 
   );
 }
 
-type ProductForm = Parameters<typeof FitmentRowsField>[0]['form'];
-
 /** Brand, manufacturer and OEM part numbers, category and the universal flag. */
 function PartNumbersFields({ form, idPrefix }: { form: ProductForm; idPrefix: string }) {
   const categories = useQuery(categoriesQueryOptions);
@@ -152,16 +135,7 @@ function PartNumbersFields({ form, idPrefix }: { form: ProductForm; idPrefix: st
     <>
       <Row className="gx-3">
         <Col sm={6}>
-          <FormField
-            form={form}
-            name="brand"
-            label="Brand"
-            id={`${idPrefix}-brand`}
-            maxLength={40}
-            list={`${idPrefix}-brands`}
-            hint="Pick one or type a new brand"
-            autoComplete="off"
-          />
+          <ProductField form={form} idPrefix={idPrefix} name="brand" list={`${idPrefix}-brands`} />
           <datalist id={`${idPrefix}-brands`}>
             {(brands.data ?? []).map((brand) => (
               <option key={brand.slug} value={brand.name} />
@@ -169,25 +143,10 @@ function PartNumbersFields({ form, idPrefix }: { form: ProductForm; idPrefix: st
           </datalist>
         </Col>
         <Col sm={6}>
-          <FormField
-            form={form}
-            name="mpn"
-            label="Manufacturer Part Number (MPN)"
-            id={`${idPrefix}-mpn`}
-            maxLength={40}
-            autoComplete="off"
-          />
+          <ProductField form={form} idPrefix={idPrefix} name="mpn" />
         </Col>
       </Row>
-      <FormField
-        form={form}
-        name="oemNumbers"
-        label="OEM Numbers"
-        id={`${idPrefix}-oem`}
-        as="textarea"
-        rows={2}
-        hint="Cross-reference numbers, one per line or separated by commas"
-      />
+      <ProductField form={form} idPrefix={idPrefix} name="oemNumbers" />
       <Form.Group className="mb-3" controlId={`${idPrefix}-category`}>
         <Form.Label>Category</Form.Label>
         <Form.Select

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type FormEventHandler, type ReactNode, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
@@ -194,6 +194,43 @@ export function Component() {
   );
 }
 
+/**
+ * The shape the three add forms share: their fields in one row, the submit button at its end (below the fields on
+ * a phone). The button's column is nudged down to the inputs' line, past the labels.
+ */
+function AddInRowForm({
+  label,
+  onSubmit,
+  busy,
+  submitLabel,
+  busyLabel,
+  stackBelow = 'sm',
+  children,
+}: {
+  label: string;
+  onSubmit: FormEventHandler<HTMLFormElement>;
+  busy: boolean;
+  submitLabel: string;
+  busyLabel: string;
+  /** The breakpoint below which the button goes under the fields. */
+  stackBelow?: 'sm' | 'md';
+  children: ReactNode;
+}) {
+  const buttonCol = stackBelow === 'sm' ? { sm: 'auto' as const } : { xs: 12, md: 'auto' as const };
+  return (
+    <Form noValidate onSubmit={onSubmit} aria-label={label}>
+      <Row className="g-2 align-items-start">
+        {children}
+        <Col {...buttonCol} className={`pt-${stackBelow}-4 mt-${stackBelow}-2`}>
+          <SubmitButton busy={busy} busyLabel={busyLabel} className="btn-brand">
+            {submitLabel}
+          </SubmitButton>
+        </Col>
+      </Row>
+    </Form>
+  );
+}
+
 function AddMakeForm({ onAdded }: { onAdded(id: string): void }) {
   const create = useCreateMake();
   const form = useForm<VehicleMakeInput>({
@@ -207,18 +244,17 @@ function AddMakeForm({ onAdded }: { onAdded(id: string): void }) {
     onAdded(made.id);
   });
   return (
-    <Form noValidate onSubmit={submit} aria-label="Add a make">
-      <Row className="g-2 align-items-start">
-        <Col sm>
-          <FormField form={form} name="name" label="New make" id="add-make-name" maxLength={40} autoComplete="off" />
-        </Col>
-        <Col sm="auto" className="pt-sm-4 mt-sm-2">
-          <SubmitButton busy={form.formState.isSubmitting} busyLabel="Adding the make" className="btn-brand">
-            Add Make
-          </SubmitButton>
-        </Col>
-      </Row>
-    </Form>
+    <AddInRowForm
+      label="Add a make"
+      onSubmit={submit}
+      busy={form.formState.isSubmitting}
+      submitLabel="Add Make"
+      busyLabel="Adding the make"
+    >
+      <Col sm>
+        <FormField form={form} name="name" label="New make" id="add-make-name" maxLength={40} autoComplete="off" />
+      </Col>
+    </AddInRowForm>
   );
 }
 
@@ -236,37 +272,42 @@ function AddModelForm({ makeId, onAdded }: { makeId: string; onAdded(id: string)
     onAdded(made.id);
   });
   return (
-    <Form noValidate onSubmit={submit} aria-label="Add a model">
-      <Row className="g-2 align-items-start">
-        <Col sm>
-          <FormField form={form} name="name" label="New model" id="add-model-name" maxLength={60} autoComplete="off" />
-        </Col>
-        <Col sm="auto">
-          <Form.Group controlId="add-model-type" className="mb-3">
-            <Form.Label>Type</Form.Label>
-            <Form.Select {...form.register('type')} isInvalid={Boolean(typeError)}>
-              {vehicleTypes.map((type) => (
-                <option key={type} value={type}>
-                  {vehicleTypeLabels[type]}
-                </option>
-              ))}
-            </Form.Select>
-            {typeError ? (
-              <Form.Control.Feedback type="invalid" role="alert">
-                {typeError}
-              </Form.Control.Feedback>
-            ) : null}
-          </Form.Group>
-        </Col>
-        <Col sm="auto" className="pt-sm-4 mt-sm-2">
-          <SubmitButton busy={form.formState.isSubmitting} busyLabel="Adding the model" className="btn-brand">
-            Add Model
-          </SubmitButton>
-        </Col>
-      </Row>
-    </Form>
+    <AddInRowForm
+      label="Add a model"
+      onSubmit={submit}
+      busy={form.formState.isSubmitting}
+      submitLabel="Add Model"
+      busyLabel="Adding the model"
+    >
+      <Col sm>
+        <FormField form={form} name="name" label="New model" id="add-model-name" maxLength={60} autoComplete="off" />
+      </Col>
+      <Col sm="auto">
+        <Form.Group controlId="add-model-type" className="mb-3">
+          <Form.Label>Type</Form.Label>
+          <Form.Select {...form.register('type')} isInvalid={Boolean(typeError)}>
+            {vehicleTypes.map((type) => (
+              <option key={type} value={type}>
+                {vehicleTypeLabels[type]}
+              </option>
+            ))}
+          </Form.Select>
+          {typeError ? (
+            <Form.Control.Feedback type="invalid" role="alert">
+              {typeError}
+            </Form.Control.Feedback>
+          ) : null}
+        </Form.Group>
+      </Col>
+    </AddInRowForm>
   );
 }
+
+/** The first and last model year of a range: the same number input twice. */
+const yearFields = [
+  { name: 'yearFrom', label: 'Year From', id: 'add-years-from' },
+  { name: 'yearTo', label: 'Year To', id: 'add-years-to' },
+] as const;
 
 function AddYearsForm({ modelId }: { modelId: string }) {
   const create = useCreateVehicles();
@@ -281,48 +322,31 @@ function AddYearsForm({ modelId }: { modelId: string }) {
     form.reset({ modelId, yearFrom: blankNumber, yearTo: blankNumber, variant: '' });
   });
   return (
-    <Form noValidate onSubmit={submit} aria-label="Add years">
-      <Row className="g-2 align-items-start">
-        <Col xs={6} md={3}>
-          <FormField
-            form={form}
-            name="yearFrom"
-            label="Year From"
-            id="add-years-from"
-            type="number"
-            inputMode="numeric"
-            asNumber
-          />
+    <AddInRowForm
+      label="Add years"
+      onSubmit={submit}
+      busy={form.formState.isSubmitting}
+      submitLabel="Add Years"
+      busyLabel="Adding the years"
+      stackBelow="md"
+    >
+      {yearFields.map(({ name, label, id }) => (
+        <Col xs={6} md={3} key={name}>
+          <FormField form={form} name={name} label={label} id={id} type="number" inputMode="numeric" asNumber />
         </Col>
-        <Col xs={6} md={3}>
-          <FormField
-            form={form}
-            name="yearTo"
-            label="Year To"
-            id="add-years-to"
-            type="number"
-            inputMode="numeric"
-            asNumber
-          />
-        </Col>
-        <Col xs={12} md>
-          <FormField
-            form={form}
-            name="variant"
-            label="Variant"
-            id="add-years-variant"
-            maxLength={40}
-            placeholder="Blank for the base model"
-            autoComplete="off"
-          />
-        </Col>
-        <Col xs={12} md="auto" className="pt-md-4 mt-md-2">
-          <SubmitButton busy={form.formState.isSubmitting} busyLabel="Adding the years" className="btn-brand">
-            Add Years
-          </SubmitButton>
-        </Col>
-      </Row>
-    </Form>
+      ))}
+      <Col xs={12} md>
+        <FormField
+          form={form}
+          name="variant"
+          label="Variant"
+          id="add-years-variant"
+          maxLength={40}
+          placeholder="Blank for the base model"
+          autoComplete="off"
+        />
+      </Col>
+    </AddInRowForm>
   );
 }
 
