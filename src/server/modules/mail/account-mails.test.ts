@@ -16,6 +16,21 @@ const mails = {
 };
 
 describe('account mails', () => {
+  it('greet the person first and say why they were sent (the account, or the sign-up for verification)', async () => {
+    const account = 'You received this email because it concerns your Redline Parts account.';
+    for (const [name, make] of Object.entries(mails)) {
+      const { text } = await make();
+      const body = text.slice(text.indexOf('Hello'));
+      expect(body.startsWith(`Hello ${hostile},`), name).toBe(true);
+      if (name === 'verify your email') {
+        expect(text).toContain('this address was used to create a Redline Parts account');
+        expect(text).not.toContain(account);
+      } else {
+        expect(text, name).toContain(account);
+      }
+    }
+  });
+
   it.each(Object.entries(mails))(
     '%s: branded, dark-mode and phone ready, no tracking, user text escaped',
     async (_, make) => {

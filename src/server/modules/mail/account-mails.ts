@@ -1,4 +1,4 @@
-import { type MailContent, renderMail } from './mail-layout.ts';
+import { type MailContent, type MailDocument, renderPersonalMail } from './mail-layout.ts';
 
 /**
  * The account mails. Each takes typed data and returns { subject, html, text }; links are built by the caller
@@ -15,13 +15,17 @@ interface Recipient {
 
 const ACCOUNT_REASON = 'You received this email because it concerns your Redline Parts account.';
 
+/** An account mail: greets the person, and says it concerns their account unless it gives its own reason. */
+function accountMail(name: string, mail: Omit<MailDocument, 'reason'> & { reason?: string }): Promise<MailContent> {
+  return renderPersonalMail(name, { ...mail, reason: mail.reason ?? ACCOUNT_REASON });
+}
+
 export function verifyEmailMail(data: Recipient & { verifyUrl: string; validForHours: number }): Promise<MailContent> {
-  return renderMail({
+  return accountMail(data.name, {
     subject: 'Verify your email for Redline Parts',
     preview: 'Confirm your address to finish setting up your account.',
     heading: 'Verify your email',
     blocks: [
-      { kind: 'paragraph', text: greeting(data.name) },
       {
         kind: 'paragraph',
         text: 'Thanks for signing up at Redline Parts. Please confirm that this is your email address.',
@@ -35,46 +39,41 @@ export function verifyEmailMail(data: Recipient & { verifyUrl: string; validForH
 }
 
 export function resetPasswordMail(data: Recipient & { resetUrl: string }): Promise<MailContent> {
-  return renderMail({
+  return accountMail(data.name, {
     subject: 'Reset your Redline Parts password',
     preview: 'Choose a new password. The link works for 1 hour.',
     heading: 'Reset your password',
     blocks: [
-      { kind: 'paragraph', text: greeting(data.name) },
       { kind: 'paragraph', text: 'Someone asked to reset the password of your Redline Parts account.' },
       { kind: 'action', label: 'Choose a new password', url: data.resetUrl },
       { kind: 'note', text: 'This link works for 1 hour.' },
       { kind: 'note', text: 'If you did not ask for this, ignore this email: your password stays as it is.' },
     ],
-    reason: ACCOUNT_REASON,
   });
 }
 
 export function passwordChangedMail(data: Recipient & { changedAt: Date; resetUrl: string }): Promise<MailContent> {
-  return renderMail({
+  return accountMail(data.name, {
     subject: 'Your Redline Parts password was changed',
     preview: 'If this was you, there is nothing to do.',
     heading: 'Your password was changed',
     blocks: [
-      { kind: 'paragraph', text: greeting(data.name) },
       { kind: 'paragraph', text: `The password of your Redline Parts account was changed on ${when(data.changedAt)}.` },
       { kind: 'paragraph', text: 'If this was you, there is nothing to do.' },
       { kind: 'paragraph', text: 'If it was not you, reset your password now.' },
       { kind: 'action', label: 'Reset password', url: data.resetUrl },
     ],
-    reason: ACCOUNT_REASON,
   });
 }
 
 export function signInMethodLinkedMail(
   data: Recipient & { method: string; linkedAt: Date; accountUrl: string },
 ): Promise<MailContent> {
-  return renderMail({
+  return accountMail(data.name, {
     subject: `${data.method} sign-in was linked to your Redline Parts account`,
     preview: `You can now sign in with ${data.method}.`,
     heading: 'A new sign-in method was linked',
     blocks: [
-      { kind: 'paragraph', text: greeting(data.name) },
       {
         kind: 'paragraph',
         text: `${data.method} sign-in was linked to your Redline Parts account on ${when(data.linkedAt)}. You can now sign in with it as well as with your existing method.`,
@@ -89,13 +88,7 @@ export function signInMethodLinkedMail(
       { kind: 'paragraph', text: 'If this was not you, review your account and change your password.' },
       { kind: 'action', label: 'Review my account', url: data.accountUrl },
     ],
-    reason: ACCOUNT_REASON,
   });
-}
-
-function greeting(name: string): string {
-  const trimmed = name.trim();
-  return trimmed ? `Hello ${trimmed},` : 'Hello,';
 }
 
 function hours(count: number): string {

@@ -30,6 +30,17 @@ export interface MailDocument {
   reason: string;
 }
 
+/** The first line of a mail to one person: 'Hello Ana,', or 'Hello,' when they gave no name. */
+export function greeting(name: string): string {
+  const trimmed = name.trim();
+  return trimmed ? `Hello ${trimmed},` : 'Hello,';
+}
+
+/** A mail to one person: their greeting, then the document's blocks. */
+export function renderPersonalMail(name: string, document: MailDocument): Promise<MailContent> {
+  return renderMail({ ...document, blocks: [{ kind: 'paragraph', text: greeting(name) }, ...document.blocks] });
+}
+
 export const BRAND = {
   name: 'Redline Parts',
   tagline: 'Vehicle and motorcycle parts and gear',
