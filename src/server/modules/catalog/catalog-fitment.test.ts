@@ -23,6 +23,43 @@ describeEachDatabase('catalogue: fitment, filters, facets and part numbers', (ct
 
   const base = { img: '/images/parts/brake-disc.svg', minimunorder: 1 };
 
+  /** A Yamaha model's years the part fits: model, first year, last year, and the variant when only one fits. */
+  type FitmentRow = [model: string, yearFrom: number, yearTo: number, variant?: string];
+  /** The known catalogue: name, price, stock, its numbers, brand and category, and what it fits. */
+  const catalogue: [string, number, number, Record<string, unknown>, FitmentRow[]?][] = [
+    [
+      'Air Filter',
+      25,
+      50,
+      { brand: 'Twin Air', mpn: '152218', category: 'filters' },
+      [
+        ['YZ250F', 2019, 2023],
+        ['YZ450F', 2018, 2022],
+      ],
+    ],
+    [
+      'Drive Chain',
+      89,
+      10,
+      { brand: 'KMC', mpn: 'KMC-520', oemNumbers: ['94568-20120', 'DID 520.VX3'], category: 'chains' },
+      [
+        ['YZ250F', 2014, 2025],
+        ['MT-07', 2014, 2025],
+      ],
+    ],
+    ['Brake Pads', 42, 0, { brand: 'EBC', mpn: 'FA185HH', category: 'brake-pads' }, [['YZ250F', 2014, 2018]]],
+    [
+      'ABS Brake Disc',
+      260,
+      5,
+      { brand: 'Galfer', mpn: 'DF-320', category: 'brake-discs' },
+      [['MT-07', 2014, 2025, 'ABS']],
+    ],
+    ['Helmet', 325, 3, { brand: 'Shoei', category: 'helmets', universal: true }],
+    ['Gloves', 54, 0, { brand: 'alpinestars ', category: 'gloves', universal: true }],
+    ['Sticker', 3, 100, {}],
+  ];
+
   async function inject(options: InjectOptions) {
     return ctx().app.inject(options);
   }
@@ -62,57 +99,14 @@ describeEachDatabase('catalogue: fitment, filters, facets and part numbers', (ct
     yz450f2019 = await build.vehicle('Yamaha', 'YZ450F', 2019);
     mt072019 = await build.vehicle('Yamaha', 'MT-07', 2019);
     mt072019abs = await build.vehicle('Yamaha', 'MT-07', 2019, { variant: 'ABS' });
-    const model = (name: string) => build.model('Yamaha', name);
-
-    const parts = [
-      {
-        name: 'Air Filter',
-        price: 25,
-        availablequantity: 50,
-        brand: 'Twin Air',
-        mpn: '152218',
-        category: 'filters',
-        fitment: [
-          { modelId: await model('YZ250F'), yearFrom: 2019, yearTo: 2023 },
-          { modelId: await model('YZ450F'), yearFrom: 2018, yearTo: 2022 },
-        ],
-      },
-      {
-        name: 'Drive Chain',
-        price: 89,
-        availablequantity: 10,
-        brand: 'KMC',
-        mpn: 'KMC-520',
-        oemNumbers: ['94568-20120', 'DID 520.VX3'],
-        category: 'chains',
-        fitment: [
-          { modelId: await model('YZ250F'), yearFrom: 2014, yearTo: 2025 },
-          { modelId: await model('MT-07'), yearFrom: 2014, yearTo: 2025 },
-        ],
-      },
-      {
-        name: 'Brake Pads',
-        price: 42,
-        availablequantity: 0,
-        brand: 'EBC',
-        mpn: 'FA185HH',
-        category: 'brake-pads',
-        fitment: [{ modelId: await model('YZ250F'), yearFrom: 2014, yearTo: 2018 }],
-      },
-      {
-        name: 'ABS Brake Disc',
-        price: 260,
-        availablequantity: 5,
-        brand: 'Galfer',
-        mpn: 'DF-320',
-        category: 'brake-discs',
-        fitment: [{ modelId: await model('MT-07'), yearFrom: 2014, yearTo: 2025, variant: 'ABS' }],
-      },
-      { name: 'Helmet', price: 325, availablequantity: 3, brand: 'Shoei', category: 'helmets', universal: true },
-      { name: 'Gloves', price: 54, availablequantity: 0, brand: 'alpinestars ', category: 'gloves', universal: true },
-      { name: 'Sticker', price: 3, availablequantity: 100 },
-    ];
-    for (const part of parts) ids[part.name] = (await addPart(part))._id;
+    for (const [name, price, availablequantity, extra, fitment = []] of catalogue) {
+      const rows = [];
+      for (const [model, yearFrom, yearTo, variant] of fitment) {
+        rows.push({ modelId: await build.model('Yamaha', model), yearFrom, yearTo, ...(variant ? { variant } : {}) });
+      }
+      const part = { name, price, availablequantity, ...extra, ...(rows.length > 0 ? { fitment: rows } : {}) };
+      ids[name] = (await addPart(part))._id;
+    }
   });
 
   it('keeps the spec call as it was: no `fit` without a vehicle, every part, oldest first', async () => {
@@ -149,13 +143,19 @@ describeEachDatabase('catalogue: fitment, filters, facets and part numbers', (ct
       Gloves: 'universal',
       Sticker: 'doesNotFit',
     });
-    expect((await details(ids['Brake Pads'] ?? '', `?vehicle=${yz250f2015.id}`)).fit).toBe('fits');
-    expect((await details(ids['Air Filter'] ?? '', `?vehicle=${yz250f2015.id}`)).fit).toBe('doesNotFit');
-    // A variant row fits only that variant; a row without variant fits them all.
-    expect((await details(ids['ABS Brake Disc'] ?? '', `?vehicle=${mt072019abs.id}`)).fit).toBe('fits');
-    expect((await details(ids['ABS Brake Disc'] ?? '', `?vehicle=${mt072019.id}`)).fit).toBe('doesNotFit');
-    expect((await details(ids['Drive Chain'] ?? '', `?vehicle=${mt072019abs.id}`)).fit).toBe('fits');
     expect('fit' in (await details(ids['Drive Chain'] ?? ''))).toBe(false);
+  });
+
+  it.each([
+    ['Brake Pads', '2015 YZ250F', 'fits'],
+    ['Air Filter', '2015 YZ250F', 'doesNotFit'],
+    // A variant row fits only that variant; a row without variant fits them all.
+    ['ABS Brake Disc', '2019 MT-07 ABS', 'fits'],
+    ['ABS Brake Disc', '2019 MT-07', 'doesNotFit'],
+    ['Drive Chain', '2019 MT-07 ABS', 'fits'],
+  ] as const)('the page of %s says whether it fits the %s: %s', async (part, vehicle, fit) => {
+    const chosen = { '2015 YZ250F': yz250f2015, '2019 MT-07': mt072019, '2019 MT-07 ABS': mt072019abs }[vehicle];
+    expect((await details(ids[part] ?? '', `?vehicle=${chosen.id}`)).fit).toBe(fit);
   });
 
   it('lists only what fits (universal included) with fits=true, and counts exactly that', async () => {
