@@ -28,6 +28,8 @@ export const paths = {
     myOrder: `${DASHBOARD}/myorder`,
     addReview: `${DASHBOARD}/addreview`,
     payment: (orderId: string) => `${DASHBOARD}/payment/${orderId}`,
+    /** Issue 12: the order page (its buyer or an admin); the order mails link here too. */
+    order: (orderId: string) => `${DASHBOARD}/order/${orderId}`,
     /** Issue 12: one payment for several orders (a checkout's, or Pay All Unpaid). */
     payOrders: (orderIds: readonly string[]) =>
       `${DASHBOARD}/pay?${new URLSearchParams({ orders: orderIds.join(',') })}`,
@@ -64,6 +66,7 @@ export function isAdminPath(pathname: string): boolean {
 export const routePatterns = {
   part: paths.part(':partId'),
   payment: paths.dashboard.payment(':orderId'),
+  order: paths.dashboard.order(':orderId'),
 } as const;
 
 /** A dashboard address as the dashboard's own nested routes match it: relative to /dashboard. */

@@ -20,6 +20,7 @@ const page = (load: () => Promise<{ Component: ComponentType }>) =>
 const MyOrders = page(() => import('../../features/orders/my-orders-page.tsx'));
 const AddReview = page(() => import('../../features/reviews/add-review-page.tsx'));
 const Payment = page(() => import('./payment-route.tsx'));
+const OrderDetail = page(() => import('../../features/orders/order-page.tsx'));
 const GroupPayment = page(() => import('./group-payment-route.tsx'));
 const MyProfile = page(() => import('./my-profile-route.tsx'));
 const Users = page(() => import('../../features/accounts/users-page.tsx'));
@@ -100,6 +101,7 @@ export function Component() {
               <Route path={dashboardRoute(paths.dashboard.myOrder)} element={<MyOrders />} />
               <Route path={dashboardRoute(paths.dashboard.addReview)} element={<AddReview />} />
               <Route path={dashboardRoute(routePatterns.payment)} element={<Payment />} />
+              <Route path={dashboardRoute(routePatterns.order)} element={<OrderDetail />} />
               <Route path={dashboardRoute(paths.dashboard.payOrdersRoute)} element={<GroupPayment />} />
               <Route path={dashboardRoute(paths.dashboard.myProfile)} element={<MyProfile />} />
               <Route path={dashboardRoute(paths.dashboard.users)} element={admin(<Users />)} />

@@ -1,49 +1,109 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
-import { toast } from 'react-toastify/unstyled';
+import { Link } from 'react-router';
+import type { OrderStatus } from '../../../shared/enums.ts';
 import { EmptyState, QueryStatus } from '../../components/query-state.tsx';
-import { errorMessage } from '../../lib/api-client.ts';
+import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { OrderStatusText } from './order-status.tsx';
-import { DeleteOrderCell, DeleteOrderDialog, OrderPriceCell, OrderQuantityCell } from './order-table.tsx';
+import { AdminOrderActions } from './admin-order-actions.tsx';
+import { OrderStatusText, TrackingText } from './order-status.tsx';
+import {
+  DeleteOrderCell,
+  DeleteOrderDialog,
+  OrderDateCell,
+  OrderPriceCell,
+  OrderQuantityCell,
+} from './order-table.tsx';
 import { allOrdersQueryOptions } from './orders-api.ts';
 import { useDeleteOrder } from './use-delete-order.ts';
-import { useShipOrder } from './use-order-mutations.ts';
 import './orders.css';
 
 const PAGE_SIZE = 25;
 
+/** The status filter: every order but cancelled ones by default, as the lists show them (issue 12). */
+const statusOptions: { value: '' | OrderStatus; label: string }[] = [
+  { value: '', label: 'All (not cancelled)' },
+  { value: 'unpaid', label: 'Unpaid' },
+  { value: 'paid', label: 'Pending to shipped' },
+  { value: 'shipped', label: 'Shipped' },
+  { value: 'delivered', label: 'Delivered' },
+  { value: 'refunded', label: 'Refunded' },
+  { value: 'cancelled', label: 'Cancelled' },
+];
+
 export function Component() {
   usePageTitle('Manage Orders');
   const [offset, setOffset] = useState(0);
-  const orders = useQuery(allOrdersQueryOptions({ limit: PAGE_SIZE, offset }));
+  const [status, setStatus] = useState<'' | OrderStatus>('');
+  const [search, setSearch] = useState('');
+  const [q, setQ] = useState('');
+  const orders = useQuery(allOrdersQueryOptions({ limit: PAGE_SIZE, offset, status: status || undefined, q }));
   const remove = useDeleteOrder();
-  const ship = useShipOrder();
-  const shipOrder = (orderId: string) =>
-    ship.mutate(orderId, {
-      onSuccess: (order) => toast.success(`${order.name} for ${order.userName || order.email} is shipped.`),
-      onError: (error) => toast.error(errorMessage(error)),
-    });
   const total = orders.data?.total ?? 0;
+  const filtered = status !== '' || q !== '';
+  const submitSearch = (event: FormEvent) => {
+    event.preventDefault();
+    setQ(search.trim());
+    setOffset(0);
+  };
 
   return (
     <section aria-labelledby="manage-orders-title">
       <h1 id="manage-orders-title" className="h3 mb-3">
         Manage Orders
       </h1>
+      <Form
+        className="orders-toolbar d-flex flex-wrap align-items-end gap-2 mb-3"
+        role="search"
+        onSubmit={submitSearch}
+      >
+        <Form.Group controlId="orders-status">
+          <Form.Label className="small mb-1">Status</Form.Label>
+          <Form.Select
+            size="sm"
+            value={status}
+            onChange={(event) => {
+              setStatus(event.target.value as '' | OrderStatus);
+              setOffset(0);
+            }}
+          >
+            {statusOptions.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </Form.Select>
+        </Form.Group>
+        <Form.Group controlId="orders-search" className="flex-grow-1">
+          <Form.Label className="small mb-1">Search customer or part</Form.Label>
+          <Form.Control
+            size="sm"
+            type="search"
+            value={search}
+            maxLength={100}
+            placeholder="Email, name or part name"
+            onChange={(event) => setSearch(event.target.value)}
+          />
+        </Form.Group>
+        <Button type="submit" size="sm" variant="outline-secondary">
+          Search
+        </Button>
+      </Form>
       <QueryStatus query={orders} what="the orders" loadingLabel="Loading orders…" />
       {orders.data?.items.length === 0 ? (
         <EmptyState>
-          <p className="mb-0">No orders yet.</p>
+          <p className="mb-0">{filtered ? 'No orders match.' : 'No orders yet.'}</p>
         </EmptyState>
       ) : null}
       {orders.data && orders.data.items.length > 0 ? (
         <>
-          <Table responsive striped hover className="orders-table bg-white align-middle">
+          <Table striped hover className="orders-table bg-white align-middle">
             <thead>
               <tr>
+                <th scope="col">Order</th>
                 <th scope="col">User Name</th>
                 <th scope="col">Email</th>
                 <th scope="col">Product Name</th>
@@ -56,6 +116,18 @@ export function Component() {
             <tbody>
               {orders.data.items.map((order) => (
                 <tr key={order._id}>
+                  <OrderDateCell
+                    order={order}
+                    link={
+                      <Link to={paths.dashboard.order(order._id)}>
+                        Details
+                        <span className="visually-hidden">
+                          {' '}
+                          of the order of {order.name} by {order.email}
+                        </span>
+                      </Link>
+                    }
+                  />
                   <td data-label="User Name">{order.userName || '—'}</td>
                   <td data-label="Email" className="text-break">
                     {order.email}
@@ -69,18 +141,10 @@ export function Component() {
                     onDelete={() => remove.ask(order)}
                   />
                   <td data-label="Status">
-                    <div className="d-flex flex-wrap align-items-center gap-2">
+                    <div className="d-flex flex-column align-items-end align-items-lg-start gap-1">
                       <OrderStatusText order={order} view="admin" />
-                      {order.status === 'paid' ? (
-                        <Button
-                          size="sm"
-                          variant="outline-primary"
-                          disabled={ship.isPending && ship.variables === order._id}
-                          onClick={() => shipOrder(order._id)}
-                        >
-                          Ship<span className="visually-hidden"> {`${order.name} for ${order.email}`}</span>
-                        </Button>
-                      ) : null}
+                      <TrackingText order={order} />
+                      <AdminOrderActions order={order} />
                     </div>
                   </td>
                 </tr>

@@ -7,8 +7,14 @@ import type { Order } from '../../../shared/schemas/orders.ts';
 import { EmptyState, QueryStatus } from '../../components/query-state.tsx';
 import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { OrderStatusText } from './order-status.tsx';
-import { DeleteOrderCell, DeleteOrderDialog, OrderPriceCell, OrderQuantityCell } from './order-table.tsx';
+import { OrderStatusText, TrackingText } from './order-status.tsx';
+import {
+  DeleteOrderCell,
+  DeleteOrderDialog,
+  OrderDateCell,
+  OrderPriceCell,
+  OrderQuantityCell,
+} from './order-table.tsx';
 import { myOrdersQueryOptions } from './orders-api.ts';
 import { useDeleteOrder } from './use-delete-order.ts';
 import './orders.css';
@@ -36,10 +42,11 @@ export function Component() {
         </EmptyState>
       ) : null}
       {list && list.length > 0 ? (
-        <Table responsive striped hover className="orders-table bg-white align-middle">
+        <Table striped hover className="orders-table bg-white align-middle">
           <thead>
             <tr>
               <th scope="col">#</th>
+              <th scope="col">Order</th>
               <th scope="col">Name</th>
               <th scope="col">Price</th>
               <th scope="col">Order Quantity</th>
@@ -53,6 +60,14 @@ export function Component() {
                 <th scope="row" data-label="#">
                   {index + 1}
                 </th>
+                <OrderDateCell
+                  order={order}
+                  link={
+                    <Link to={paths.dashboard.order(order._id)}>
+                      Details<span className="visually-hidden"> of the order of {order.name}</span>
+                    </Link>
+                  }
+                />
                 <td data-label="Name">{order.name}</td>
                 <OrderPriceCell order={order} />
                 <OrderQuantityCell order={order} />
@@ -68,6 +83,7 @@ export function Component() {
                       <div className="order-transaction text-body-secondary">
                         Transaction Id: <span>{order.transactionId}</span>
                       </div>
+                      <TrackingText order={order} />
                     </div>
                   ) : (
                     <Link

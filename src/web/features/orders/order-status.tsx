@@ -1,12 +1,36 @@
 import type { Order } from '../../../shared/schemas/orders.ts';
 
-/** The wording of each state: the customer's (spec: 'Paid') and the admin's (spec: 'Unpaid', 'pending to shipped'). */
-function orderStatusLabel(order: Pick<Order, 'status'>, view: 'customer' | 'admin'): string {
-  if (order.status === 'shipped') return 'Shipped';
-  if (order.status === 'paid') return view === 'admin' ? 'pending to shipped' : 'Paid';
-  return 'Unpaid';
+/**
+ * The wording of each state: the customer's (spec: 'Paid') and the admin's (spec: 'Unpaid', 'pending to shipped');
+ * issue 12's states after those read the same for both.
+ */
+export function orderStatusLabel(order: Pick<Order, 'status'>, view: 'customer' | 'admin'): string {
+  switch (order.status) {
+    case 'paid':
+      return view === 'admin' ? 'pending to shipped' : 'Paid';
+    case 'shipped':
+      return 'Shipped';
+    case 'delivered':
+      return 'Delivered';
+    case 'cancelled':
+      return 'Cancelled';
+    case 'refunded':
+      return 'Refunded';
+    default:
+      return 'Unpaid';
+  }
 }
 
 export function OrderStatusText({ order, view }: { order: Pick<Order, 'status'>; view: 'customer' | 'admin' }) {
   return <span className={`order-status-${order.status}`}>{orderStatusLabel(order, view)}</span>;
+}
+
+/** Carrier and tracking number once the order has shipped (issue 12: customers see the tracking number). */
+export function TrackingText({ order }: { order: Pick<Order, 'carrier' | 'trackingNumber'> }) {
+  if (!order.trackingNumber) return null;
+  return (
+    <div className="order-tracking small">
+      {order.carrier ? `${order.carrier} ` : ''}tracking: <span className="font-monospace">{order.trackingNumber}</span>
+    </div>
+  );
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import { confirmMessages } from '../../../shared/messages.ts';
 import { formatUsd } from '../../../shared/money.ts';
@@ -6,6 +7,20 @@ import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import type { useDeleteOrder } from './use-delete-order.ts';
 
 // The pieces My Order and Manage Orders both show, in the same words; each table labels its own rows.
+
+const orderDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+
+/** Order: the day it was placed and a link to its page (issue 12). */
+export function OrderDateCell({ order, link }: { order: Pick<Order, 'createdAt'>; link: ReactNode }) {
+  return (
+    <td data-label="Order" className="text-nowrap-sm">
+      <div>
+        <time dateTime={order.createdAt}>{orderDate.format(new Date(order.createdAt))}</time>
+        <div className="small">{link}</div>
+      </div>
+    </td>
+  );
+}
 
 /** Order Quantity, in PCS. */
 export function OrderQuantityCell({ order }: { order: Pick<Order, 'quantity'> }) {

@@ -1,6 +1,7 @@
 import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
-import { type Order, orderSchema } from '../../../shared/schemas/orders.ts';
+import type { OrderStatus } from '../../../shared/enums.ts';
+import { type Order, orderDetailSchema, orderSchema, type ShipOrderBody } from '../../../shared/schemas/orders.ts';
 import { api, apiOnce, apiRequest } from '../../lib/api-client.ts';
 import { queryRoots } from '../../lib/query-keys.ts';
 
@@ -9,8 +10,17 @@ export const orderKeys = {
   all: queryRoots.orders,
   mine: () => [...queryRoots.orders, 'mine'] as const,
   detail: (id: string) => [...queryRoots.orders, 'detail', id] as const,
-  admin: (page: { limit: number; offset: number }) => [...queryRoots.orders, 'admin', page] as const,
+  admin: (filter: AdminOrdersFilter) => [...queryRoots.orders, 'admin', filter] as const,
+  page: (id: string) => [...queryRoots.orders, 'page', id] as const,
 };
+
+/** Manage Orders' list: a status (or all but cancelled), a search over customer and part, one page. */
+export interface AdminOrdersFilter {
+  limit: number;
+  offset: number;
+  status?: OrderStatus | undefined;
+  q?: string | undefined;
+}
 
 /** Orders per page of My Order; the server answers at most 100 unless asked otherwise. */
 const MY_ORDERS_PAGE_SIZE = 100;
@@ -41,11 +51,25 @@ export function orderQueryOptions(id: string) {
   });
 }
 
-export function allOrdersQueryOptions(page: { limit: number; offset: number }) {
+/** The order page: everything about one order, with its timeline. */
+export function orderDetailQueryOptions(id: string) {
   return queryOptions({
-    queryKey: orderKeys.admin(page),
+    queryKey: orderKeys.page(id),
+    queryFn: ({ signal }) => api(`/orders/${encodeURIComponent(id)}/detail`, { schema: orderDetailSchema, signal }),
+  });
+}
+
+export function allOrdersQueryOptions(filter: AdminOrdersFilter) {
+  const query = {
+    limit: filter.limit,
+    offset: filter.offset,
+    ...(filter.status ? { status: filter.status } : {}),
+    ...(filter.q?.trim() ? { q: filter.q.trim() } : {}),
+  };
+  return queryOptions({
+    queryKey: orderKeys.admin(filter),
     queryFn: async ({ signal }) => {
-      const { data, headers } = await apiRequest('/allorder', { query: page, schema: z.array(orderSchema), signal });
+      const { data, headers } = await apiRequest('/allorder', { query, schema: z.array(orderSchema), signal });
       const total = Number(headers.get('x-total-count'));
       return { items: data, total: Number.isFinite(total) ? total : data.length };
     },
@@ -78,6 +102,15 @@ export function markOrderPaid(id: string, transactionId: string): Promise<Order>
   return api(`/myorder/${encodeURIComponent(id)}`, { method: 'PATCH', body: { transactionId }, schema: orderSchema });
 }
 
-export function shipOrder(id: string): Promise<Order> {
-  return api(`/allorder/${encodeURIComponent(id)}/ship`, { method: 'PATCH', schema: orderSchema });
+export function shipOrder(id: string, shipment: ShipOrderBody): Promise<Order> {
+  return api(`/allorder/${encodeURIComponent(id)}/ship`, { method: 'PATCH', body: shipment, schema: orderSchema });
+}
+
+export function deliverOrder(id: string): Promise<Order> {
+  return api(`/allorder/${encodeURIComponent(id)}/deliver`, { method: 'PATCH', schema: orderSchema });
+}
+
+/** One refund per press: a retry after a network failure carries the same Idempotency-Key (apiOnce). */
+export function refundOrder(id: string): Promise<Order> {
+  return apiOnce(`/allorder/${encodeURIComponent(id)}/refund`, { method: 'POST', schema: orderSchema });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ShipOrderBody } from '../../../shared/schemas/orders.ts';
 import { queryRoots } from '../../lib/query-keys.ts';
-import { markOrderPaid, orderKeys, placeOrder, shipOrder } from './orders-api.ts';
+import { deliverOrder, markOrderPaid, orderKeys, placeOrder, refundOrder, shipOrder } from './orders-api.ts';
 
 /** A new order takes its PCS out of stock: the order lists and the parts' available quantities refresh. */
 export function usePlaceOrder() {
@@ -15,11 +16,34 @@ export function usePlaceOrder() {
   });
 }
 
+/** Admin: Ship with carrier and tracking number; the lists and the order page refresh. */
 export function useShipOrder() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (orderId: string) => shipOrder(orderId),
+    mutationFn: ({ orderId, shipment }: { orderId: string; shipment: ShipOrderBody }) => shipOrder(orderId, shipment),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: orderKeys.all }),
+  });
+}
+
+/** Admin: Mark Delivered. */
+export function useDeliverOrder() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (orderId: string) => deliverOrder(orderId),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: orderKeys.all }),
+  });
+}
+
+/** Admin: refund a paid, unshipped order; its units return to stock, so the parts refresh too. */
+export function useRefundOrder() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (orderId: string) => refundOrder(orderId),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: orderKeys.all }),
+        queryClient.invalidateQueries({ queryKey: queryRoots.parts }),
+      ]),
   });
 }
 
