@@ -32,7 +32,7 @@ export class GarageRepository {
     });
   }
 
-  /** The garage, oldest entry first. */
+  /** The garage, oldest entry first (the id only breaks exact ties, see `insert`). */
   async list(userId: string, tx: Database | Transaction = this.#db): Promise<GarageRow[]> {
     const rows = await tx
       .select({
@@ -66,10 +66,15 @@ export class GarageRepository {
     return row;
   }
 
+  /**
+   * The entry's time is the clock's, not the transaction's: a merge inserts several vehicles in one transaction,
+   * where now() is one moment for all of them and their order came back at random (by id). With clock_timestamp()
+   * they keep the order the visitor had them in.
+   */
   async insert(tx: Transaction, userId: string, vehicleId: string, name: string | null): Promise<string> {
     const [row] = await tx
       .insert(garageVehicles)
-      .values({ userId, vehicleId, name })
+      .values({ userId, vehicleId, name, createdAt: sql`clock_timestamp()` })
       .returning({ id: garageVehicles.id });
     if (!row) throw new Error('garage insert returned no row');
     return row.id;

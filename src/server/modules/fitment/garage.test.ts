@@ -154,6 +154,16 @@ describeEachDatabase('My Garage', (ctx) => {
     expect(empty).toEqual(merged);
   });
 
+  it('keeps the order of the browser garage when it merges several vehicles in one go', async () => {
+    const user = await createUser(ctx());
+    const sent = [many[4], many[1], many[3], many[0], many[2]].map((v) => v as Vehicle);
+    const merged = garageSchema.parse(
+      (await call(user, 'POST', '/api/garage/merge', { vehicles: sent.map((v) => ({ vehicleId: v.id })) })).json(),
+    );
+    expect(merged.vehicles.map((e) => e.vehicle.id)).toEqual(sent.map((v) => v.id));
+    expect((await garageOf(user)).vehicles.map((e) => e.vehicle.id)).toEqual(sent.map((v) => v.id));
+  });
+
   it('merges up to the capacity and refuses a body over it', async () => {
     const user = await createUser(ctx());
     await call(user, 'POST', '/api/garage', { vehicleId: yz250f2019.id });
