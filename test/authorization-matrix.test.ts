@@ -99,6 +99,7 @@ const matrix: Record<string, Expected> = {
   'GET /api/admin/{email}': { anonymous: 401, customer: 200, 'other customer': 403, admin: 200 },
   'GET /api/myorder': { anonymous: 401, customer: 200, 'other customer': 403, admin: 200 },
   'GET /api/myorder/{id}': { anonymous: 401, customer: 200, 'other customer': 404, admin: 200 },
+  'GET /api/orders/{id}/detail': { anonymous: 401, customer: 200, 'other customer': 404, admin: 200 },
   'DELETE /api/myorder/{id}': { anonymous: 401, customer: 200, 'other customer': 404, admin: 200 },
   'PATCH /api/myorder/{id}': { anonymous: 401, customer: 200, 'other customer': 404, admin: 403 },
   'POST /api/create-payment-intent': { anonymous: 401, customer: 200, 'other customer': 404, admin: 403 },
@@ -133,6 +134,9 @@ const matrix: Record<string, Expected> = {
   'DELETE /api/vehicle/{id}': adminOnly(204),
   'GET /api/allorder': adminOnly(200),
   'PATCH /api/allorder/{id}/ship': adminOnly(200),
+  // Issue 12: Mark Delivered and refunds are the shop's; the order page is its buyer's and the admins'.
+  'PATCH /api/allorder/{id}/deliver': adminOnly(200),
+  'POST /api/allorder/{id}/refund': adminOnly(200),
 };
 
 describeEachDatabase('authorization matrix over every route of the OpenAPI document', (ctx) => {

@@ -40,6 +40,7 @@ import {
   myOrdersQuerySchema,
   payOrderBodySchema,
   placeOrderBodySchema,
+  shipOrderBodySchema,
 } from '../src/shared/schemas/orders.ts';
 import {
   partDetailsQuerySchema,
@@ -150,7 +151,11 @@ const routeSchemas: Record<string, { body?: ZodType; query?: ZodType; params?: Z
   'DELETE /api/myorder/{id}': { params: uuidParamsSchema },
   'PATCH /api/myorder/{id}': { params: uuidParamsSchema, body: payOrderBodySchema },
   'GET /api/allorder': { query: allOrdersQuerySchema },
-  'PATCH /api/allorder/{id}/ship': { params: uuidParamsSchema },
+  // The body is optional: the spec's bodiless call ships without tracking.
+  'PATCH /api/allorder/{id}/ship': { params: uuidParamsSchema, body: shipOrderBodySchema.nullish() },
+  'GET /api/orders/{id}/detail': { params: uuidParamsSchema },
+  'PATCH /api/allorder/{id}/deliver': { params: uuidParamsSchema },
+  'POST /api/allorder/{id}/refund': { params: uuidParamsSchema },
   'GET /api/payments/config': {},
   'POST /api/create-payment-intent': { body: createPaymentIntentBodySchema },
   'POST /api/payments/test-gateway/confirm': { body: testGatewayConfirmBodySchema },
