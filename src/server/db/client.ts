@@ -197,11 +197,19 @@ function wrapPglite(client: PGlite, disk?: DiskFloor): DatabaseHandle {
 export const pgliteExtensions = { pg_trgm };
 
 /**
+ * Search's typo tolerance (ADR 012): a word matches a name from this trigram word similarity. pg_trgm's default,
+ * 0.6, misses one wrong letter in a six-letter word ("exaust", "iridum": 0.5); the indexed operator `<%` reads the
+ * setting, so it is set for every session rather than written into the query.
+ */
+const WORD_SIMILARITY_THRESHOLD = 0.5;
+
+/**
  * PGlite persisted in a directory (the embedded default), or in memory when `dataDir` is undefined. With `disk`,
  * writes are refused below its floor (see DiskFloor).
  */
 export async function openPglite(dataDir?: string, loadDataDir?: Blob, disk?: DiskFloor): Promise<DatabaseHandle> {
   const client = await PGlite.create({ dataDir, loadDataDir, extensions: pgliteExtensions });
+  await client.exec(`set pg_trgm.word_similarity_threshold = ${WORD_SIMILARITY_THRESHOLD}`);
   return wrapPglite(client, disk);
 }
 
@@ -234,6 +242,7 @@ function createPool(connectionString: string, max: number, timeouts?: PostgresTi
     idleTimeoutMillis: 30_000,
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
+    options: `-c pg_trgm.word_similarity_threshold=${WORD_SIMILARITY_THRESHOLD}`,
     ...(timeouts
       ? {
           connectionTimeoutMillis: timeouts.connectMs,

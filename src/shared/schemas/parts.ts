@@ -62,7 +62,12 @@ const dollarsQuery = z.coerce.number().min(0).max(1_000_000);
  * that are not universal and have no fitment yet.
  */
 const partFilterFields = {
-  q: z.string().trim().max(100).optional().describe('Name or description contains it, or a part number equals it'),
+  q: z
+    .string()
+    .trim()
+    .max(100)
+    .optional()
+    .describe('Search: name, description, brand, category, fitted makes and models, part numbers; typos tolerated'),
   vehicle: z.guid({ error: 'Provide A Valid Id' }).optional(),
   fits: booleanFlag.optional(),
   category: slugSchema.optional(),

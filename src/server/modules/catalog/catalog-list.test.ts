@@ -113,8 +113,9 @@ describeEachDatabase('GET /api/part', (ctx) => {
   });
 
   it('searches name and description, case-insensitively, with every sort and page', async () => {
-    // "brake" is in the names "Brake Pads" and "Disc Brake" and in the description of "Oil_Filter".
-    const matching = ['Brake Pads', 'Oil_Filter', 'Disc Brake'];
+    // "brake" is in the names "Brake Pads" and "Disc Brake" and in the description of "Oil_Filter". Without a sort
+    // a search is ordered by relevance (ADR 012): the names first, the description after.
+    const matching = ['Brake Pads', 'Disc Brake', 'Oil_Filter'];
     expect((await list('?q=brake')).names).toEqual(matching);
     expect((await list('?q=BRAKE')).names).toEqual(matching);
     expect((await list('?q=brake&sort=newest')).names).toEqual(['Disc Brake', 'Oil_Filter', 'Brake Pads']);
@@ -125,7 +126,7 @@ describeEachDatabase('GET /api/part', (ctx) => {
     expect(page.names).toEqual(['Disc Brake', 'Oil_Filter']);
     expect(page.total).toBe(3);
     const first = await list('?q=brake&limit=2');
-    expect(first.names).toEqual(['Brake Pads', 'Oil_Filter']);
+    expect(first.names).toEqual(['Brake Pads', 'Disc Brake']);
     expect(first.total).toBe(3);
   });
 

@@ -11,6 +11,7 @@ import {
   partPatchSchema,
   partSchema,
 } from '../../../shared/schemas/parts.ts';
+import { partSuggestionsSchema, partSuggestQuerySchema } from '../../../shared/schemas/search.ts';
 import { currentUser, requireAdmin } from '../../plugins/auth.ts';
 import { bearerAuth, errorResponses } from '../../route-schemas.ts';
 import type { CatalogService } from './catalog-service.ts';
@@ -23,8 +24,9 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
         tags: ['catalog'],
         summary: 'List parts',
         description:
-          'Without parameters: every part, oldest first (the spec). `q` searches name and description and finds a ' +
-          'part number in any spelling ("kmc 520" = "KMC-520"), `sort` orders, `limit`/`offset` page. Filters: ' +
+          'Without parameters: every part, oldest first (the spec). `q` searches name, description, brand, category, ' +
+          'the makes and models a part fits and its part numbers in any spelling ("kmc 520" = "KMC-520"), tolerating ' +
+          'typos ("brak pads"); without `sort` a search is ordered by relevance (ADR 012). `sort` orders, `limit`/`offset` page. Filters: ' +
           '`vehicle` marks each part `fit`, `fits=true` keeps parts that fit it (universal included), `category` ' +
           '(with its subcategories), `brand`, `minPrice`/`maxPrice` (dollars), `inStock=true`, `fitment=none`. ' +
           'The total matching count is in the `X-Total-Count` header; an unknown `vehicle` is 404.',
@@ -53,6 +55,23 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
       },
     },
     async (request) => catalog.facets(request.query),
+  );
+
+  app.get(
+    '/api/part/suggest',
+    {
+      schema: {
+        tags: ['catalog'],
+        summary: 'Search suggestions while typing',
+        description:
+          'Public, like the list. Up to four parts (the best matches of `q` as the list would rank them, its last ' +
+          'word also as a prefix), two categories and two brands its words name. When no part matches, `parts` are ' +
+          'the closest names (`closest: true`) and `correction` is the catalogue name most like `q`, if any.',
+        querystring: partSuggestQuerySchema,
+        response: { 200: partSuggestionsSchema, ...errorResponses(400) },
+      },
+    },
+    async (request) => catalog.suggest(request.query, { isAdmin: request.user?.isAdmin === true }),
   );
 
   app.get(

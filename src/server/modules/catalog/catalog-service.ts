@@ -7,6 +7,7 @@ import type {
   PartListQuery,
   PartPatch,
 } from '../../../shared/schemas/parts.ts';
+import { type PartSuggestions, type PartSuggestQuery, SUGGESTION_LIMITS } from '../../../shared/schemas/search.ts';
 import type { Transaction } from '../../db/client.ts';
 import { InvalidError, NotFoundError } from '../../errors.ts';
 import type { PartFitmentPort } from './part-fitment-port.ts';
@@ -146,6 +147,12 @@ export class CatalogService {
 
   brands(): Promise<Brand[]> {
     return this.#parts.brands();
+  }
+
+  /** Search-as-you-type (ADR 012): a few parts, categories and brands; a correction when nothing matches. */
+  async suggest(query: PartSuggestQuery, viewer: Viewer): Promise<PartSuggestions> {
+    const found = await this.#parts.suggest(query.q, SUGGESTION_LIMITS);
+    return { ...found, parts: found.parts.map((row) => toWirePart(row, viewer)) };
   }
 
   /** The adder is the signed-in admin: the body's `email` is never trusted. */

@@ -10,6 +10,14 @@ import type { Transaction } from '../../db/client.ts';
 export interface PartFitmentPort {
   /** A subquery selecting the ids of parts whose fitment rows match the vehicle (universal parts not included). */
   partIdsFitting(vehicleId: string): SQL;
+  /**
+   * Search (ADR 012): a subquery of the ids of parts fitted to a make or model this word names, typos tolerated by
+   * trigram similarity ("yamah" → Yamaha, "yz250" → YZ250F). The vehicle tables are small; the rows come from
+   * `part_fitments_model_idx`.
+   */
+  partIdsForVehicleWord(word: string): SQL;
+  /** Search: up to `limit` make and model names most like `text`, for "Did you mean …?" (similarity, best first). */
+  vehicleNamesLike(text: string, limit: number): SQL;
   /** A condition: the part whose id is this column has at least one fitment row. */
   hasFitment(partId: AnyColumn): SQL;
   vehicleExists(vehicleId: string): Promise<boolean>;

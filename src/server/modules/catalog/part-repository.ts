@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { normalizePartNumber } from '../../../shared/part-numbers.ts';
 import type { PartSort } from '../../../shared/schemas/parts.ts';
@@ -6,8 +6,18 @@ import type { Database, Transaction } from '../../db/client.ts';
 import { type Page, withPage } from '../../db/paging.ts';
 import { brands, categories, parts } from '../../db/schema.ts';
 import type { PartFitmentPort } from './part-fitment-port.ts';
+import {
+  CLOSE_ENOUGH,
+  hasLetterOrDigit,
+  relevance,
+  type SearchPlan,
+  type SearchWord,
+  searchCondition,
+  searchWords,
+} from './part-search.ts';
 
-type PartColumns = typeof parts.$inferSelect;
+/** The generated search document stays in the database: no reader needs it. */
+type PartColumns = Omit<typeof parts.$inferSelect, 'searchVector'>;
 /** A part with its brand and category (a category's parent is the only other level of the tree). */
 export interface PartRow extends PartColumns {
   brandSlug: string | null;
@@ -53,7 +63,11 @@ export type PartChanges = Partial<
  * whole catalogue's size.
  */
 export interface PartFilter {
-  /** Searched for in name and description, case-insensitively, LIKE wildcards literally; or a part number equal to it. */
+  /**
+   * Search (ADR 012): full text over name, MPN and description, the name by trigrams (typos), brand, category and the
+   * makes and models a part fits by name, part numbers in any spelling; symbols as substrings, LIKE wildcards
+   * literally. Without a sort the list is ordered by relevance.
+   */
   q?: string | undefined;
   /** A vehicle id: parts whose fitment matches it, and universal parts. */
   fitsVehicle?: string | undefined;
@@ -101,11 +115,6 @@ const orderBy: Record<PartSort, SQL[]> = {
   name: [asc(parts.name), asc(parts.id)],
 };
 
-/** LIKE wildcards typed by a shopper are searched for literally. */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 /** The part's own category and its parent, joined for its labels. */
 const partCategory = alias(categories, 'part_category');
 const partParentCategory = alias(categories, 'part_parent_category');
@@ -120,17 +129,13 @@ const inStock = sql`(${parts.availableQuantity} > 0 and ${parts.availableQuantit
 const conditionOf: {
   [K in keyof PartFilter]-?: {
     group: 'scope' | FacetKey;
-    sql: (value: NonNullable<PartFilter[K]>, fitment: PartFitmentPort) => SQL;
+    sql: (value: NonNullable<PartFilter[K]>, fitment: PartFitmentPort, search: SearchPlan | undefined) => SQL;
   };
 } = {
   q: {
     group: 'scope',
-    sql: (q) => {
-      const pattern = `%${escapeLike(q)}%`;
-      const number = normalizePartNumber(q);
-      const byNumber = number ? sql` or ${parts.partNumbers} @> array[${number}]::text[]` : sql``;
-      return sql`(${ilike(parts.name, pattern)} or ${ilike(parts.description, pattern)}${byNumber})`;
-    },
+    // The plan is made from this very `q` before the statement is built (PartRepository.#plan).
+    sql: (_q, fitment, search) => (search ? searchCondition(search, fitment) : sql`false`),
   },
   fitsVehicle: {
     group: 'scope',
@@ -158,28 +163,36 @@ const conditionOf: {
 };
 
 /** The filter's conditions by group. */
-function conditionsOf(filter: PartFilter, fitment: PartFitmentPort): Record<'scope' | FacetKey, SQL[]> {
+function conditionsOf(
+  filter: PartFilter,
+  fitment: PartFitmentPort,
+  search: SearchPlan | undefined,
+): Record<'scope' | FacetKey, SQL[]> {
   const groups: Record<'scope' | FacetKey, SQL[]> = { scope: [], category: [], brand: [], price: [], inStock: [] };
   for (const key of Object.keys(conditionOf) as (keyof PartFilter)[]) {
     const value = filter[key];
     if (value === undefined) continue;
-    const condition = conditionOf[key] as { group: 'scope' | FacetKey; sql: (v: unknown, f: PartFitmentPort) => SQL };
-    groups[condition.group].push(condition.sql(value, fitment));
+    const condition = conditionOf[key] as {
+      group: 'scope' | FacetKey;
+      sql: (v: unknown, f: PartFitmentPort, s: SearchPlan | undefined) => SQL;
+    };
+    groups[condition.group].push(condition.sql(value, fitment, search));
   }
   return groups;
 }
 
 /** The filter as one WHERE condition; undefined exactly when no field of the filter is set. */
-function whereOf(filter: PartFilter, fitment: PartFitmentPort): SQL | undefined {
-  const conditions = Object.values(conditionsOf(filter, fitment)).flat();
+function whereOf(filter: PartFilter, fitment: PartFitmentPort, search: SearchPlan | undefined): SQL | undefined {
+  const conditions = Object.values(conditionsOf(filter, fitment, search)).flat();
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
 /** `matches` is the filtered list's total (a window count), null elsewhere. */
 type ListColumns = typeof partWithLabels & { fitsVehicle: SQL<boolean | null>; matches: SQL<number | null> };
 
+const { searchVector: _searchVector, ...partColumns } = getTableColumns(parts);
 const partWithLabels = {
-  ...getTableColumns(parts),
+  ...partColumns,
   brandSlug: brands.slug,
   brandName: brands.name,
   categorySlug: partCategory.slug,
@@ -240,24 +253,139 @@ interface PartPageOptions extends PartPage {
   markFitFor?: string | undefined;
 }
 
+/** What the search box offers while a shopper types (`PartRepository.suggest`). */
+export interface SearchSuggestions {
+  /** The best matches of the search; or, when nothing matches, the parts whose names are closest to it. */
+  parts: PartRow[];
+  /** True when `parts` are the closest names rather than matches. */
+  closest: boolean;
+  categories: { slug: string; name: string }[];
+  brands: { slug: string; name: string }[];
+  /** When nothing matches: the brand, category, make, model or part name most like the search. */
+  correction: string | null;
+}
+
+const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows);
+
 const withoutMatches = <Row extends { matches: unknown }>({ matches: _matches, ...row }: Row) => row;
 
 export class PartRepository {
   readonly #db: Database;
   readonly #fitment: PartFitmentPort;
   readonly #catalogueSize: UnfilteredCatalogueCount;
+  /**
+   * Which words have a stem in PostgreSQL's English dictionary ("for", "the" have none and are left out of a
+   * search, as a search engine would). A fact of the dictionary, so remembered; bounded like any cache.
+   */
+  readonly #stems = new Map<string, boolean>();
   constructor(db: Database, fitment: PartFitmentPort) {
     this.#db = db;
     this.#fitment = fitment;
     this.#catalogueSize = new UnfilteredCatalogueCount(() => this.#count(undefined));
   }
 
+  /** The search's words as part-search.ts matches them; undefined for no search. */
+  async #plan(q: string | undefined, prefixLast = false): Promise<SearchPlan | undefined> {
+    const text = q?.trim().toLowerCase();
+    if (!text) return undefined;
+    const candidates = searchWords(text);
+    const unknown = candidates.filter((word) => hasLetterOrDigit(word) && !this.#stems.has(word));
+    if (unknown.length > 0) {
+      const list = sql.join(
+        unknown.map((word) => sql`${word}`),
+        sql`, `,
+      );
+      const rows = rowsOf<{ word: string; stem: boolean | string }>(
+        await this.#db.execute(
+          sql`select word, numnode(plainto_tsquery('english', word)) > 0 as stem from unnest(array[${list}]::text[]) word`,
+        ),
+      );
+      if (this.#stems.size > 10_000) this.#stems.clear();
+      for (const row of rows) this.#stems.set(row.word, row.stem === true || row.stem === 't');
+    }
+    let words: SearchWord[] = candidates.flatMap((word): SearchWord[] => {
+      if (!hasLetterOrDigit(word)) return [{ text: word, kind: 'symbols' }];
+      return this.#stems.get(word) ? [{ text: word, kind: 'word' }] : [];
+    });
+    // Nothing but stop words ("the"): what was typed, as a substring.
+    if (words.length === 0) words = [{ text, kind: 'symbols' }];
+    return { text, number: normalizePartNumber(text), words, prefixLast };
+  }
+
+  /**
+   * Search-as-you-type (ADR 012): the best few parts (the last word also as a prefix), the categories and brands the
+   * words name, and, when no part matches, the closest part names and a correction.
+   */
+  async suggest(q: string, limits: { parts: number; categories: number; brands: number }): Promise<SearchSuggestions> {
+    const search = await this.#plan(q, true);
+    if (!search) return { parts: [], closest: false, categories: [], brands: [], correction: null };
+    const columns = this.#columns(undefined);
+    const found: PartRow[] = (
+      await this.#select(columns)
+        .where(searchCondition(search, this.#fitment))
+        .orderBy(sql`${relevance(search)} desc`, ...oldestFirst)
+        .limit(limits.parts)
+    ).map(withoutMatches);
+    const text = search.text;
+    const words = sql.join(
+      searchWords(text).map((word) => sql`${word}`),
+      sql`, `,
+    );
+    // A category or brand is offered when one of the words names it (or begins its name, while typing).
+    const named = (name: SQL) =>
+      sql`exists (select 1 from unnest(array[${words}]::text[]) typed where word_similarity(typed, ${name}) >= 0.6 or ${name} ilike typed || '%')`;
+    const [categoryRows, brandRows] = await Promise.all([
+      this.#db
+        .select({ slug: categories.slug, name: categories.name })
+        .from(categories)
+        .where(named(sql`${categories.name}`))
+        .orderBy(sql`word_similarity(${text}, ${categories.name}) desc`, asc(categories.position), asc(categories.name))
+        .limit(limits.categories),
+      this.#db
+        .select({ slug: brands.slug, name: brands.name })
+        .from(brands)
+        .where(named(sql`${brands.name}`))
+        .orderBy(sql`word_similarity(${text}, ${brands.name}) desc`, asc(brands.name))
+        .limit(limits.brands),
+    ]);
+    if (found.length > 0) {
+      return { parts: found, closest: false, categories: categoryRows, brands: brandRows, correction: null };
+    }
+    // Nothing matches: the names most like the search. `%` is similarity ≥ 0.3, answered by the trigram index.
+    const closest: PartRow[] = (
+      await this.#select(columns)
+        .where(sql`${parts.name} % ${text}`)
+        .orderBy(sql`similarity(${parts.name}, ${text}) desc`, ...oldestFirst)
+        .limit(limits.parts)
+    ).map(withoutMatches);
+    const [best] = rowsOf<{ name: string; score: number }>(
+      await this.#db.execute(sql`
+        select name, score from (
+          select name, similarity(${text}, name) as score from ${brands}
+          union all select name, similarity(${text}, name) from ${categories}
+          union all select name, score from ${this.#fitment.vehicleNamesLike(text, 1)} vehicle_names
+          union all (select name, similarity(${text}, name) from ${parts} where name % ${text} order by 2 desc limit 1)
+        ) candidates
+        where score >= ${CLOSE_ENOUGH}
+        order by score desc, name
+        limit 1`),
+    );
+    const correction = best && best.name.toLowerCase() !== text ? best.name : null;
+    return { parts: closest, closest: true, categories: categoryRows, brands: brandRows, correction };
+  }
+
   /** One page of parts and how many parts match the filter in all (for X-Total-Count). */
   async list(filter: PartFilter, page: PartPageOptions = {}): Promise<{ rows: PartRow[]; total: number }> {
-    // Without a sort the spec's order is kept: oldest first, as the catalogue was added.
-    const order = page.sort ? orderBy[page.sort] : oldestFirst;
+    const search = await this.#plan(filter.q);
+    // Without a sort the spec's order is kept: oldest first, as the catalogue was added; a search without a sort
+    // puts the best answers first, ties in that same order.
+    const order = page.sort
+      ? orderBy[page.sort]
+      : search
+        ? [sql`${relevance(search)} desc`, ...oldestFirst]
+        : oldestFirst;
     const offset = page.offset ?? 0;
-    const where = whereOf(filter, this.#fitment);
+    const where = whereOf(filter, this.#fitment, search);
     if (where) return this.#listMatching(this.#columns(page.markFitFor, filter), where, order, page.limit, offset);
     return this.#listWhole(this.#columns(page.markFitFor), order, page.limit, offset);
   }
@@ -342,7 +470,7 @@ export class PartRepository {
    * through the fitment index, so the cost follows that set and not the catalogue (ADR 010).
    */
   async facets(filter: PartFilter, fitsFor: string | undefined): Promise<FacetCounts> {
-    const groups = conditionsOf(filter, this.#fitment);
+    const groups = conditionsOf(filter, this.#fitment, await this.#plan(filter.q));
     const all = (...keys: FacetKey[]) => {
       const conditions = keys.flatMap((key) => groups[key]);
       return conditions.length > 0 ? and(...conditions) : sql`true`;

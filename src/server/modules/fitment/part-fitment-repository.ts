@@ -41,6 +41,19 @@ export class PartFitmentRepository {
     return sql`select ${partFitments.partId} from ${partFitments} inner join ${vehicles} on ${vehicles.modelId} = ${partFitments.modelId} where ${vehicles.id} = ${vehicleId} and ${partFitments.yearFrom} <= ${vehicles.year} and ${partFitments.yearTo} >= ${vehicles.year} and (${partFitments.variant} is null or ${partFitments.variant} = ${vehicles.variant})`;
   }
 
+  /**
+   * Search (ADR 012): the ids of parts fitted to any model this word names, by the model's or its make's name
+   * (trigram word similarity ≥ 0.6, so "yamah" names Yamaha and "yz250" names YZ250F). Every year and variant.
+   */
+  partIdsForVehicleWord(word: string): SQL {
+    return sql`select ${partFitments.partId} from ${partFitments} where ${partFitments.modelId} in (select named.id from ${vehicleModels} named inner join ${vehicleMakes} named_make on named_make.id = named.make_id where word_similarity(${word}, named_make.name || ' ' || named.name) >= 0.6)`;
+  }
+
+  /** Search: make and model names most like the text (`name`, `score`), best first, for "Did you mean …?". */
+  vehicleNamesLike(text: string, limit: number): SQL {
+    return sql`(select name, similarity(${text}, name) as score from (select name from ${vehicleMakes} union all select name from ${vehicleModels}) vehicle_names order by score desc limit ${limit})`;
+  }
+
   /** True when the part (an id column of the outer query) has at least one fitment row. */
   hasFitment(partId: AnyColumn): SQL {
     return sql`exists (select 1 from ${partFitments} where ${partFitments.partId} = ${partId})`;

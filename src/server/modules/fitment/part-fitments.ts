@@ -69,6 +69,14 @@ export class PartFitments implements PartFitmentPort {
     return this.#rows.hasFitment(partId);
   }
 
+  partIdsForVehicleWord(word: string): SQL {
+    return this.#rows.partIdsForVehicleWord(word);
+  }
+
+  vehicleNamesLike(text: string, limit: number): SQL {
+    return this.#rows.vehicleNamesLike(text, limit);
+  }
+
   vehicleExists(vehicleId: string): Promise<boolean> {
     return this.#rows.vehicleExists(vehicleId);
   }

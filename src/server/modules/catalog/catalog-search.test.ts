@@ -1,0 +1,204 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { describeEachDatabase } from '../../../../test/support/test-app.ts';
+import type { Part } from '../../../shared/schemas/parts.ts';
+import type { PartSuggestions } from '../../../shared/schemas/search.ts';
+import { seedDemoData } from '../../db/seed.ts';
+
+/**
+ * Search quality (issue 14's "Done when", ADR 012): a fixed set of queries over the demo catalogue with the answers
+ * a shopper expects at the top. Typos, part numbers in every spelling, brand and vehicle words, plural and singular,
+ * stop words. `top` lists the names expected first, in that order; `first` the set expected to fill the first
+ * places in any order; `only` the whole answer, in any order.
+ */
+type Expectation = { top: string[] } | { first: string[] } | { only: string[] };
+
+const YAMAHA_FITTED = [
+  'Drilled Brake Disc',
+  'Sport Seat',
+  'O-Ring Drive Chain',
+  'Clutch Lever',
+  'Bar-End Mirror',
+  'Oil Filter',
+  'Iridium Spark Plug',
+  'Off-Road Tyre',
+  'Exhaust Silencer',
+  'Sintered Brake Pads',
+];
+
+const QUERIES: [string, Expectation][] = [
+  // Words and their plural or singular.
+  ['brake pads', { top: ['Sintered Brake Pads'] }],
+  ['brake pad', { top: ['Sintered Brake Pads'] }],
+  ['brake', { first: ['Drilled Brake Disc', 'Sintered Brake Pads'] }],
+  ['brakes', { first: ['Drilled Brake Disc', 'Sintered Brake Pads'] }],
+  ['brake discs', { top: ['Drilled Brake Disc'] }],
+  ['helmets', { top: ['Full-Face Helmet'] }],
+  ['glove', { top: ['Riding Gloves'] }],
+  ['riding', { first: ['Riding Boots', 'Riding Gloves'] }],
+  ['spark plugs', { top: ['Iridium Spark Plug'] }],
+  ['tyres', { top: ['Off-Road Tyre'] }],
+  ['off road tyre', { top: ['Off-Road Tyre'] }],
+  ['drive chains', { top: ['O-Ring Drive Chain'] }],
+  // Typos.
+  ['brak pads', { top: ['Sintered Brake Pads'] }],
+  ['drilled disk', { top: ['Drilled Brake Disc'] }],
+  ['helmt', { top: ['Full-Face Helmet'] }],
+  ['oil filtr', { top: ['Oil Filter'] }],
+  ['iridum plug', { top: ['Iridium Spark Plug'] }],
+  ['exaust silencer', { top: ['Exhaust Silencer'] }],
+  // Part numbers, MPN and OEM, in every spelling: the part is first.
+  ['KMC-520', { top: ['O-Ring Drive Chain'] }],
+  ['kmc 520', { top: ['O-Ring Drive Chain'] }],
+  ['kmc520', { top: ['O-Ring Drive Chain'] }],
+  ['fa185hh', { top: ['Sintered Brake Pads'] }],
+  ['FA-185-HH', { top: ['Sintered Brake Pads'] }],
+  ['1C3 W0045 00', { top: ['Sintered Brake Pads'] }],
+  ['cr8eix', { top: ['Iridium Spark Plug'] }],
+  ['HF 204', { top: ['Oil Filter'] }],
+  ['5gh.13440.61', { top: ['Oil Filter'] }],
+  // Brands, alone, misspelt and with product words.
+  ['ebc', { only: ['Sintered Brake Pads'] }],
+  ['ebc brake pads', { top: ['Sintered Brake Pads'] }],
+  ['galfer', { only: ['Drilled Brake Disc'] }],
+  ['alpinestars', { only: ['Riding Boots', 'Riding Gloves'] }],
+  ['alpinstars gloves', { top: ['Riding Gloves'] }],
+  ['ngk spark plug', { top: ['Iridium Spark Plug'] }],
+  ['akrapovich', { only: ['Exhaust Silencer'] }],
+  // Vehicle makes and models (the fitment rows), misspelt too, with product words.
+  ['yamah', { only: YAMAHA_FITTED }],
+  ['yamaha', { only: YAMAHA_FITTED }],
+  ['yz250f brake pads', { top: ['Sintered Brake Pads'] }],
+  ['yamaha yz250f chain', { top: ['O-Ring Drive Chain'] }],
+  ['harley headlight', { only: ['LED Headlight'] }],
+  ['mt-07 exhaust', { top: ['Exhaust Silencer'] }],
+  // Categories, stop words, and words only the description has.
+  ['levers', { only: ['Clutch Lever'] }],
+  ['protection', { top: ['Chest Protector'] }],
+  ['pads for a yamaha', { top: ['Sintered Brake Pads'] }],
+  ['waterproof', { only: ['Riding Boots'] }],
+  ['goatskin gloves', { only: ['Riding Gloves'] }],
+];
+
+describeEachDatabase('search over the demo catalogue', (ctx) => {
+  beforeAll(async () => {
+    await seedDemoData(
+      ctx().database.db,
+      {
+        ADMIN_EMAIL: 'boss@shop.com',
+        ADMIN_PASSWORD: 'secret-pass',
+        NODE_ENV: 'test',
+        TEST_ONLY_FAST_PASSWORD_HASH: 'true',
+      },
+      { info: () => {}, warn: () => {} },
+    );
+  });
+
+  async function search(query: string): Promise<{ names: string[]; total: number }> {
+    const res = await ctx().app.inject({ method: 'GET', url: `/api/part?q=${encodeURIComponent(query)}&limit=24` });
+    expect(res.statusCode, query).toBe(200);
+    return { names: (res.json() as Part[]).map((p) => p.name), total: Number(res.headers['x-total-count']) };
+  }
+
+  async function suggest(query: string): Promise<PartSuggestions> {
+    const res = await ctx().app.inject({ method: 'GET', url: `/api/part/suggest?q=${encodeURIComponent(query)}` });
+    expect(res.statusCode, query).toBe(200);
+    return res.json() as PartSuggestions;
+  }
+
+  describe('finds what a shopper means', () => {
+    it.each(QUERIES)('%s', async (query, expected) => {
+      const { names, total } = await search(query);
+      expect(total, query).toBe(names.length);
+      if ('top' in expected) expect(names.slice(0, expected.top.length), query).toEqual(expected.top);
+      if ('first' in expected) {
+        expect([...names.slice(0, expected.first.length)].sort(), query).toEqual([...expected.first].sort());
+      }
+      if ('only' in expected) expect([...names].sort(), query).toEqual([...expected.only].sort());
+    });
+  });
+
+  it('has at least 30 queries in its fixed set', () => {
+    expect(QUERIES.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it('ranks a name match above a description match', async () => {
+    // "gauge" is the Pressure Meter's category and its description's word; no name has it.
+    const { names } = await search('disc');
+    expect(names[0]).toBe('Drilled Brake Disc');
+    // "floating disc" is in the brake disc's description only: still found.
+    expect((await search('floating')).names).toEqual(['Drilled Brake Disc']);
+  });
+
+  it('keeps the filters, the total and an explicit sort with a search', async () => {
+    const sorted = await ctx().app.inject({ method: 'GET', url: '/api/part?q=brake&sort=price_asc' });
+    const prices = (sorted.json() as Part[]).map((p) => p.price);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    const braked = await ctx().app.inject({ method: 'GET', url: '/api/part?q=yamaha&category=brakes' });
+    expect((braked.json() as Part[]).map((p) => p.name).sort()).toEqual(['Drilled Brake Disc', 'Sintered Brake Pads']);
+    expect(braked.headers['x-total-count']).toBe('2');
+    const paged = await ctx().app.inject({ method: 'GET', url: '/api/part?q=yamaha&limit=3&offset=3' });
+    expect(paged.json()).toHaveLength(3);
+    expect(paged.headers['x-total-count']).toBe(String(YAMAHA_FITTED.length));
+    const facets = await ctx().app.inject({ method: 'GET', url: '/api/part/facets?q=yamaha' });
+    expect(facets.json()).toMatchObject({ total: YAMAHA_FITTED.length });
+  });
+
+  it('keeps the vehicle filter working with a search', async () => {
+    // The seeded 2019 Yamaha YZ250F is fitted by the chain, clutch lever, spark plug and brake pads.
+    const get = async <T>(url: string) => (await ctx().app.inject({ method: 'GET', url })).json() as T;
+    const makes = await get<{ id: string; name: string }[]>('/api/vehicle/makes');
+    const yamaha = makes.find((m) => m.name === 'Yamaha');
+    const models = await get<{ id: string; name: string }[]>(`/api/vehicle/models?makeId=${yamaha?.id}`);
+    const yz = models.find((m) => m.name === 'YZ250F');
+    const [vehicle] = await get<{ id: string }[]>(`/api/vehicle?modelId=${yz?.id}&year=2019`);
+    const res = await ctx().app.inject({ method: 'GET', url: `/api/part?q=brak&vehicle=${vehicle?.id}&fits=true` });
+    expect((res.json() as Part[]).map((p) => p.name)).toEqual(['Sintered Brake Pads']);
+    const marked = await ctx().app.inject({ method: 'GET', url: `/api/part?q=brake&vehicle=${vehicle?.id}` });
+    const fit = Object.fromEntries((marked.json() as Part[]).map((p) => [p.name, p.fit]));
+    expect(fit).toMatchObject({ 'Sintered Brake Pads': 'fits', 'Drilled Brake Disc': 'doesNotFit' });
+  });
+
+  it('finds nothing for nonsense, and says so with a total of 0', async () => {
+    const { names, total } = await search('qqqqzzzz');
+    expect(names).toEqual([]);
+    expect(total).toBe(0);
+  });
+
+  describe('suggestions', () => {
+    it('offers parts, categories and brands while typing, the last word as a prefix', async () => {
+      const found = await suggest('bra');
+      expect(found.closest).toBe(false);
+      expect(found.parts.map((p) => p.name)).toEqual(
+        expect.arrayContaining(['Drilled Brake Disc', 'Sintered Brake Pads']),
+      );
+      expect(found.categories.map((c) => c.name)).toContain('Brakes');
+      expect(found.correction).toBeNull();
+      const brand = await suggest('alpin');
+      expect(brand.brands).toEqual([{ slug: 'alpinestars', name: 'Alpinestars' }]);
+      expect(brand.parts.map((p) => p.name).sort()).toEqual(['Riding Boots', 'Riding Gloves']);
+    });
+
+    it('offers at most eight lines', async () => {
+      const found = await suggest('r');
+      expect(found.parts.length).toBeLessThanOrEqual(4);
+      expect(found.categories.length + found.brands.length).toBeLessThanOrEqual(4);
+    });
+
+    it('when nothing matches, offers a correction and the closest names', async () => {
+      const found = await suggest('sintred brke pds');
+      expect(found.closest).toBe(true);
+      expect(found.parts.map((p) => p.name)[0]).toBe('Sintered Brake Pads');
+      expect(found.correction).toBe('Sintered Brake Pads');
+      const nothing = await suggest('qqqqzzzz');
+      expect(nothing).toMatchObject({ parts: [], closest: true, correction: null });
+    });
+
+    it.each(['', '%20%20', 'x'.repeat(101)])('refuses the bad query %j with 400', async (q) => {
+      const res = await ctx().app.inject({ method: 'GET', url: `/api/part/suggest?q=${q}` });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ error: { code: 'invalid_data' } });
+      const missing = await ctx().app.inject({ method: 'GET', url: '/api/part/suggest' });
+      expect(missing.statusCode).toBe(400);
+    });
+  });
+});
