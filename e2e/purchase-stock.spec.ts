@@ -158,10 +158,13 @@ test('Enter pressed twice places one order; the same form sent again is the same
   await expect(page.getByRole('status').filter({ hasText: '4 PCS of' })).toBeVisible();
   await expect.poll(async () => (await ordersOf(request, customer.token, part.name)).length).toBe(2);
   await quantity.fill('5');
-  await page.locator('form').filter({ has: quantity }).evaluate((form: HTMLFormElement) => {
-    form.requestSubmit();
-    form.requestSubmit();
-  });
+  await page
+    .locator('form')
+    .filter({ has: quantity })
+    .evaluate((form: HTMLFormElement) => {
+      form.requestSubmit();
+      form.requestSubmit();
+    });
   await expect(page.getByRole('status').filter({ hasText: '5 PCS of' })).toBeVisible();
   await expect.poll(async () => (await ordersOf(request, customer.token, part.name)).length).toBe(3);
 
