@@ -64,14 +64,19 @@ function OrderDetails({ order, isAdmin }: { order: OrderDetail; isAdmin: boolean
           {orderStatusLabel(order, isAdmin ? 'admin' : 'customer')}
         </Badge>
       </div>
-      <div className="d-flex flex-wrap gap-2 mb-3">
-        {mine && order.status === 'unpaid' ? (
+      {mine && order.status === 'unpaid' ? (
+        <p>
           <Link to={paths.dashboard.payment(order._id)} className="btn btn-brand btn-sm">
             Pay {formatUsd(order.total)}
           </Link>
-        ) : null}
-        {isAdmin ? <AdminOrderActions order={order} /> : null}
-      </div>
+        </p>
+      ) : null}
+      {isAdmin && (order.status === 'paid' || order.status === 'shipped') ? (
+        // On white, as in the tables: the outline buttons keep their contrast.
+        <div className="mb-3 p-2 bg-white rounded border">
+          <AdminOrderActions order={order} />
+        </div>
+      ) : null}
 
       <Card className="mb-3">
         <Card.Body>
