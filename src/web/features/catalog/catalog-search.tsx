@@ -6,6 +6,7 @@ import Row from 'react-bootstrap/Row';
 import { useSearchParams } from 'react-router';
 import { type PartSort, partSortValues } from '../../../shared/schemas/parts.ts';
 import { type CatalogSearch, readCatalogSearch } from './catalog-search-params.ts';
+import { SearchCombobox, type SuggestionChoice } from './search-suggestions.tsx';
 
 const sortLabels: Record<PartSort | 'oldest', string> = {
   oldest: 'Catalogue order',
@@ -69,11 +70,14 @@ export function SearchBar({
   sort,
   onSearch,
   onSort,
+  onSuggestion,
 }: {
   q: string;
   sort: PartSort | undefined;
   onSearch(text: string): void;
   onSort(sort: PartSort | undefined): void;
+  /** With it, the box suggests parts, categories and brands while typing (issue 14); this receives the pick. */
+  onSuggestion?(choice: SuggestionChoice): void;
 }) {
   const [text, setText] = useState(q);
   // Back/forward or a link changes the URL: the box follows.
@@ -88,14 +92,27 @@ export function SearchBar({
         <Col xs={12} md>
           <Form.Label htmlFor="parts-search">Search parts</Form.Label>
           <div className="d-flex gap-2">
-            <Form.Control
-              id="parts-search"
-              type="search"
-              value={text}
-              maxLength={100}
-              placeholder="Name, description or part number"
-              onChange={(event) => setText(event.target.value)}
-            />
+            {onSuggestion ? (
+              <SearchCombobox
+                id="parts-search"
+                value={text}
+                placeholder="Name, brand, vehicle or part number"
+                onChange={setText}
+                onChoose={(choice) => {
+                  if (choice.kind === 'search') setText(choice.text);
+                  onSuggestion(choice);
+                }}
+              />
+            ) : (
+              <Form.Control
+                id="parts-search"
+                type="search"
+                value={text}
+                maxLength={100}
+                placeholder="Name, description or part number"
+                onChange={(event) => setText(event.target.value)}
+              />
+            )}
             <Button type="submit" variant="dark">
               Search
             </Button>
@@ -113,7 +130,8 @@ export function SearchBar({
           >
             {(['oldest', ...partSortValues] as const).map((value) => (
               <option key={value} value={value}>
-                {sortLabels[value]}
+                {/* Without a sort a search is ordered by relevance (ADR 012). */}
+                {value === 'oldest' && q ? 'Best match' : sortLabels[value]}
               </option>
             ))}
           </Form.Select>

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { brandSchema, categoryNodeSchema, partFacetsSchema } from '../../../shared/schemas/fitment.ts';
 import type { PartFacetsQuery, PartInput, PartListQuery, PartPatch } from '../../../shared/schemas/parts.ts';
 import { type Part, partDetailsSchema, partSchema } from '../../../shared/schemas/parts.ts';
+import { partSuggestionsSchema } from '../../../shared/schemas/search.ts';
 import { api, apiRequest } from '../../lib/api-client.ts';
 import { queryRoots } from '../../lib/query-keys.ts';
 
@@ -27,7 +28,20 @@ export const partKeys = {
   detail: (id: string, vehicleId: string | null) => [...queryRoots.parts, 'detail', id, vehicleId] as const,
   categories: () => [...queryRoots.parts, 'categories'] as const,
   brands: () => [...queryRoots.parts, 'brands'] as const,
+  suggest: (q: string) => [...queryRoots.parts, 'suggest', q] as const,
 };
+
+/**
+ * `GET /api/part/suggest` (issue 14): what the search box offers while typing, and the corrections and closest names
+ * of a search that found nothing. Kept a minute: the same letters are often typed again.
+ */
+export function partSuggestionsQueryOptions(q: string) {
+  return queryOptions({
+    queryKey: partKeys.suggest(q),
+    queryFn: ({ signal }) => api('/part/suggest', { query: { q }, schema: partSuggestionsSchema, signal }),
+    staleTime: 60_000,
+  });
+}
 
 async function fetchParts(params: PartListParams, signal?: AbortSignal): Promise<PartPage> {
   const { data, headers } = await apiRequest('/part', { query: { ...params }, schema: z.array(partSchema), signal });

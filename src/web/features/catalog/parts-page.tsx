@@ -4,11 +4,13 @@ import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Container from 'react-bootstrap/Container';
 import Row from 'react-bootstrap/Row';
+import { useNavigate } from 'react-router';
 import type { Vehicle } from '../../../shared/schemas/fitment.ts';
 import type { Part } from '../../../shared/schemas/parts.ts';
 import { PartCard, PartCardSkeleton, PurchaseLink } from '../../components/part-card.tsx';
 import { EmptyState, LoadError, SkeletonGrid } from '../../components/query-state.tsx';
 import { useForgetVanishedVehicle } from '../../lib/current-vehicle.tsx';
+import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { SearchBar, useCatalogSearch } from './catalog-search.tsx';
 import {
@@ -20,6 +22,7 @@ import {
 } from './catalog-search-params.ts';
 import { activeFilterCount, PartFilters } from './part-filters.tsx';
 import { PartsPagination } from './parts-pagination.tsx';
+import { SearchHelp } from './search-suggestions.tsx';
 
 interface PartsPageProps {
   /** The shopper's current vehicle (issue 13): the list then shows what fits it, unless they ask for all. */
@@ -36,6 +39,7 @@ interface PartsPageProps {
 export function PartsPage({ vehicle, vehicleReady, vehiclePanel, renderBadge }: PartsPageProps) {
   usePageTitle('Parts');
   const { search, update } = useCatalogSearch();
+  const navigate = useNavigate();
   const { q, sort, page } = search;
   const vehicleId = vehicle?.id ?? null;
   const parts = useQuery({ ...catalogPageQueryOptions(search, vehicleId), enabled: vehicleReady });
@@ -56,7 +60,18 @@ export function PartsPage({ vehicle, vehicleReady, vehiclePanel, renderBadge }: 
     <Container className="py-4">
       <h1 className="mb-3">Parts</h1>
       {vehiclePanel}
-      <SearchBar q={q} sort={sort} onSearch={(text) => update({ q: text })} onSort={(next) => update({ sort: next })} />
+      <SearchBar
+        q={q}
+        sort={sort}
+        onSearch={(text) => update({ q: text })}
+        onSort={(next) => update({ sort: next })}
+        onSuggestion={(choice) => {
+          if (choice.kind === 'part') navigate(paths.part(choice.part._id));
+          else if (choice.kind === 'search') update({ q: choice.text });
+          // A category or brand picked is its filter, instead of the words that named it.
+          else update({ q: '', [choice.kind]: choice.slug });
+        }}
+      />
       <Row className="g-4 mt-0">
         <Col lg={3}>
           <PartFilters
@@ -201,6 +216,7 @@ function NoParts({
         <Button variant="outline-dark" onClick={() => update({ q: '' })}>
           {limited ? 'Clear the search' : 'Show all parts'}
         </Button>
+        <SearchHelp q={q} onSearch={(text) => update({ q: text })} />
       </EmptyState>
     );
   }
