@@ -51,6 +51,8 @@ const matrix: Record<string, Expected> = {
   'GET /api/part/{id}': all(200),
   // Issue 13: the filters' counts, categories, brands and the vehicle selector.
   'GET /api/part/facets': all(200),
+  // Issue 14: search suggestions, public like the list.
+  'GET /api/part/suggest': all(200),
   'GET /api/category': all(200),
   'GET /api/brand': all(200),
   'GET /api/vehicle/types': all(200),

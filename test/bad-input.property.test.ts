@@ -55,6 +55,7 @@ import {
   testGatewayConfirmBodySchema,
 } from '../src/shared/schemas/payments.ts';
 import { reviewInputSchema, reviewListQuerySchema } from '../src/shared/schemas/reviews.ts';
+import { partSuggestQuerySchema } from '../src/shared/schemas/search.ts';
 import {
   type CallerName,
   Fixtures,
@@ -119,6 +120,7 @@ const routeSchemas: Record<string, { body?: ZodType; query?: ZodType; params?: Z
   'POST /api/part': { body: partInputSchema },
   'GET /api/part/{id}': { params: uuidParamsSchema, query: partDetailsQuerySchema },
   'GET /api/part/facets': { query: partFacetsQuerySchema },
+  'GET /api/part/suggest': { query: partSuggestQuerySchema },
   'GET /api/category': {},
   'GET /api/brand': {},
   'GET /api/vehicle/types': {},

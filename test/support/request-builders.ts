@@ -448,6 +448,8 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
     method: 'GET',
     url: `/api/part/facets?vehicle=${(await fx.sharedVehicle()).vehicleId}&fits=true&category=brakes&brand=ebc&minPrice=1&maxPrice=500&inStock=true&q=pad`,
   }),
+  // Issue 14: search-as-you-type.
+  'GET /api/part/suggest': async () => ({ method: 'GET', url: '/api/part/suggest?q=brak%20pa' }),
   'GET /api/category': async () => ({ method: 'GET', url: '/api/category' }),
   'GET /api/brand': async () => ({ method: 'GET', url: '/api/brand' }),
   'GET /api/vehicle/types': async () => ({ method: 'GET', url: '/api/vehicle/types' }),
