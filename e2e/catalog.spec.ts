@@ -33,7 +33,7 @@ test.describe('parts list (/allparts)', () => {
     await page.goto('/allparts');
     await expect(page.getByRole('heading', { name: 'Parts', level: 1 })).toBeVisible();
     await expect(page).toHaveTitle('Parts | Redline Parts');
-    await page.getByRole('searchbox', { name: 'Search parts' }).fill(tag);
+    await page.getByRole('combobox', { name: 'Search parts' }).fill(tag);
     await page.getByRole('button', { name: 'Search' }).click();
     await expect(page).toHaveURL(new RegExp(`/allparts\\?q=${tag}$`));
     await expect(page.getByText(`30 parts matching “${tag}”, page 1 of 2`)).toBeVisible();

@@ -143,7 +143,7 @@ for (const viewport of [
 
       // 6. A part number in any spelling finds the part.
       for (const spelling of ['kmc 520', 'KMC-520', 'kmc520']) {
-        await page.getByRole('searchbox', { name: 'Search parts' }).fill(spelling);
+        await page.getByRole('combobox', { name: 'Search parts' }).fill(spelling);
         await page.getByRole('button', { name: 'Search', exact: true }).click();
         await expect(page.locator('.part-card')).toHaveCount(1);
         await expect(card(page, 'O-Ring Drive Chain')).toContainText('Part No. KMC-520');

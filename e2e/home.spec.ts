@@ -125,7 +125,7 @@ test.describe('home page', () => {
     await page.goBack();
     await page.getByRole('link', { name: 'I NEED IT' }).click();
     await expect(page).toHaveURL(/\/allparts\?q=protector$/);
-    await expect(page.getByRole('searchbox', { name: 'Search parts' })).toHaveValue('protector');
+    await expect(page.getByRole('combobox', { name: 'Search parts' })).toHaveValue('protector');
   });
 
   test('fits a 375 px phone screen without sideways scrolling', async ({ page }) => {

@@ -100,6 +100,8 @@ export function SearchBar({
                 onChange={setText}
                 onChoose={(choice) => {
                   if (choice.kind === 'search') setText(choice.text);
+                  // A category or brand becomes a filter in place of the words that named it.
+                  else if (choice.kind !== 'part') setText('');
                   onSuggestion(choice);
                 }}
               />
