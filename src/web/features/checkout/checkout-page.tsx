@@ -99,7 +99,7 @@ export function Component() {
           <Col md={7} className="order-md-1">
             <section aria-labelledby="checkout-ship" className="bg-white border rounded p-3 p-md-4">
               <h2 id="checkout-ship" className="h5">
-                Shipping Address
+                Delivery
               </h2>
               {blocked ? (
                 <Alert variant="warning">
