@@ -37,9 +37,10 @@ test.describe('public pages', () => {
     await nav.getByRole('link', { name: 'Login' }).click();
     await expect(page).toHaveURL(/\/login$/);
 
-    // Parts needs a signed-in user: a visitor is sent to the login page.
+    // Issue 12 (spec §1): visitors browse the parts catalogue without signing in.
     await nav.getByRole('link', { name: 'Parts', exact: true }).click();
-    await expect(page).toHaveURL(/\/login$/);
+    await expect(page).toHaveURL(/\/allparts$/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 
     await page.getByRole('link', { name: 'Redline Parts' }).first().click();
     await expect(page).toHaveURL(/\/$/);
