@@ -35,6 +35,8 @@ export interface MailOrder {
 export interface OrderLinks {
   order(id: string): string;
   pay(id: string): string;
+  /** One payment for several orders (the web app's /dashboard/pay?orders=a,b). */
+  payAll(ids: readonly string[]): string;
   myOrders(): string;
   manageOrders(): string;
 }
@@ -43,6 +45,7 @@ export function orderLinks(base: string): OrderLinks {
   return {
     order: (id) => `${base}/dashboard/order/${id}`,
     pay: (id) => `${base}/dashboard/payment/${id}`,
+    payAll: (ids) => `${base}/dashboard/pay?${new URLSearchParams({ orders: ids.join(',') })}`,
     myOrders: () => `${base}/dashboard/myorder`,
     manageOrders: () => `${base}/dashboard/manageorder`,
   };
@@ -78,6 +81,32 @@ export function orderPlacedMail(order: MailOrder, links: OrderLinks, holdHours: 
       { kind: 'paragraph', text: `We have reserved your parts. Please pay ${usd(order.totalCents)} to complete it.` },
       { kind: 'details', rows: lineRows(order) },
       { kind: 'action', label: `Pay ${usd(order.totalCents)}`, url: links.pay(order.id) },
+      {
+        kind: 'note',
+        text: `Unpaid orders are held for ${holdHours} hours, then cancelled and the parts go back on sale.`,
+      },
+    ],
+    reason: ORDER_REASON,
+  });
+}
+
+/** A checkout placed several orders at once: one mail lists them all, with one link to pay for all of them. */
+export function checkoutPlacedMail(
+  checkout: { orders: readonly MailOrder[]; buyerName: string; payUrl: string },
+  holdHours: number,
+): Promise<MailContent> {
+  const total = checkout.orders.reduce((sum, order) => sum + order.totalCents, 0);
+  const count = checkout.orders.length === 1 ? '1 order' : `${checkout.orders.length} orders`;
+  return renderMail({
+    subject: `Your Redline Parts checkout: please pay ${usd(total)}`,
+    preview: `We hold the parts of ${count} for you for ${holdHours} hours.`,
+    heading: 'Thank you for your order',
+    blocks: [
+      { kind: 'paragraph', text: greeting(checkout.buyerName) },
+      { kind: 'paragraph', text: `We have reserved your parts (${count}). Please pay ${usd(total)} to complete them.` },
+      ...checkout.orders.map((order) => ({ kind: 'details' as const, rows: lineRows(order) })),
+      { kind: 'details', rows: [['Total to pay', usd(total)]] },
+      { kind: 'action', label: `Pay ${usd(total)}`, url: checkout.payUrl },
       {
         kind: 'note',
         text: `Unpaid orders are held for ${holdHours} hours, then cancelled and the parts go back on sale.`,

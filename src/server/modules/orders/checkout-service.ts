@@ -8,9 +8,18 @@ import type { Database, Transaction } from '../../db/client.ts';
 import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { AddressBookPort, Destination } from '../accounts/address-book.ts';
-import { toWireOrder } from './order-mapper.ts';
+import { enqueueMail } from '../mail/mail-outbox.ts';
+import { checkoutPlacedMail, type OrderLinks } from '../mail/order-mails.ts';
+import { toMailOrder, toWireOrder } from './order-mapper.ts';
 import { refusalDetail } from './order-refusals.ts';
-import type { HoldLimit, HoldState, OrderRepository } from './order-repository.ts';
+import type { HoldLimit, HoldState, OrderRepository, OrderRow } from './order-repository.ts';
+
+/** What the checkout needs to mail what it placed (slice B's order mails). */
+export interface CheckoutMail {
+  links: OrderLinks;
+  holdHours: number;
+  kick(): void;
+}
 
 /** The cart as checkout sees it (a port the cart module fills, ADR 006): its lines, locked, and emptied. */
 export interface CheckoutCartPort {
@@ -52,6 +61,7 @@ export class CheckoutService {
   readonly #cart: CheckoutCartPort;
   readonly #addresses: AddressBookPort;
   readonly #holdLimit: HoldLimit;
+  readonly #mail: CheckoutMail | undefined;
 
   constructor(deps: {
     db: Database;
@@ -59,7 +69,10 @@ export class CheckoutService {
     cart: CheckoutCartPort;
     addresses: AddressBookPort;
     holdLimit: HoldLimit;
+    /** Issue 12 (slice B): the checkout's order-placed mail. */
+    mail?: CheckoutMail;
   }) {
+    this.#mail = deps.mail;
     this.#db = deps.db;
     this.#orders = deps.orders;
     this.#cart = deps.cart;
@@ -76,6 +89,7 @@ export class CheckoutService {
     const checkoutId = crypto.randomUUID();
     try {
       const orders = await db.transaction((tx) => this.placeCheckout(tx, user, checkoutId, destination));
+      this.#mail?.kick();
       const totalCents = orders.reduce((sum, order) => sum + Math.round(order.total * 100), 0);
       return { checkoutId, orders, total: centsToDollars(totalCents) };
     } catch (error) {
@@ -119,6 +133,7 @@ export class CheckoutService {
       throw new BusinessRuleError('cart_empty', 'Your Cart Is Empty. Add A Part Before Checking Out.');
     }
     const placed: Order[] = [];
+    const placedRows: OrderRow[] = [];
     const refused: LineRefusal[] = [];
     // Lines come in part-id order: two checkouts sharing parts lock them in the same order and never deadlock.
     for (const [index, line] of lines.entries()) {
@@ -138,6 +153,7 @@ export class CheckoutService {
       );
       if (result.ok) {
         placed.push(toWireOrder(result.order));
+        placedRows.push(result.order);
         continue;
       }
       const path = `lines.${index}`;
@@ -160,6 +176,18 @@ export class CheckoutService {
     if (refused.length > 0) throw new CheckoutRefused(refused);
     await this.#addresses.remember(tx, user.id, destination);
     await this.#cart.clear(tx, user.id);
+    if (this.#mail && placedRows.length > 0) {
+      // Rendered here, inside the transaction: only now is it known what was placed, at which prices.
+      const mail = await checkoutPlacedMail(
+        {
+          orders: placedRows.map(toMailOrder),
+          buyerName: user.displayName,
+          payUrl: this.#mail.links.payAll(placedRows.map((row) => row.id)),
+        },
+        this.#mail.holdHours,
+      );
+      await enqueueMail(tx, { kind: 'order-placed', to: user.email, ...mail });
+    }
     return placed;
   }
 }

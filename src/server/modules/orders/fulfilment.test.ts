@@ -153,6 +153,38 @@ describeEachDatabase('order detail, shipping and delivery', (ctx) => {
     expect(await outboxMails(ctx(), ann.email, 'payment-receipt')).toHaveLength(1);
   });
 
+  it('mails one order-placed mail per checkout, listing every order with one link to pay for all', async () => {
+    const ann = await createUser(ctx(), { displayName: 'Ann Cart' });
+    const pads = await insertPart(ctx().database.db, { name: 'Brake Pads', priceCents: 1500, availableQuantity: 40 });
+    const disc = await insertPart(ctx().database.db, { name: 'Brake Disc', priceCents: 6000, availableQuantity: 40 });
+    for (const [partId, quantity] of [
+      [pads.id, 2],
+      [disc.id, 1],
+    ] as const) {
+      const res = await ctx().app.inject({
+        method: 'PUT',
+        url: `/api/cart/items/${partId}`,
+        headers: ann.headers,
+        payload: { quantity },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const checkout = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/checkout',
+      headers: ann.headers,
+      payload: { address: '3 Cart Road', phone: '+1 555 0123' },
+    });
+    expect(checkout.statusCode, checkout.body).toBe(201);
+    const ids = checkout.json().orders.map((o: { _id: string }) => o._id);
+    const mails = await outboxMails(ctx(), ann.email, 'order-placed');
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.subject).toContain('$90.00');
+    expect(mails[0]?.text).toContain('Brake Pads');
+    expect(mails[0]?.text).toContain('Brake Disc');
+    expect(mails[0]?.text).toContain(`/dashboard/pay?orders=${encodeURIComponent(ids.join(','))}`);
+  });
+
   it('filters, searches and pages Manage Orders; cancelled orders only when asked for', async () => {
     const admin = await createUser(ctx(), { admin: true });
     const zed = await createUser(ctx(), { displayName: 'Zed Quarterman' });
