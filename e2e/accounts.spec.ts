@@ -25,8 +25,13 @@ test.describe('accounts', () => {
     await expect(nav(page).getByRole('link', { name: 'Login' })).toBeVisible();
     expect(await storedToken(page)).toBeNull();
 
-    // In the app, without a reload: the parts list now asks to log in.
+    // In the app, without a reload: visitors browse the parts (issue 12, spec §1), and Place Order asks to log in.
     await nav(page).getByRole('link', { name: 'Parts', exact: true }).click();
+    await expect(page).toHaveURL(/\/allparts$/);
+    await page.getByRole('link', { name: /^Purchase / }).first().click();
+    await expect(page).toHaveURL(/\/part\/[0-9a-f-]+$/);
+    const partPath = new URL(page.url()).pathname;
+    await page.getByRole('button', { name: 'Place Order' }).click();
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByRole('heading', { name: 'Please Login' })).toBeVisible();
     await page.getByLabel('Email').fill(email);
@@ -38,8 +43,8 @@ test.describe('accounts', () => {
 
     await page.getByLabel('Password').fill('ride-safe-123');
     await page.getByRole('button', { name: 'Login' }).click();
-    await expect(page).toHaveURL(/\/allparts$/);
-    await expect(page.getByRole('heading', { name: 'Parts', level: 1 })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`${partPath}$`));
+    await expect(page.getByRole('heading', { name: /^Purchase /, level: 1 })).toBeVisible();
   });
 
   test('shows the spec’s validation messages exactly', async ({ page }) => {
