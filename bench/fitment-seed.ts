@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { openBenchDatabase } from './support/database.ts';
@@ -39,7 +39,21 @@ export async function seedFitmentBench(
   await closeMigrated();
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  const db = drizzle(client);
+  try {
+    await seedFitmentRows(drizzle(client), parts, shape);
+    return await benchVehicle(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** What the seeding statements need of a database: PostgreSQL's client here, PGlite's for bench/search-latency.ts. */
+export interface BenchSqlRunner {
+  execute(query: SQL): Promise<unknown>;
+}
+
+/** The set-based statements of `seedFitmentBench`, on any migrated, empty database. */
+export async function seedFitmentRows(db: BenchSqlRunner, parts: number, shape: BenchShape): Promise<void> {
   // Part i's place in a permutation of 1..parts (7 is prime to 1,000 and 100,000): V's parts are spread over the
   // catalogue's age order, not bunched at its start.
   const slot = sql.raw(`((i * 7) % ${parts})`);
@@ -47,7 +61,7 @@ export async function seedFitmentBench(
     shape === 'fixed'
       ? sql`${slot} >= ${FIXED_FITTING} and ${slot} < ${FIXED_FITTING + FIXED_UNIVERSAL}`
       : sql`i % 100 = 0`;
-  try {
+  {
     await db.execute(sql`
       insert into vehicle_makes (name) select 'Make ' || m from generate_series(1, ${MAKES}) m`);
     await db.execute(sql`
@@ -98,9 +112,6 @@ export async function seedFitmentBench(
       select v.id from vehicles v where v.year = 2019 and v.model_id = (select min(id::text)::uuid from vehicle_models)`);
     // As autovacuum would leave a long-running database: statistics, and a visibility map for index-only scans.
     await db.execute(sql`vacuum analyze`);
-    return await benchVehicle(client);
-  } finally {
-    await client.end();
   }
 }
 

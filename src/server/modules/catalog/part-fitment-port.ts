@@ -12,10 +12,10 @@ export interface PartFitmentPort {
   partIdsFitting(vehicleId: string): SQL;
   /**
    * Search (ADR 012): a subquery of the ids of parts fitted to a make or model this word names, typos tolerated by
-   * trigram similarity ("yamah" → Yamaha, "yz250" → YZ250F). The vehicle tables are small; the rows come from
-   * `part_fitments_model_idx`.
+   * trigram similarity ("yamah" → Yamaha, "yz250" → YZ250F); with `prefix`, also the start of a name (typing). The
+   * vehicle tables are small; the rows come from `part_fitments_model_idx`.
    */
-  partIdsForVehicleWord(word: string): SQL;
+  partIdsForVehicleWord(word: string, prefix: boolean): SQL;
   /** Search: up to `limit` make and model names most like `text`, for "Did you mean …?" (similarity, best first). */
   vehicleNamesLike(text: string, limit: number): SQL;
   /** A condition: the part whose id is this column has at least one fitment row. */

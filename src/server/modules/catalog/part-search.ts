@@ -75,6 +75,16 @@ function numberMatch(number: string): SQL {
   return sql`${parts.partNumbers} @> array[${number}]::text[]`;
 }
 
+/**
+ * How a word names a brand, category, make or model: as a whole word, typos tolerated (strict word similarity, so
+ * "brak" does not name "Brand 12" by its first letters); a word still being typed may be the start of one.
+ */
+export function namesIt(word: string, name: SQL, prefix: boolean): SQL {
+  return prefix
+    ? sql`word_similarity(${word}, ${name}) >= ${NAMES}`
+    : sql`strict_word_similarity(${word}, ${name}) >= ${NAMES}`;
+}
+
 /** The condition one word puts on a part (see the top of this file). */
 function wordCondition(word: SearchWord, prefix: boolean, fitment: PartFitmentPort): SQL {
   const contains = `%${escapeLike(word.text)}%`;
@@ -84,9 +94,9 @@ function wordCondition(word: SearchWord, prefix: boolean, fitment: PartFitmentPo
     sql`${parts.name} ilike ${contains}`,
     sql`${word.text} <% ${parts.name}`,
     // A set of ids from a small table as an array: an index condition, so the arms still OR as bitmaps.
-    sql`${parts.brandId} = any(array(select named_brand.id from ${brands} named_brand where word_similarity(${word.text}, named_brand.name) >= ${NAMES}))`,
-    sql`${parts.categoryId} = any(array(select named_category.id from ${categories} named_category where word_similarity(${word.text}, named_category.name) >= ${NAMES} union all select sub.id from ${categories} sub inner join ${categories} named_parent on named_parent.id = sub.parent_id where word_similarity(${word.text}, named_parent.name) >= ${NAMES}))`,
-    sql`${parts.id} = any(array(${fitment.partIdsForVehicleWord(word.text)}))`,
+    sql`${parts.brandId} = any(array(select named_brand.id from ${brands} named_brand where ${namesIt(word.text, sql`named_brand.name`, prefix)}))`,
+    sql`${parts.categoryId} = any(array(select named_category.id from ${categories} named_category where ${namesIt(word.text, sql`named_category.name`, prefix)} union all select sub.id from ${categories} sub inner join ${categories} named_parent on named_parent.id = sub.parent_id where ${namesIt(word.text, sql`named_parent.name`, prefix)}))`,
+    sql`${parts.id} = any(array(${fitment.partIdsForVehicleWord(word.text, prefix)}))`,
   ];
   const number = normalizePartNumber(word.text);
   if (number) arms.push(numberMatch(number));

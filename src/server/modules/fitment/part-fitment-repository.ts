@@ -42,11 +42,13 @@ export class PartFitmentRepository {
   }
 
   /**
-   * Search (ADR 012): the ids of parts fitted to any model this word names, by the model's or its make's name
-   * (trigram word similarity ≥ 0.6, so "yamah" names Yamaha and "yz250" names YZ250F). Every year and variant.
+   * Search (ADR 012): the ids of parts fitted to any model this word names, by the model's or its make's name, as a
+   * whole word with typos tolerated (strict trigram word similarity ≥ 0.6: "yamah" names Yamaha, "yz250" names
+   * YZ250F); with `prefix` (a word still being typed) also the start of a name. Every year and variant.
    */
-  partIdsForVehicleWord(word: string): SQL {
-    return sql`select ${partFitments.partId} from ${partFitments} where ${partFitments.modelId} in (select named.id from ${vehicleModels} named inner join ${vehicleMakes} named_make on named_make.id = named.make_id where word_similarity(${word}, named_make.name || ' ' || named.name) >= 0.6)`;
+  partIdsForVehicleWord(word: string, prefix: boolean): SQL {
+    const similarity = prefix ? sql`word_similarity` : sql`strict_word_similarity`;
+    return sql`select ${partFitments.partId} from ${partFitments} where ${partFitments.modelId} in (select named.id from ${vehicleModels} named inner join ${vehicleMakes} named_make on named_make.id = named.make_id where ${similarity}(${word}, named_make.name || ' ' || named.name) >= 0.6)`;
   }
 
   /** Search: make and model names most like the text (`name`, `score`), best first, for "Did you mean …?". */

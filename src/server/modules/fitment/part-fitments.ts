@@ -69,8 +69,8 @@ export class PartFitments implements PartFitmentPort {
     return this.#rows.hasFitment(partId);
   }
 
-  partIdsForVehicleWord(word: string): SQL {
-    return this.#rows.partIdsForVehicleWord(word);
+  partIdsForVehicleWord(word: string, prefix: boolean): SQL {
+    return this.#rows.partIdsForVehicleWord(word, prefix);
   }
 
   vehicleNamesLike(text: string, limit: number): SQL {

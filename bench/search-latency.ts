@@ -1,0 +1,187 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { seedFitmentRows } from './fitment-seed.ts';
+import { addWords } from './search-seed.ts';
+import { createPostgresDatabase, dropPostgresDatabase, openBenchDatabase } from './support/database.ts';
+import { formatFigures, type LoadFigures, warmUp } from './support/load.ts';
+import { benchPort, startProductionServer } from './support/server.ts';
+
+/**
+ * Search latency (issue 14, ADR 012): `GET /api/part?q=…&limit=24` with a mix of realistic searches (typos, brands,
+ * makes, part numbers, plurals) at 10 connections, on PostgreSQL at 1,000 and 100,000 parts and on PGlite at
+ * 100,000. The catalogue is bench/fitment-seed.ts's (brands, categories, 30 makes × 10 models, ten fitment rows per
+ * part: 1,000,000 at 100,000 parts) with words a shop has: part names, descriptions, brand and make names.
+ *
+ *   node bench/search-latency.ts
+ *   BENCH_POSTGRES=postgres://postgres@127.0.0.1:5432/postgres BENCH_DURATION=10 node bench/search-latency.ts
+ *   BENCH_TARGETS=postgres:1000,postgres:100000,pglite:100000 (the default)
+ *
+ * Budget (issue 14): PostgreSQL p99 ≤ 30 ms at 100,000 parts and ≤ 2× its p99 at 1,000; PGlite p99 ≤ 150 ms at
+ * 100,000. PostgreSQL databases are created on BENCH_POSTGRES and dropped afterwards; PGlite's in a temporary
+ * directory, removed afterwards.
+ */
+const server = process.env.BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const TARGETS = (process.env.BENCH_TARGETS ?? 'postgres:1000,postgres:100000,pglite:100000').split(',').map((t) => {
+  const [driver, size] = t.split(':');
+  return { driver: driver === 'pglite' ? ('pglite' as const) : ('postgres' as const), parts: Number(size) };
+});
+
+/** What shoppers type: words, typos, plurals, brands, makes, part numbers in several spellings. */
+const SEARCHES = [
+  'brake pads',
+  'brak pads',
+  'sintered brake',
+  'oil filtr',
+  'yamah',
+  'honda chain',
+  'ebc',
+  'iridium spark plug',
+  'helmets',
+  'bp12345',
+  'BP-777',
+  'racing tyre',
+  'clutch levr',
+  'mirrors',
+  'front brake disc',
+  'kawasaki ka450 pads',
+];
+
+interface Result {
+  driver: 'postgres' | 'pglite';
+  parts: number;
+  seedSeconds: number;
+  figures: LoadFigures;
+  perSearch: { q: string; total: number; ms: number }[];
+}
+
+/** Every search in turn on each connection, as autocannon cycles a request list. */
+async function measureMix(base: string): Promise<LoadFigures> {
+  const paths = SEARCHES.map((q) => `/api/part?q=${encodeURIComponent(q)}&limit=24`);
+  const result = await autocannon({
+    url: base,
+    connections,
+    duration,
+    requests: paths.map((p) => ({ method: 'GET', path: p })),
+    title: 'search mix',
+  });
+  return {
+    title: `GET /api/part?q=… (${SEARCHES.length} searches)`,
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    averageMs: result.latency.average,
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+async function runTarget(driver: 'postgres' | 'pglite', parts: number): Promise<Result> {
+  const name = `redline_bench_search_${parts}_${process.pid}`;
+  let databaseUrl: string | undefined;
+  let dataDir: string | undefined;
+  const started = performance.now();
+  if (driver === 'postgres') {
+    databaseUrl = await createPostgresDatabase(server, name);
+  } else {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-bench-search-'));
+  }
+  try {
+    const opened = await openBenchDatabase({ databaseUrl, dataDir, describe: 'bench' });
+    if (databaseUrl) {
+      // The bulk statements run on a client without the server's statement timeout.
+      await opened.close();
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      try {
+        await seedFitmentRows(drizzle(client), parts, 'spread');
+        await addWords(drizzle(client));
+      } finally {
+        await client.end();
+      }
+    } else {
+      try {
+        await seedFitmentRows(opened.handle.db, parts, 'spread');
+        await addWords(opened.handle.db);
+      } finally {
+        await opened.close();
+      }
+    }
+    const seedSeconds = (performance.now() - started) / 1000;
+    console.log(`${driver}: ${parts} parts seeded in ${seedSeconds.toFixed(1)} s`);
+    const app = await startProductionServer({
+      port: await benchPort(),
+      databaseUrl,
+      dataDir,
+      // Latency at 10 busy connections is what is measured, not load shedding (its own tests cover it).
+      env: {
+        SEED_DEMO_DATA: 'false',
+        LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+        LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION: '0',
+        LOAD_SHED_MAX_WAIT_MS: '0',
+      },
+    });
+    try {
+      const base = app.baseUrl;
+      const perSearch: Result['perSearch'] = [];
+      for (const q of SEARCHES) {
+        const url = `${base}/api/part?q=${encodeURIComponent(q)}&limit=24`;
+        await fetch(url);
+        const t = performance.now();
+        const res = await fetch(url);
+        const ms = performance.now() - t;
+        if (!res.ok) throw new Error(`${q}: HTTP ${res.status}`);
+        perSearch.push({ q, total: Number(res.headers.get('x-total-count')), ms });
+      }
+      await warmUp(`${base}/api/part?q=brake%20pads&limit=24`);
+      const figures = await measureMix(base);
+      return { driver, parts, seedSeconds, figures, perSearch };
+    } finally {
+      await app.stop();
+    }
+  } finally {
+    if (databaseUrl) await dropPostgresDatabase(server, name);
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const results: Result[] = [];
+for (const { driver, parts } of TARGETS) results.push(await runTarget(driver, parts));
+
+console.log(
+  `\nMachine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}, Node ${process.version}; ${connections} connections, ${duration} s per case\n`,
+);
+for (const r of results) {
+  console.log(`${r.driver}, ${r.parts} parts:\n${formatFigures([r.figures])}`);
+  console.log(
+    `  one at a time: ${r.perSearch.map((s) => `"${s.q}" ${s.total} found ${s.ms.toFixed(1)} ms`).join('; ')}\n`,
+  );
+}
+let failed = results.some((r) => r.figures.non2xx > 0 || r.figures.errors > 0);
+const pgSmall = results.find((r) => r.driver === 'postgres' && r.parts === 1000);
+const pgLarge = results.find((r) => r.driver === 'postgres' && r.parts === 100_000);
+const pglite = results.find((r) => r.driver === 'pglite' && r.parts === 100_000);
+if (pgLarge) {
+  const ratio = pgSmall ? pgLarge.figures.p99Ms / Math.max(pgSmall.figures.p99Ms, 1) : undefined;
+  const ok = pgLarge.figures.p99Ms <= 30 && (ratio === undefined || ratio <= 2);
+  console.log(
+    `PostgreSQL p99 at 100,000: ${pgLarge.figures.p99Ms} ms (budget 30)${ratio === undefined ? '' : `, ${ratio.toFixed(2)}× its 1,000-part p99 (budget 2×)`}: ${ok ? 'within' : 'OVER'}`,
+  );
+  failed ||= !ok;
+}
+if (pglite) {
+  const ok = pglite.figures.p99Ms <= 150;
+  console.log(`PGlite p99 at 100,000: ${pglite.figures.p99Ms} ms (budget 150): ${ok ? 'within' : 'OVER'}`);
+  failed ||= !ok;
+}
+if (failed) process.exitCode = 1;
