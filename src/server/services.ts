@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type AppConfig, publicUrl } from './config.ts';
-import type { DatabaseHandle, Transaction } from './db/client.ts';
+import type { Database, DatabaseHandle, Transaction } from './db/client.ts';
 import { AccountTokenRepository } from './modules/accounts/account-token-repository.ts';
 import { AccountsService, accountLinks } from './modules/accounts/accounts-service.ts';
 import { AddressBook } from './modules/accounts/address-book.ts';
@@ -136,8 +136,9 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
   // The order module's view of the catalogue: stock given back, and a part's name and price for the placed mail.
   const orderStock = {
     release: (tx: Transaction, partId: string, quantity: number) => parts.release(tx, partId, quantity),
-    describe: async (partId: string) => {
-      const part = await parts.findById(partId);
+    // Read in the placing's transaction when it has one (Idempotency-Key): on PGlite a read beside it never ends.
+    describe: async (partId: string, tx?: Database | Transaction) => {
+      const part = await parts.findById(partId, tx);
       return part && { name: part.name, priceCents: part.priceCents };
     },
   };

@@ -51,8 +51,12 @@ export interface RefundGuard {
 /** The catalogue's side of an order: its stock given back, in the caller's transaction, and a part's name and price. */
 export interface StockRelease {
   release(tx: Transaction, partId: string, quantity: number): Promise<void>;
-  /** Name and unit price as the part is now (to render the order-placed mail before its transaction). */
-  describe(partId: string): Promise<{ name: string; priceCents: number } | undefined>;
+  /**
+   * Name and unit price as the part is now (to render the order-placed mail before its transaction), read through
+   * `db`: the caller's transaction when there is one (an Idempotency-Key wraps the placing in one; on PGlite a read
+   * outside it waits for it to end, which never comes).
+   */
+  describe(partId: string, db?: Database | Transaction): Promise<{ name: string; priceCents: number } | undefined>;
 }
 
 /** After a transaction that enqueued a mail commits: deliver it now (the job runner). */
@@ -139,7 +143,7 @@ export class OrdersService {
       phone: body.phone ?? '',
       checkoutId: options.checkoutId,
     };
-    const part = options.mail === false ? undefined : await this.#stock.describe(body.partId);
+    const part = options.mail === false ? undefined : await this.#stock.describe(body.partId, db);
     let mail = part ? await this.#placedMail(order, part) : undefined;
     for (let attempt = 1; ; attempt++) {
       const result = await db.transaction(async (tx) => {
