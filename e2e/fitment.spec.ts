@@ -70,36 +70,7 @@ for (const viewport of [
       await expectNoSidewaysScroll(page);
       await expectAccessible(page);
 
-      // 2. A second vehicle, with a variant, through 'Change'; then back to the first from the garage.
-      await shoppingFor(page).getByRole('button', { name: 'Change vehicle' }).click();
-      const switcher = page.getByRole('dialog', { name: 'Choose your vehicle' });
-      await expect(switcher.getByText(YAMAHA)).toBeVisible();
-      await pickVehicle(switcher.getByRole('form', { name: 'Choose another vehicle' }), {
-        type: 'Motorcycle',
-        year: '2021',
-        make: 'BMW',
-        model: 'S 1000 RR',
-        variant: 'M Package',
-      });
-      await expect(switcher).toBeHidden();
-      await expect(shoppingFor(page)).toContainText(`Shopping for: ${BMW}`);
-      await shoppingFor(page).getByRole('button', { name: 'Change vehicle' }).click();
-      await expectAccessible(page);
-      await switcher.getByRole('button', { name: `Shop for this vehicle: ${YAMAHA}` }).click();
-      await expect(shoppingFor(page)).toContainText(`Shopping for: ${YAMAHA}`);
-
-      // 3. Sign up: the browser's garage joins the account's, and the current vehicle stays the current one.
-      const email = uniqueEmail('garage');
-      await page.goto('/register');
-      await page.getByLabel('Name').fill('Gary Garage');
-      await page.getByLabel('Email').fill(email);
-      await page.getByLabel('Password').fill('Rides-A-Yamaha-2019');
-      await page.getByRole('button', { name: 'SignUp' }).click();
-      await expect(page).toHaveURL(/\/$/);
-      await expect(shoppingFor(page)).toContainText(`Shopping for: ${YAMAHA}`);
-      await expect.poll(() => page.evaluate(() => localStorage.getItem('redline.garage'))).toBeNull();
-
-      // 4. The parts list: only what fits (universal parts included), each card saying so.
+      // 2. As a visitor, the parts list: only what fits (universal parts included), each card saying so.
       await page.goto('/allparts');
       await expect(page.getByText(`Showing parts that fit your ${YAMAHA}, and universal parts.`)).toBeVisible();
       await expect(card(page, 'O-Ring Drive Chain')).toContainText(`Fits your ${YAMAHA}`);
@@ -110,7 +81,7 @@ for (const viewport of [
       expect(fitting).toBeGreaterThanOrEqual(9);
       await expectNoSidewaysScroll(page);
 
-      // 5. Filters with counts, in the URL; on a phone they live in a drawer.
+      // 3. Filters with counts, in the URL; on a phone they live in a drawer.
       let filters: Locator;
       if (phone) {
         await expect(page.getByLabel('In stock only', { exact: false })).toBeHidden();
@@ -141,7 +112,7 @@ for (const viewport of [
       await expect(card(page, 'O-Ring Drive Chain')).toHaveCount(0);
       await page.goto('/allparts');
 
-      // 6. A part number in any spelling finds the part.
+      // 4. A part number in any spelling finds the part.
       for (const spelling of ['kmc 520', 'KMC-520', 'kmc520']) {
         await page.getByRole('combobox', { name: 'Search parts' }).fill(spelling);
         await page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -150,7 +121,7 @@ for (const viewport of [
       }
       await page.goto('/allparts');
 
-      // 7. 'Show all parts': the rest appear, saying they do not fit.
+      // 5. 'Show all parts': the rest appear, saying they do not fit.
       await page.getByRole('button', { name: 'Show all parts' }).click();
       await expect(page).toHaveURL(/fits=false/);
       await expect(page.getByText('Showing all parts.')).toBeVisible();
@@ -158,7 +129,7 @@ for (const viewport of [
       const silencer = card(page, 'Exhaust Silencer');
       await expect(silencer).toContainText(`Does not fit your ${YAMAHA}`);
 
-      // 8. The part that does not fit: which vehicles it fits, its full fitment, and one question before ordering.
+      // 6. The part that does not fit: which vehicles it fits and its full fitment, still as a visitor.
       await silencer.getByRole('link', { name: 'Purchase Exhaust Silencer' }).click();
       await expect(page.getByRole('heading', { name: 'Purchase Exhaust Silencer' })).toBeVisible();
       await expect(page.locator('.part-card')).toContainText(`Does not fit your ${YAMAHA}`);
@@ -169,6 +140,40 @@ for (const viewport of [
       await expectNoSidewaysScroll(page);
       await expectAccessible(page);
 
+      const silencerPage = page.url();
+
+      // 7. A second vehicle, with a variant, through 'Change'; then back to the first from the garage.
+      await shoppingFor(page).getByRole('button', { name: 'Change vehicle' }).click();
+      const switcher = page.getByRole('dialog', { name: 'Choose your vehicle' });
+      await expect(switcher.getByText(YAMAHA)).toBeVisible();
+      await pickVehicle(switcher.getByRole('form', { name: 'Choose another vehicle' }), {
+        type: 'Motorcycle',
+        year: '2021',
+        make: 'BMW',
+        model: 'S 1000 RR',
+        variant: 'M Package',
+      });
+      await expect(switcher).toBeHidden();
+      await expect(shoppingFor(page)).toContainText(`Shopping for: ${BMW}`);
+      await shoppingFor(page).getByRole('button', { name: 'Change vehicle' }).click();
+      await expectAccessible(page);
+      await switcher.getByRole('button', { name: `Shop for this vehicle: ${YAMAHA}` }).click();
+      await expect(shoppingFor(page)).toContainText(`Shopping for: ${YAMAHA}`);
+
+      // 8. Only now sign up: the browser's garage joins the account's, and the current vehicle stays the current one.
+      const email = uniqueEmail('garage');
+      await page.goto('/register');
+      await page.getByLabel('Name').fill('Gary Garage');
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill('Rides-A-Yamaha-2019');
+      await page.getByRole('button', { name: 'SignUp' }).click();
+      await expect(page).toHaveURL(/\/$/);
+      await expect(shoppingFor(page)).toContainText(`Shopping for: ${YAMAHA}`);
+      await expect.poll(() => page.evaluate(() => localStorage.getItem('redline.garage'))).toBeNull();
+
+      // 9. Back at the part that does not fit, signed in: one question before ordering.
+      await page.goto(silencerPage);
+      await expect(page.getByRole('heading', { name: 'Purchase Exhaust Silencer' })).toBeVisible();
       await page.getByLabel('Address').fill('9 Paddock Row');
       await page.getByLabel('Phone Number').fill('555 0199');
       await page.getByRole('button', { name: 'Place Order' }).click();
@@ -187,7 +192,7 @@ for (const viewport of [
       expect((await second).status()).toBe(201);
       await expect(question).toBeHidden();
 
-      // 9. My Garage has both vehicles; name one, shop for it, and clear the current vehicle.
+      // 10. My Garage has both vehicles; name one, shop for it, and clear the current vehicle.
       await page.goto('/dashboard/mygarage');
       await expect(page.getByRole('heading', { name: 'My Garage', level: 1 })).toBeVisible();
       const garage = page.getByRole('list', { name: 'Vehicles in My Garage' });

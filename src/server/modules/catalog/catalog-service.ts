@@ -38,9 +38,9 @@ function filterOf(query: PartFacetsQuery): PartFilter {
 
 /**
  * Answers remembered for a few seconds, per instance. Used where a read is asked for on every page view but changes
- * seldom: facet counts without a vehicle (their scope is the whole catalogue, which a count reads in full), the
- * category tree (written only by seeding and migrations) and which vehicles exist (asked before every vehicle-filtered
- * list). This instance's part writes forget the facets at once; another instance's writes show within `ttlMs`.
+ * seldom: facet counts without a vehicle (their scope is the whole catalogue, which a count reads in full) and the
+ * category tree (written only by seeding and migrations). This instance's part writes forget the facets at once;
+ * another instance's writes show within `ttlMs`.
  */
 class ShortMemory<V> {
   readonly #entries = new Map<string, { value: V; expires: number }>();
@@ -76,12 +76,6 @@ export class CatalogService {
   readonly #fitment: PartFitmentPort;
   readonly #facetMemory = new ShortMemory<FacetCounts>(5_000, 200);
   readonly #categoryMemory = new ShortMemory<CategoryRows>(5_000, 1);
-  /**
-   * Vehicles known to exist: every vehicle-filtered list and facet request asks first, and a page view makes two
-   * of them. Only a "yes" is remembered, so a new vehicle is found at once; a vehicle deleted in the last few
-   * seconds may still be accepted, and then simply fits nothing.
-   */
-  readonly #knownVehicles = new ShortMemory<true>(5_000, 10_000);
   constructor(parts: PartRepository, fitment: PartFitmentPort) {
     this.#parts = parts;
     this.#fitment = fitment;
@@ -222,9 +216,9 @@ export class CatalogService {
 
   /** A `vehicle` that names nothing is 404 (a garage may hold a vehicle an admin has since removed). */
   async #assertVehicle(vehicle: string | undefined): Promise<void> {
-    if (vehicle === undefined || this.#knownVehicles.get(vehicle)) return;
-    if (!(await this.#fitment.vehicleExists(vehicle))) throw vehicleNotFound();
-    this.#knownVehicles.remember(vehicle, true);
+    // Asked every time, not remembered: a browser that still names a deleted vehicle must hear 404 at once, so
+    // it forgets it (the fitment module's deletes are not seen here).
+    if (vehicle !== undefined && !(await this.#fitment.vehicleExists(vehicle))) throw vehicleNotFound();
   }
 
   async #categories(): Promise<CategoryRows> {
