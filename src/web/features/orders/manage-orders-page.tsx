@@ -88,7 +88,7 @@ export function Component() {
             onChange={(event) => setSearch(event.target.value)}
           />
         </Form.Group>
-        <Button type="submit" size="sm" variant="outline-secondary">
+        <Button type="submit" size="sm" variant="secondary">
           Search
         </Button>
       </Form>
