@@ -248,7 +248,10 @@ export class PaymentsService implements PaymentGuard {
   }
 
   /** Second half: every order of the payment paid with its id, in one transaction (a savepoint under a key's). */
-  async finishConfirm(confirmed: ConfirmedPayment, db: Database | Transaction = this.#db): Promise<ConfirmPaymentResponse> {
+  async finishConfirm(
+    confirmed: ConfirmedPayment,
+    db: Database | Transaction = this.#db,
+  ): Promise<ConfirmPaymentResponse> {
     const marked = await db.transaction(async (tx) => {
       const result = await this.#orders.markAllPaid(tx, confirmed.orderIds, confirmed.intentId);
       await this.#payments.setStatus(tx, confirmed.intentId, 'succeeded');
@@ -344,7 +347,10 @@ export class PaymentsService implements PaymentGuard {
       return first;
     });
     if (won === 'not_payable') {
-      throw new ConflictError('This order is no longer waiting for payment (it was cancelled or paid).', 'order_not_payable');
+      throw new ConflictError(
+        'This order is no longer waiting for payment (it was cancelled or paid).',
+        'order_not_payable',
+      );
     }
     if (!won) throw new ConflictError('This payment has already succeeded.', 'payment_intent_unexpected_state');
     return { status: 'succeeded' as const, transactionId: intent.id, chargeId };
