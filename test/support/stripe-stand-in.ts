@@ -231,6 +231,32 @@ export async function startStripeStandIn(secretKey = 'sk_test_standin_0123456789
         return;
       }
 
+      // Cancelling an intent (issue 12): refused once it succeeded, is processing or was canceled already.
+      const cancel = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(url.pathname);
+      if (req.method === 'POST' && cancel?.[1]) {
+        const intent = intents.get(decodeURIComponent(cancel[1]));
+        if (!intent) {
+          stripeError(res, 404, {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            param: 'intent',
+            message: `No such payment_intent: '${decodeURIComponent(cancel[1])}'`,
+          });
+          return;
+        }
+        if (['succeeded', 'processing', 'canceled'].includes(intent.status)) {
+          stripeError(res, 400, {
+            type: 'invalid_request_error',
+            code: 'payment_intent_unexpected_state',
+            message: `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`,
+          });
+          return;
+        }
+        intent.status = 'canceled';
+        send(200, intent);
+        return;
+      }
+
       const match = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
       if (req.method === 'GET' && match?.[1]) {
         const intent = intents.get(decodeURIComponent(match[1]));
@@ -264,6 +290,8 @@ export async function startStripeStandIn(secretKey = 'sk_test_standin_0123456789
     succeed(id) {
       const intent = intents.get(id);
       if (!intent) throw new Error(`stand-in has no intent ${id}`);
+      // As at Stripe: a canceled PaymentIntent cannot be confirmed any more.
+      if (intent.status === 'canceled') throw new Error(`payment_intent_unexpected_state: ${id} is canceled`);
       intent.status = 'succeeded';
       intent.amount_received = intent.amount;
       return intent;

@@ -58,4 +58,9 @@ export interface PaymentProvider {
   retrievePayment(id: string): Promise<VerifiedPayment | undefined>;
   /** Refunds (part of) a succeeded payment. Never called inside a database transaction. */
   refund(input: RefundInput): Promise<ProviderRefund>;
+  /**
+   * Issue 12: before an unpaid order is cancelled, its payment is cancelled at the provider, so no card can be
+   * confirmed for it afterwards. `too_late` when the payment has gone through or is being processed.
+   */
+  cancelPayment(id: string): Promise<'canceled' | 'too_late'>;
 }

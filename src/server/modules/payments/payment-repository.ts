@@ -83,7 +83,10 @@ export class PaymentRepository {
    * Stores the intent and the orders it pays, unless the order (or the group) already has one for this provider (a
    * concurrent request won the race): the unique index decides, and the stored one is what everyone gets back.
    */
-  async insertOrGet(row: typeof paymentIntents.$inferInsert, links: readonly IntentOrderLink[]): Promise<PaymentIntentRow> {
+  async insertOrGet(
+    row: typeof paymentIntents.$inferInsert,
+    links: readonly IntentOrderLink[],
+  ): Promise<PaymentIntentRow> {
     await this.#db.transaction(async (tx) => {
       const inserted = await tx
         .insert(paymentIntents)

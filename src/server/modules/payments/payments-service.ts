@@ -99,13 +99,19 @@ export class PaymentsService implements PaymentGuard {
   async assertNoPaymentUnderway(orderId: string): Promise<void> {
     if (this.provider.name !== 'stripe') return;
     // Every intent that pays the order, alone or in a group (issue 12).
+    const underWay = () =>
+      new ConflictError(
+        'A card payment for this order has gone through or is being processed, so it cannot be deleted.',
+        'payment_under_way',
+      );
     for (const intent of await this.#payments.intentsForOrder(orderId, 'stripe')) {
       const payment = await this.provider.retrievePayment(intent.id);
-      if (payment && PAYMENT_UNDER_WAY.has(payment.status)) {
-        throw new ConflictError(
-          'A card payment for this order has gone through or is being processed, so it cannot be deleted.',
-          'payment_under_way',
-        );
+      if (payment && PAYMENT_UNDER_WAY.has(payment.status)) throw underWay();
+      // Issue 12, item 7: cancel it at Stripe first, so no card can be confirmed for an order being cancelled (a
+      // confirmation racing this finds the intent canceled, or this finds it too late and the order stays).
+      if (payment && payment.status !== 'canceled') {
+        if ((await this.provider.cancelPayment(intent.id)) === 'too_late') throw underWay();
+        await this.#payments.setStatus(this.#db, intent.id, 'canceled');
       }
     }
   }

@@ -9,7 +9,7 @@ import {
   type TestContext,
   type TestUser,
 } from '../../../../test/support/test-app.ts';
-import { refunds } from '../../db/schema.ts';
+import { paymentIntents, refunds } from '../../db/schema.ts';
 import { outboxMails, payOrder, placeOrder } from '../orders/fulfilment-test-helpers.ts';
 import { insertPart, orderRow, stockOf } from '../orders/order-test-helpers.ts';
 
@@ -248,6 +248,43 @@ describeEachDatabase(
       );
       expect(echo.json()).toEqual({ received: true, handled: false });
       expect(await stockOf(ctx().database.db, part.id)).toBe(10);
+    });
+
+    it('cancelling an unpaid order cancels its PaymentIntent at Stripe first, so no card can be charged after', async () => {
+      const ann = await createUser(ctx());
+      const part = await insertPart(ctx().database.db, { priceCents: 2500, availableQuantity: 10 });
+      const order = await placeOrder(ctx(), ann, part.id, 1);
+      const intent = await ctx().app.inject({
+        method: 'POST',
+        url: '/api/create-payment-intent',
+        headers: ann.headers,
+        payload: { orderId: order._id },
+      });
+      const intentId = intent.json().clientSecret.split('_secret_')[0] as string;
+      const del = await ctx().app.inject({ method: 'DELETE', url: `/api/myorder/${order._id}`, headers: ann.headers });
+      expect(del.statusCode).toBe(200);
+      expect(standIn.intents.get(intentId)?.status).toBe('canceled');
+      expect(() => standIn.succeed(intentId)).toThrow(/canceled/);
+      const [kept] = await ctx().database.db.select().from(paymentIntents).where(eq(paymentIntents.id, intentId));
+      expect(kept?.status).toBe('canceled');
+
+      // Too late: the card went through at Stripe before the Delete: the order stays.
+      const other = await placeOrder(ctx(), ann, part.id, 1);
+      const second = await ctx().app.inject({
+        method: 'POST',
+        url: '/api/create-payment-intent',
+        headers: ann.headers,
+        payload: { orderId: other._id },
+      });
+      standIn.succeed(second.json().clientSecret.split('_secret_')[0] as string);
+      const refused = await ctx().app.inject({
+        method: 'DELETE',
+        url: `/api/myorder/${other._id}`,
+        headers: ann.headers,
+      });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().error.code).toBe('payment_under_way');
+      expect(await orderRow(ctx().database.db, other._id)).toMatchObject({ status: 'unpaid' });
     });
 
     it('a refund Stripe refuses leaves the order paid and its refund marked failed', async () => {

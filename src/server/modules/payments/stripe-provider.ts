@@ -91,6 +91,27 @@ export class StripeProvider implements PaymentProvider {
     }
   }
 
+  /** `POST /v1/payment_intents/:id/cancel`; Stripe refuses once the intent succeeded or is processing. */
+  async cancelPayment(id: string): Promise<'canceled' | 'too_late'> {
+    try {
+      await this.client.paymentIntents.cancel(id);
+      return 'canceled';
+    } catch (error) {
+      if (
+        error instanceof Stripe.errors.StripeInvalidRequestError &&
+        error.code === 'payment_intent_unexpected_state'
+      ) {
+        // Already canceled is fine; succeeded or processing means money is moving.
+        const payment = await this.retrievePayment(id);
+        return payment?.status === 'canceled' ? 'canceled' : 'too_late';
+      }
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') {
+        return 'canceled';
+      }
+      throw toAppError(error);
+    }
+  }
+
   /** The Refunds API: `POST /v1/refunds` with the payment intent, the amount and our order id. */
   async refund(input: RefundInput): Promise<ProviderRefund> {
     try {

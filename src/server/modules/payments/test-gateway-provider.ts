@@ -51,6 +51,14 @@ export class TestGatewayProvider implements PaymentProvider {
   }
 
   /**
+   * Nothing to cancel at the gateway: its card confirmation locks the order's row and refuses a cancelled order, so
+   * no card can be charged for it.
+   */
+  async cancelPayment(_id: string): Promise<'canceled' | 'too_late'> {
+    return 'canceled';
+  }
+
+  /**
    * The gateway's refund: like Stripe's, only of a payment that succeeded. Never more than was paid: each order is
    * refunded at most once (the refunds table's one live refund per order) and a payment's orders add up to it.
    */
