@@ -13,6 +13,7 @@ import { checkoutPlacedMail, type OrderLinks } from '../mail/order-mails.ts';
 import { toMailOrder, toWireOrder } from './order-mapper.ts';
 import { refusalDetail } from './order-refusals.ts';
 import type { HoldLimit, HoldState, OrderRepository, OrderRow } from './order-repository.ts';
+import { holdLimitError } from './orders-service.ts';
 
 /** What the checkout needs to mail what it placed (slice B's order mails). */
 export interface CheckoutMail {
@@ -40,13 +41,10 @@ class CheckoutRefused extends Error {
 }
 
 /** Over the hold limit (issue 12): the order rule allowed it, the customer's unpaid PCS of the part did not. */
-function holdRefusal(hold: HoldState): Record<string, unknown> {
-  return {
-    code: 'hold_limit',
-    message: `You Can Hold At Most ${hold.limit} Unpaid PCS Of This Part. Pay Or Delete Your Unpaid Orders First.`,
-    held: hold.held,
-    holdLimit: hold.limit,
-  };
+function holdRefusal(hold: HoldState, quantity: number): Record<string, unknown> {
+  const error = holdLimitError(hold, quantity);
+  const [{ path: _path, ...facts } = {}] = (error.details ?? []) as Record<string, unknown>[];
+  return { code: error.code, message: error.message, ...facts };
 }
 
 /**
@@ -167,7 +165,7 @@ export class CheckoutService {
         const { ok: _ok, ...refusal } = check;
         refused.push({ partId: line.partId, ...refusalDetail(refusal, path) });
       } else if (hold.limit !== null && hold.held + line.quantity > hold.limit) {
-        refused.push({ path, partId: line.partId, ...holdRefusal(hold) });
+        refused.push({ path, partId: line.partId, ...holdRefusal(hold, line.quantity) });
       } else {
         // The rule allowed it against the part as read, the statement did not: other buyers took the stock.
         refused.push({ partId: line.partId, ...refusalDetail(stockOutRefusal(result.part.availableQuantity), path) });

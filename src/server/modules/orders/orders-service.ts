@@ -74,8 +74,8 @@ const orderNotFound = () => new NotFoundError('This order does not exist.');
 const partNotFound = () => new NotFoundError('This part does not exist.');
 const orderPaid = () => new ConflictError('A paid order cannot be deleted.', 'order_paid');
 
-/** The hold limit's refusal: the customer holds too many unpaid PCS of this part. */
-function holdLimitError(hold: HoldState, quantity: number): AppError {
+/** The hold limit's refusal: the customer holds too many unpaid PCS of this part (checkout says it per line too). */
+export function holdLimitError(hold: HoldState, quantity: number): AppError {
   const limit = hold.limit ?? 0;
   const more = Math.max(0, limit - hold.held);
   const message =
