@@ -278,7 +278,9 @@ async function crashRepeatedly(driver: 'pglite' | 'postgres'): Promise<void> {
     cleanups.push(database.drop);
     url = database.url;
   }
-  const env = serverEnv({ url, dataDir });
+  // The scarce part runs out among six customers: the per-customer hold limit (issue 12, its own tests) would answer
+  // some last units 422 hold_limit, which this load does not count as a refusal for stock.
+  const env = { ...serverEnv({ url, dataDir }), ORDER_HOLD_LIMIT: 'off' };
   // Each start asks the OS for a free port: the one a killed server held may meanwhile belong to someone else.
   const launch = async () => {
     const server = startServer(env, await freePort());
@@ -389,6 +391,238 @@ describe('crash safety: SIGKILL (and a last SIGTERM) mid-load, restart on the sa
     'PostgreSQL: acknowledged orders survive, nothing is half-written, stock adds up',
     async () => {
       await crashRepeatedly('postgres');
+    },
+  );
+});
+
+/*
+ * Issue 12: the same for checkouts. Each customer fills its cart with three parts and checks out in a loop (one
+ * worker per customer, so a cart is never shared), with a unique address per attempt; the server is killed with
+ * SIGKILL mid-load and restarted. Every acknowledged checkout must be there whole (all three orders); any other
+ * attempt is there whole or not at all (never one or two of its lines), a refused one not at all; and stock plus
+ * ordered quantities is still the starting stock. One of the parts is scarce, so all-or-none refusals are part of
+ * the load.
+ */
+
+const CHECKOUT_CUSTOMERS = 8;
+const CHECKOUT_LINES = 3;
+const CHECKOUT_SCARCE_STOCK = 120;
+
+interface CheckoutAttempt {
+  address: string;
+  customer: Customer;
+  /** Part id → quantity, as the cart held it when the checkout was sent. */
+  lines: Map<string, number>;
+  outcome: 'pending' | 'acknowledged' | 'refused' | 'unknown';
+  orderIds?: string[];
+}
+
+class CheckoutLoad {
+  readonly attempts = new Map<string, CheckoutAttempt>();
+  readonly unexpected: string[] = [];
+  #stopped = false;
+  #workers: Promise<void>[] = [];
+  readonly #round: number;
+
+  constructor(round: number) {
+    this.#round = round;
+  }
+
+  start(baseUrl: string, customers: Customer[], parts: WirePart[]): void {
+    for (const [index, customer] of customers.entries()) {
+      this.#workers.push(this.#work(baseUrl, index, customer, parts));
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await Promise.all(this.#workers);
+  }
+
+  async #work(baseUrl: string, worker: number, customer: Customer, parts: WirePart[]): Promise<void> {
+    let n = 0;
+    // What a killed round left in this cart goes first: every attempt checks out exactly the lines it sent.
+    let clean = false;
+    while (!this.#stopped) {
+      n++;
+      try {
+        if (!clean) {
+          for (const part of parts) {
+            await call(baseUrl, 'DELETE', `/api/cart/items/${part._id}`, { token: customer.token });
+          }
+          clean = true;
+        }
+        // Two plentiful parts and, every other attempt, the scarce one (else the third plentiful one).
+        const chosen = [parts[0], parts[1], n % 2 === 0 ? parts[3] : parts[2]] as WirePart[];
+        const lines = new Map(chosen.map((part, i) => [part._id, 1 + ((n + i) % 3)]));
+        for (const [partId, quantity] of lines) {
+          const put = await call(baseUrl, 'PUT', `/api/cart/items/${partId}`, {
+            token: customer.token,
+            body: { quantity },
+          });
+          if (put.status !== 200) throw new Error(`cart refused: ${put.status}`);
+        }
+        const attempt: CheckoutAttempt = {
+          address: `checkout round ${this.#round} worker ${worker} attempt ${n}`,
+          customer,
+          lines,
+          outcome: 'pending',
+        };
+        this.attempts.set(attempt.address, attempt);
+        try {
+          const res = await call<{ orders?: { _id: string }[]; error?: { code: string } }>(
+            baseUrl,
+            'POST',
+            '/api/checkout',
+            { token: customer.token, body: { address: attempt.address, phone: '+1 555 0123' } },
+          );
+          if (res.status === 201 && res.body.orders) {
+            attempt.outcome = 'acknowledged';
+            attempt.orderIds = res.body.orders.map((order) => order._id);
+          } else {
+            attempt.outcome = 'refused';
+            clean = false;
+            if (!(res.status === 422 && res.body.error?.code === 'checkout_refused')) {
+              this.unexpected.push(`${res.status} ${JSON.stringify(res.body)}`);
+            }
+          }
+        } catch (error) {
+          attempt.outcome = connectionRefused(error) ? 'refused' : 'unknown';
+          clean = false;
+          if (!this.#stopped) await sleep(20);
+        }
+      } catch {
+        // The cart could not be filled (the server went away): nothing was checked out; start clean next time.
+        clean = false;
+        if (!this.#stopped) await sleep(20);
+      }
+    }
+  }
+}
+
+async function verifyCheckouts(
+  baseUrl: string,
+  adminToken: string,
+  parts: WirePart[],
+  startingStock: Map<string, number>,
+  attempts: Map<string, CheckoutAttempt>,
+): Promise<{ lost: number; partial: number; writtenUnacknowledged: number }> {
+  const orders = await allOrders(baseUrl, adminToken);
+  const byAddress = new Map<string, WireOrder[]>();
+  for (const order of orders) byAddress.set(order.address, [...(byAddress.get(order.address) ?? []), order]);
+
+  let lost = 0;
+  let partial = 0;
+  let writtenUnacknowledged = 0;
+  for (const [address, written] of byAddress) {
+    const attempt = attempts.get(address);
+    expect(attempt, `orders ${written.map((o) => o._id)} match no checkout attempt`).toBeDefined();
+    if (!attempt) continue;
+    expect(attempt.outcome, `a refused checkout was written: ${address}`).not.toBe('refused');
+    // All of a checkout's lines or none: never part of one.
+    if (written.length !== attempt.lines.size) partial++;
+    for (const order of written) {
+      expect(order).toMatchObject({
+        email: attempt.customer.email,
+        quantity: attempt.lines.get(order.partId ?? ''),
+        status: 'unpaid',
+      });
+    }
+    if (attempt.outcome === 'unknown') writtenUnacknowledged++;
+  }
+  for (const attempt of attempts.values()) {
+    if (attempt.outcome !== 'acknowledged') continue;
+    const written = byAddress.get(attempt.address) ?? [];
+    const ids = new Set(written.map((o) => o._id));
+    if (!(attempt.orderIds ?? []).every((id) => ids.has(id)) || written.length !== CHECKOUT_LINES) lost++;
+  }
+  expect(partial, 'checkouts written in part').toBe(0);
+  expect(lost, 'acknowledged checkouts missing (or missing orders) after the restart').toBe(0);
+
+  for (const part of parts) {
+    const stock = await stockOf(baseUrl, part._id);
+    const ordered = orders.filter((o) => o.partId === part._id).reduce((sum, o) => sum + o.quantity, 0);
+    expect(stock).toBeGreaterThanOrEqual(0);
+    expect(stock + ordered, `stock of ${part.name}: ${stock} left + ${ordered} ordered`).toBe(
+      startingStock.get(part._id),
+    );
+  }
+  return { lost, partial, writtenUnacknowledged };
+}
+
+async function crashDuringCheckouts(driver: 'pglite' | 'postgres'): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(scratch, `${driver}-checkout-`));
+  let url: string | undefined;
+  if (driver === 'postgres') {
+    const database = await scratchDatabase('checkout');
+    cleanups.push(database.drop);
+    url = database.url;
+  }
+  // The hold limit is not what is tested: customers pile up unpaid orders here.
+  const env = { ...serverEnv({ url, dataDir }), ORDER_HOLD_LIMIT: 'off' };
+  const launch = async () => {
+    const server = startServer(env, await freePort());
+    running.add(server);
+    void server.exited.then(() => running.delete(server));
+    await waitForHealthy(server, 60_000);
+    return server;
+  };
+
+  let server = await launch();
+  let baseUrl = server.url;
+  const adminToken = await logInAdmin(baseUrl);
+  const stamp = Date.now().toString(36).slice(-5);
+  const parts = [
+    await createPart(baseUrl, adminToken, { name: `Cart A ${stamp}`, price: 10.5, stock: PLENTY_STOCK }),
+    await createPart(baseUrl, adminToken, { name: `Cart B ${stamp}`, price: 3.99, stock: PLENTY_STOCK }),
+    await createPart(baseUrl, adminToken, { name: `Cart C ${stamp}`, price: 42, stock: PLENTY_STOCK }),
+    await createPart(baseUrl, adminToken, { name: `Cart scarce ${stamp}`, price: 99.99, stock: CHECKOUT_SCARCE_STOCK }),
+  ];
+  const startingStock = new Map(parts.map((p) => [p._id, p.availablequantity]));
+  const customers: Customer[] = [];
+  for (let i = 0; i < CHECKOUT_CUSTOMERS; i++) customers.push(await signUp(baseUrl, `checkout-${driver}-${i}`));
+
+  const attempts = new Map<string, CheckoutAttempt>();
+  for (let round = 1; round <= KILLS; round++) {
+    const load = new CheckoutLoad(round);
+    load.start(baseUrl, customers, parts);
+    // A checkout is eight requests (clean, fill, check out) on a freshly started server: give the load time to
+    // acknowledge some before the kill.
+    const killAfterMs = 3000 + Math.floor(Math.random() * 2000);
+    await sleep(killAfterMs);
+    server.child.kill('SIGKILL');
+    expect(await server.exited).toBeNull();
+    await load.stop();
+    expect(load.unexpected, 'answers other than 201 or 422 checkout_refused during the load').toEqual([]);
+    for (const [key, attempt] of load.attempts) attempts.set(key, attempt);
+
+    server = await launch();
+    baseUrl = server.url;
+    const result = await verifyCheckouts(baseUrl, adminToken, parts, startingStock, attempts);
+    const mine = [...load.attempts.values()];
+    const count = (outcome: CheckoutAttempt['outcome']) => mine.filter((a) => a.outcome === outcome).length;
+    console.log(
+      `[crash-safety ${driver} checkout] round ${round}, SIGKILL after ${killAfterMs} ms: checkouts sent ` +
+        `${mine.length}, acknowledged ${count('acknowledged')}, refused ${count('refused')}, no answer ` +
+        `${count('unknown')} (written whole anyway, so far: ${result.writtenUnacknowledged}); partial ` +
+        `${result.partial}; lost ${result.lost}`,
+    );
+  }
+  // The load must have got somewhere (on a busy machine a round may end before its first checkout is answered).
+  const acknowledged = [...attempts.values()].filter((a) => a.outcome === 'acknowledged').length;
+  expect(acknowledged, 'checkouts acknowledged over all rounds').toBeGreaterThan(0);
+  expect(await server.stop('SIGTERM')).toBe(0);
+}
+
+describe('crash safety of checkout (issue 12): SIGKILL mid-load, restart on the same data', () => {
+  it('PGlite: acknowledged checkouts survive whole, none is written in part, stock adds up', async () => {
+    await crashDuringCheckouts('pglite');
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'PostgreSQL: acknowledged checkouts survive whole, none is written in part, stock adds up',
+    async () => {
+      await crashDuringCheckouts('postgres');
     },
   );
 });
