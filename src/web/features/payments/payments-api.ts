@@ -43,8 +43,10 @@ export function groupPaymentIntentQueryOptions(orderIds: readonly string[]) {
   const sorted = [...orderIds].sort();
   return queryOptions({
     queryKey: paymentKeys.group(sorted),
+    // apiOnce: a retry after a lost answer carries the same Idempotency-Key (the group's key makes it the same
+    // intent anyway; the header makes the retry a replay).
     queryFn: ({ signal }) =>
-      api('/create-payment-intent', {
+      apiOnce('/create-payment-intent', {
         method: 'POST',
         body: { orderIds: sorted },
         schema: createPaymentIntentResponseSchema,
