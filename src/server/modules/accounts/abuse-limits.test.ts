@@ -161,6 +161,13 @@ describe.runIf(haveRedis)('abuse limits shared through Redis', () => {
       const app = await buildApp({ config, database, sessionSecret: TEST_SESSION_SECRET, logger: false });
       await app.ready();
       apps.push(app);
+      // Until its Redis connection is up an instance counts in its own memory (not an outage): on a busy machine
+      // that can outlast app.ready(), and the first attempts would not be shared. Wait until health says Redis.
+      const deadline = Date.now() + 15_000;
+      while ((await app.inject({ method: 'GET', url: '/api/health' })).json().rateLimits?.counting !== 'redis') {
+        if (Date.now() > deadline) throw new Error('the instance never started counting in Redis');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       return app;
     }
 
