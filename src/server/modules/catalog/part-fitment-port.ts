@@ -11,11 +11,13 @@ export interface PartFitmentPort {
   /** A subquery selecting the ids of parts whose fitment rows match the vehicle (universal parts not included). */
   partIdsFitting(vehicleId: string): SQL;
   /**
-   * Search (ADR 012): a subquery of the ids of parts fitted to a make or model this word names, typos tolerated by
-   * trigram similarity ("yamah" → Yamaha, "yz250" → YZ250F); with `prefix`, also the start of a name (typing). The
-   * vehicle tables are small; the rows come from `part_fitments_model_idx`.
+   * Search (ADR 012): an array expression (text[]) of the ids of the models a word (an SQL text value) names, by
+   * model or make name, typos tolerated by trigram similarity ("yamah" → Yamaha, "yz250" → YZ250F); with `prefix`,
+   * also the start of a name (typing). The vehicle tables are small.
    */
-  partIdsForVehicleWord(word: string, prefix: boolean): SQL;
+  modelsNamedBy(word: SQL, prefix: boolean): SQL;
+  /** Search: a subquery of the ids of parts fitted to any of these models, from `part_fitments_model_idx`. */
+  partIdsOfModels(modelIds: readonly string[]): SQL;
   /** Search: up to `limit` make and model names most like `text`, for "Did you mean …?" (similarity, best first). */
   vehicleNamesLike(text: string, limit: number): SQL;
   /** A condition: the part whose id is this column has at least one fitment row. */

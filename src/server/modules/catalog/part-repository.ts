@@ -265,6 +265,13 @@ export interface SearchSuggestions {
   correction: string | null;
 }
 
+/** A text[] as the drivers hand it back: node-postgres parses it, PGlite too; a literal "{a,b}" is parsed here. */
+function pgTextArray(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map(String);
+  if (typeof value === 'string' && value.length > 2) return value.slice(1, -1).split(',');
+  return [];
+}
+
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows);
 
 const withoutMatches = <Row extends { matches: unknown }>({ matches: _matches, ...row }: Row) => row;
@@ -273,39 +280,48 @@ export class PartRepository {
   readonly #db: Database;
   readonly #fitment: PartFitmentPort;
   readonly #catalogueSize: UnfilteredCatalogueCount;
-  /**
-   * Which words have a stem in PostgreSQL's English dictionary ("for", "the" have none and are left out of a
-   * search, as a search engine would). A fact of the dictionary, so remembered; bounded like any cache.
-   */
-  readonly #stems = new Map<string, boolean>();
   constructor(db: Database, fitment: PartFitmentPort) {
     this.#db = db;
     this.#fitment = fitment;
     this.#catalogueSize = new UnfilteredCatalogueCount(() => this.#count(undefined));
   }
 
-  /** The search's words as part-search.ts matches them; undefined for no search. */
+  /**
+   * The search's words as part-search.ts matches them; undefined for no search. One small statement first asks
+   * which words have a stem in PostgreSQL's English dictionary ("for", "the" have none and are left out, as a search
+   * engine would) and which makes or models each names (the last word, while typing, also by the start of a name).
+   */
   async #plan(q: string | undefined, prefixLast = false): Promise<SearchPlan | undefined> {
     const text = q?.trim().toLowerCase();
     if (!text) return undefined;
     const candidates = searchWords(text);
-    const unknown = candidates.filter((word) => hasLetterOrDigit(word) && !this.#stems.has(word));
-    if (unknown.length > 0) {
+    const lettered = candidates.filter(hasLetterOrDigit);
+    const known = new Map<string, { stem: boolean; models: string[]; modelsTyped: string[] }>();
+    if (lettered.length > 0) {
       const list = sql.join(
-        unknown.map((word) => sql`${word}`),
+        lettered.map((word) => sql`${word}`),
         sql`, `,
       );
-      const rows = rowsOf<{ word: string; stem: boolean | string }>(
+      const rows = rowsOf<{ word: string; stem: boolean | string; models: string[]; typed: string[] }>(
         await this.#db.execute(
-          sql`select word, numnode(plainto_tsquery('english', word)) > 0 as stem from unnest(array[${list}]::text[]) word`,
+          sql`select word, numnode(plainto_tsquery('english', word)) > 0 as stem, ${this.#fitment.modelsNamedBy(sql`word`, false)} as models, ${this.#fitment.modelsNamedBy(sql`word`, prefixLast)} as typed from unnest(array[${list}]::text[]) word`,
         ),
       );
-      if (this.#stems.size > 10_000) this.#stems.clear();
-      for (const row of rows) this.#stems.set(row.word, row.stem === true || row.stem === 't');
+      for (const row of rows) {
+        known.set(row.word, {
+          stem: row.stem === true || row.stem === 't',
+          models: pgTextArray(row.models),
+          modelsTyped: pgTextArray(row.typed),
+        });
+      }
     }
-    let words: SearchWord[] = candidates.flatMap((word): SearchWord[] => {
-      if (!hasLetterOrDigit(word)) return [{ text: word, kind: 'symbols' }];
-      return this.#stems.get(word) ? [{ text: word, kind: 'word' }] : [];
+    const kept = candidates.filter((word) => !hasLetterOrDigit(word) || known.get(word)?.stem);
+    let words: SearchWord[] = kept.map((word, i): SearchWord => {
+      if (!hasLetterOrDigit(word)) return { text: word, kind: 'symbols' };
+      const facts = known.get(word);
+      // The last word is the one still being typed (searchCondition matches it as a prefix too).
+      const models = prefixLast && i === kept.length - 1 ? facts?.modelsTyped : facts?.models;
+      return { text: word, kind: 'word', models: models ?? [] };
     });
     // Nothing but stop words ("the"): what was typed, as a substring.
     if (words.length === 0) words = [{ text, kind: 'symbols' }];

@@ -42,13 +42,22 @@ export class PartFitmentRepository {
   }
 
   /**
-   * Search (ADR 012): the ids of parts fitted to any model this word names, by the model's or its make's name, as a
-   * whole word with typos tolerated (strict trigram word similarity ≥ 0.6: "yamah" names Yamaha, "yz250" names
-   * YZ250F); with `prefix` (a word still being typed) also the start of a name. Every year and variant.
+   * Search (ADR 012): an array expression of the ids of the models a word (an SQL text value) names, by the model's
+   * or its make's name, as a whole word with typos tolerated (strict trigram word similarity ≥ 0.6: "yamah" names
+   * Yamaha, "yz250" names YZ250F); with `prefix` (a word still being typed) also the start of a name.
    */
-  partIdsForVehicleWord(word: string, prefix: boolean): SQL {
+  modelsNamedBy(word: SQL, prefix: boolean): SQL {
     const similarity = prefix ? sql`word_similarity` : sql`strict_word_similarity`;
-    return sql`select ${partFitments.partId} from ${partFitments} where ${partFitments.modelId} in (select named.id from ${vehicleModels} named inner join ${vehicleMakes} named_make on named_make.id = named.make_id where ${similarity}(${word}, named_make.name || ' ' || named.name) >= 0.6)`;
+    return sql`array(select named.id::text from ${vehicleModels} named inner join ${vehicleMakes} named_make on named_make.id = named.make_id where ${similarity}(${word}, named_make.name || ' ' || named.name) >= 0.6)`;
+  }
+
+  /** Search: the ids of the parts fitted to any of these models (every year and variant). */
+  partIdsOfModels(modelIds: readonly string[]): SQL {
+    const ids = sql.join(
+      modelIds.map((id) => sql`${id}`),
+      sql`, `,
+    );
+    return sql`select ${partFitments.partId} from ${partFitments} where ${partFitments.modelId} = any(array[${ids}]::uuid[])`;
   }
 
   /** Search: make and model names most like the text (`name`, `score`), best first, for "Did you mean …?". */

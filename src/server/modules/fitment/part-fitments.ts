@@ -69,8 +69,12 @@ export class PartFitments implements PartFitmentPort {
     return this.#rows.hasFitment(partId);
   }
 
-  partIdsForVehicleWord(word: string, prefix: boolean): SQL {
-    return this.#rows.partIdsForVehicleWord(word, prefix);
+  modelsNamedBy(word: SQL, prefix: boolean): SQL {
+    return this.#rows.modelsNamedBy(word, prefix);
+  }
+
+  partIdsOfModels(modelIds: readonly string[]): SQL {
+    return this.#rows.partIdsOfModels(modelIds);
   }
 
   vehicleNamesLike(text: string, limit: number): SQL {
