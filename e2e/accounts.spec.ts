@@ -28,7 +28,10 @@ test.describe('accounts', () => {
     // In the app, without a reload: visitors browse the parts (issue 12, spec §1), and Place Order asks to log in.
     await nav(page).getByRole('link', { name: 'Parts', exact: true }).click();
     await expect(page).toHaveURL(/\/allparts$/);
-    await page.getByRole('link', { name: /^Purchase / }).first().click();
+    await page
+      .getByRole('link', { name: /^Purchase / })
+      .first()
+      .click();
     await expect(page).toHaveURL(/\/part\/[0-9a-f-]+$/);
     const partPath = new URL(page.url()).pathname;
     await page.getByRole('button', { name: 'Place Order' }).click();
