@@ -182,7 +182,12 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
     cart: cartRecords,
     addresses: addressBook,
     holdLimit: config.ORDER_HOLD_LIMIT ?? 'half',
-    mail: { links: orderLinkSet, holdHours: config.ORDER_HOLD_HOURS, kick: () => jobs.kick() },
+    mail: {
+      links: orderLinkSet,
+      holdHours: config.ORDER_HOLD_HOURS,
+      kick: () => jobs.kick(),
+      describe: (partId, tx) => orderStock.describe(partId, tx),
+    },
   });
 
   return {

@@ -8,8 +8,9 @@ import type { Database, Transaction } from '../../db/client.ts';
 import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { AddressBookPort, Destination } from '../accounts/address-book.ts';
+import type { MailContent } from '../mail/mail-layout.ts';
 import { enqueueMail } from '../mail/mail-outbox.ts';
-import { checkoutPlacedMail, type OrderLinks } from '../mail/order-mails.ts';
+import { checkoutPlacedMail, type MailOrder, type OrderLinks } from '../mail/order-mails.ts';
 import { toMailOrder, toWireOrder } from './order-mapper.ts';
 import { refusalDetail } from './order-refusals.ts';
 import type { HoldLimit, HoldState, OrderRepository, OrderRow } from './order-repository.ts';
@@ -20,6 +21,8 @@ export interface CheckoutMail {
   links: OrderLinks;
   holdHours: number;
   kick(): void;
+  /** A part's name and price as they are now, read in the checkout's transaction (the catalogue's port). */
+  describe(partId: string, tx: Transaction): Promise<{ name: string; priceCents: number } | undefined>;
 }
 
 /** The cart as checkout sees it (a port the cart module fills, ADR 006): its lines, locked, and emptied. */
@@ -133,10 +136,16 @@ export class CheckoutService {
     const placed: Order[] = [];
     const placedRows: OrderRow[] = [];
     const refused: LineRefusal[] = [];
+    // Ids made here so the mail can name and link the orders before they exist: it is rendered BEFORE the lines
+    // take their parts' row locks (a render takes milliseconds; holding a hot part's lock that long queues every
+    // other buyer of it), from the parts as they are now.
+    const ids = lines.map(() => crypto.randomUUID());
+    const preview = await this.#previewMail(tx, user, lines, ids, destination);
     // Lines come in part-id order: two checkouts sharing parts lock them in the same order and never deadlock.
     for (const [index, line] of lines.entries()) {
       const result = await this.#orders.place(
         {
+          id: ids[index],
           partId: line.partId,
           userId: user.id,
           quantity: line.quantity,
@@ -175,17 +184,47 @@ export class CheckoutService {
     await this.#addresses.remember(tx, user.id, destination);
     await this.#cart.clear(tx, user.id);
     if (this.#mail && placedRows.length > 0) {
-      // Rendered here, inside the transaction: only now is it known what was placed, at which prices.
-      const mail = await checkoutPlacedMail(
-        {
-          orders: placedRows.map(toMailOrder),
-          buyerName: user.displayName,
-          payUrl: this.#mail.links.payAll(placedRows.map((row) => row.id)),
-        },
-        this.#mail.holdHours,
-      );
+      const orders = placedRows.map(toMailOrder);
+      // A part renamed or repriced between the preview and its line: the mail says what was really ordered.
+      const same = preview && JSON.stringify(preview.orders) === JSON.stringify(orders);
+      const mail = same ? preview.mail : await this.#render(user, orders);
       await enqueueMail(tx, { kind: 'order-placed', to: user.email, ...mail });
     }
     return placed;
+  }
+
+  async #previewMail(
+    tx: Transaction,
+    user: SessionUser,
+    lines: readonly { partId: string; quantity: number }[],
+    ids: readonly string[],
+    destination: Destination,
+  ): Promise<{ orders: MailOrder[]; mail: MailContent } | undefined> {
+    if (!this.#mail) return undefined;
+    const orders: MailOrder[] = [];
+    for (const [index, line] of lines.entries()) {
+      const part = await this.#mail.describe(line.partId, tx);
+      if (!part) return undefined;
+      orders.push({
+        id: ids[index] ?? '',
+        partName: part.name,
+        quantity: line.quantity,
+        unitPriceCents: part.priceCents,
+        totalCents: part.priceCents * line.quantity,
+        buyerName: user.displayName,
+        buyerEmail: user.email,
+        address: destination.address,
+        phone: destination.phone,
+      });
+    }
+    return { orders, mail: await this.#render(user, orders) };
+  }
+
+  #render(user: SessionUser, orders: MailOrder[]): Promise<MailContent> {
+    const mail = this.#mail as CheckoutMail;
+    return checkoutPlacedMail(
+      { orders, buyerName: user.displayName, payUrl: mail.links.payAll(orders.map((order) => order.id)) },
+      mail.holdHours,
+    );
   }
 }
