@@ -124,12 +124,7 @@ export class OrdersService {
    * changed the part in the meantime: one more attempt sees it as it is now. The order-placed mail is rendered
    * before (from the part as it is now, with an id made here) and enqueued in the placing transaction.
    */
-  async place(
-    user: SessionUser,
-    body: PlaceOrderBody,
-    db: Database | Transaction = this.#db,
-    options: { checkoutId?: string; mail?: boolean } = {},
-  ): Promise<Order> {
+  async place(user: SessionUser, body: PlaceOrderBody, db: Database | Transaction = this.#db): Promise<Order> {
     // A body id that names nothing, malformed or unknown, is "not found" (path ids are checked by their schema).
     if (!isUuid(body.partId)) throw partNotFound();
     const order = {
@@ -141,14 +136,13 @@ export class OrdersService {
       userName: user.displayName,
       address: body.address ?? '',
       phone: body.phone ?? '',
-      checkoutId: options.checkoutId,
     };
-    const part = options.mail === false ? undefined : await this.#stock.describe(body.partId, db);
+    const part = await this.#stock.describe(body.partId, db);
     let mail = part ? await this.#placedMail(order, part) : undefined;
     for (let attempt = 1; ; attempt++) {
       const result = await db.transaction(async (tx) => {
         const placed = await this.#orders.place(order, this.#settings.holdLimit, tx);
-        if (!placed.ok || options.mail === false) return placed;
+        if (!placed.ok) return placed;
         const row = placed.order;
         // The part changed between the preview and the statement: the mail says what was really ordered.
         if (!mail || !part || part.name !== row.partName || part.priceCents !== row.unitPriceCents) {
@@ -158,7 +152,7 @@ export class OrdersService {
         return placed;
       });
       if (result.ok) {
-        if (options.mail !== false) this.#mail.kick();
+        this.#mail.kick();
         return toWireOrder(result.order);
       }
       if (!result.part) throw partNotFound();
