@@ -171,3 +171,27 @@ test('an order placed without an address gets one on the payment page, before th
   await page.goto('/dashboard/myprofile');
   await expect(page.getByText('3 Handlebar Way')).toBeVisible();
 });
+
+test("My Order's 'Pay All Unpaid' pays orders placed one by one with one card entry", async ({ page, request }) => {
+  const tag = newTag();
+  const parts = [await addPart(request, `${tag} Mirror`, 9.5), await addPart(request, `${tag} Lever`, 14)];
+  const customer = await signUpViaApi(request, 'Pat Payall');
+  const headers = { authorization: `Bearer ${customer.token}` };
+  for (const part of parts) {
+    const placed = await request.post('/api/myorder', {
+      headers,
+      data: { partId: part._id, quantity: 2, address: '5 Clutch Close', phone: '555-0155' },
+    });
+    expect(placed.status()).toBe(201);
+  }
+  await useToken(page, customer.token);
+  await page.goto('/dashboard/myorder');
+  await expect(page.getByText('2 orders, $47.00 in one payment')).toBeVisible();
+  await page.getByRole('link', { name: 'Pay All Unpaid' }).click();
+  await expect(page.getByRole('heading', { name: 'Please Pay for 2 Orders' })).toBeVisible();
+  await expect(page.getByText('Please Pay: $47.00')).toBeVisible();
+  const transactionId = await payWithTestCard(page);
+  await page.getByRole('link', { name: 'Back to My Order' }).click();
+  await expect(page.getByText(transactionId, { exact: true })).toHaveCount(2);
+  await expect(page.getByRole('link', { name: 'Pay All Unpaid' })).toHaveCount(0);
+});
