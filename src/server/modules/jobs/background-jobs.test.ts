@@ -4,6 +4,8 @@ import { startSmtpServer, type TestSmtpServer } from '../../../../test/support/s
 import { createUser, describeEachDatabase } from '../../../../test/support/test-app.ts';
 import { jobsOverviewSchema } from '../../../shared/schemas/jobs.ts';
 import { accountTokens, idempotencyKeys, mailOutbox, oauthStates, sessions } from '../../db/schema.ts';
+import { payOrder, placeOrder } from '../orders/fulfilment-test-helpers.ts';
+import { insertPart } from '../orders/order-test-helpers.ts';
 
 // The SMTP server must exist before the apps are built: their config names it.
 const smtp: TestSmtpServer = await startSmtpServer();
@@ -65,13 +67,50 @@ describeEachDatabase(
       expect(res.statusCode).toBe(200);
       const overview = jobsOverviewSchema.parse(res.json());
       expect(overview.runnerEnabled).toBe(true);
-      expect(overview.queues.map((q) => q.name)).toEqual(expect.arrayContaining(['housekeeping', 'mail-delivery']));
+      expect(overview.queues.map((q) => q.name)).toEqual(
+        expect.arrayContaining(['housekeeping', 'mail-delivery', 'order-expiry']),
+      );
       expect(overview.mail.sent).toBeGreaterThanOrEqual(3);
       expect(overview.mail.failed).toBe(0);
       const customer = await createUser(ctx());
       expect(
         (await ctx().app.inject({ method: 'GET', url: '/api/admin/jobs', headers: customer.headers })).statusCode,
       ).toBe(403);
+    });
+
+    it('delivers the order mails over SMTP: placed, receipt, the admin notice, shipped with the tracking number', async () => {
+      const buyer = await createUser(ctx(), { email: `buyer-${ctx().driver}@example.com` });
+      const admin = await createUser(ctx(), { admin: true });
+      const part = await insertPart(ctx().database.db, { name: 'Chain Guide', priceCents: 2200, availableQuantity: 9 });
+      const order = await placeOrder(ctx(), buyer, part.id, 2);
+      expect((await payOrder(ctx(), buyer, order._id)).statusCode).toBe(200);
+      const shipped = await ctx().app.inject({
+        method: 'PATCH',
+        url: `/api/allorder/${order._id}/ship`,
+        headers: admin.headers,
+        payload: { carrier: 'FedEx', trackingNumber: '7489 2222 0001' },
+      });
+      expect(shipped.statusCode).toBe(200);
+      const subjectsTo = (to: string) =>
+        smtp.received.filter((mail) => mail.envelope.to.includes(to)).map((mail) => mail.parsed.subject ?? '');
+      const deadline = Date.now() + 15_000;
+      while ((subjectsTo(buyer.email).length < 3 || subjectsTo(admin.email).length < 1) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      // Delivery order is not promised (the shipped mail's kick may send it before the receipt's poll).
+      expect(subjectsTo(buyer.email)).toHaveLength(3);
+      expect(subjectsTo(buyer.email)).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/please pay \$44\.00/),
+          'Receipt: your payment of $44.00 to Redline Parts',
+          expect.stringMatching(/has shipped$/),
+        ]),
+      );
+      const shippedMail = smtp.received.find(
+        (mail) => mail.envelope.to.includes(buyer.email) && /has shipped/.test(mail.parsed.subject ?? ''),
+      );
+      expect(shippedMail?.parsed.text).toContain('7489 2222 0001');
+      expect(subjectsTo(admin.email)).toEqual([expect.stringMatching(/^New paid order: \$44\.00/)]);
     });
 
     it('housekeeping drops expired sessions, abandoned Google sign-ins, spent one-time tokens and expired idempotency keys (no timer of its own)', async () => {
