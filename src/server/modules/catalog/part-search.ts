@@ -104,16 +104,17 @@ function wordCondition(word: SearchWord, prefix: boolean, fitment: PartFitmentPo
 
 /** The conditions a word puts on the part's own row, each answered by an index. */
 function ownArms(word: SearchWord, prefix: boolean, contains: string): SQL[] {
+  // PostgreSQL rechecks each candidate row against the whole OR, in this order: the cheap tests first, the name's
+  // trigrams (computed per row) last.
   const arms = [
     sql`${parts.searchVector} @@ ${wordQuery(word.text, prefix)}`,
-    sql`${parts.name} ilike ${contains}`,
-    sql`${word.text} <% ${parts.name}`,
     // A set of ids from a small table as an array: an index condition, so the arms still OR as bitmaps.
     sql`${parts.brandId} = any(array(select named_brand.id from ${brands} named_brand where ${namesIt(word.text, sql`named_brand.name`, prefix)}))`,
     sql`${parts.categoryId} = any(array(select named_category.id from ${categories} named_category where ${namesIt(word.text, sql`named_category.name`, prefix)} union all select sub.id from ${categories} sub inner join ${categories} named_parent on named_parent.id = sub.parent_id where ${namesIt(word.text, sql`named_parent.name`, prefix)}))`,
   ];
   const number = normalizePartNumber(word.text);
   if (number) arms.push(numberMatch(number));
+  arms.push(sql`${parts.name} ilike ${contains}`, sql`${word.text} <% ${parts.name}`);
   return arms;
 }
 
