@@ -124,6 +124,7 @@ for (const width of [375, 1280]) {
       await expect(page.getByText(tracking)).toBeVisible();
       await expect(page.getByText('UPS', { exact: true })).toBeVisible();
       await expect(page.getByRole('button', { name: /^Ship / })).toHaveCount(0);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       await expectAccessible(page);
       const mail = await waitForMail(customer.email, { subject: /has shipped/ });
       expect(mail.text).toContain(tracking);
