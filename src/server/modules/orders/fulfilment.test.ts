@@ -350,3 +350,19 @@ describeEachDatabase(
   },
   { ORDER_HOLD_LIMIT: '4' },
 );
+
+describeEachDatabase(
+  "the 'new paid order' mail to a configured address (ORDER_NOTIFY_EMAIL)",
+  (ctx) => {
+    it('goes to ORDER_NOTIFY_EMAIL only, not to every admin', async () => {
+      const admin = await createUser(ctx(), { admin: true });
+      const ann = await createUser(ctx());
+      const part = await insertPart(ctx().database.db, { availableQuantity: 10 });
+      const order = await placeOrder(ctx(), ann, part.id, 1);
+      expect((await payOrder(ctx(), ann, order._id)).statusCode).toBe(200);
+      expect(await outboxMails(ctx(), 'orders@redline.test', 'admin-new-paid-order')).toHaveLength(1);
+      expect(await outboxMails(ctx(), admin.email, 'admin-new-paid-order')).toHaveLength(0);
+    });
+  },
+  { ORDER_NOTIFY_EMAIL: 'orders@redline.test' },
+);
