@@ -1,11 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useMemo, useRef } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { checkOrderQuantity } from '../../shared/order-rules.ts';
 import { cartQueryOptions } from '../features/cart/cart-api.ts';
 import { useMergeCart, useRemoveCartItem, useSetCartItem } from '../features/cart/use-cart-mutations.ts';
 import { mergeBody, toCartLine, useVisitorCart, visitorCart } from '../features/cart/visitor-cart.ts';
 import { useAuth } from '../lib/auth-context.tsx';
 import { CartContext, type CartPartSnapshot, type CartState } from '../lib/cart-context.tsx';
+
+/** A part as the order rule sees it, from what a visitor's cart keeps of it. */
+function snapshotRule(part: CartPartSnapshot) {
+  return {
+    minimumOrder: part.minimumOrder,
+    availableQuantity: part.availableQuantity,
+    priceCents: Math.round(part.price * 100),
+  };
+}
 
 /**
  * The one cart of the app (issue 12), given to every page: a visitor's in this browser, a signed-in customer's on
@@ -22,18 +31,23 @@ export function CartProvider({ children }: { children: ReactNode }) {
   const merge = useMergeCart();
 
   const merging = useRef(false);
+  const [mergeFailed, setMergeFailed] = useState(false);
   const mergeNow = merge.mutateAsync;
+  // A failed merge is tried again at the next sign-in (or reload).
   useEffect(() => {
-    if (authStatus !== 'signed-in' || visitor.length === 0 || merging.current) return;
+    if (authStatus === 'signed-out') setMergeFailed(false);
+  }, [authStatus]);
+  useEffect(() => {
+    if (authStatus !== 'signed-in' || visitor.length === 0 || merging.current || mergeFailed) return;
     merging.current = true;
     mergeNow(mergeBody(visitor))
       .then(() => visitorCart.clear())
-      // Kept in the browser: the next sign-in or reload tries again.
-      .catch(() => {})
+      // Kept in the browser: the next sign-in or reload tries again; meanwhile the account's cart shows.
+      .catch(() => setMergeFailed(true))
       .finally(() => {
         merging.current = false;
       });
-  }, [authStatus, visitor, mergeNow]);
+  }, [authStatus, visitor, mergeNow, mergeFailed]);
 
   const setNow = setItem.mutateAsync;
   const removeNow = removeItem.mutateAsync;
@@ -41,14 +55,7 @@ export function CartProvider({ children }: { children: ReactNode }) {
   const value = useMemo<CartState>(() => {
     if (owner === 'visitor') {
       const lines = visitor.map((line) => {
-        const check = checkOrderQuantity(
-          {
-            minimumOrder: line.minimumOrder,
-            availableQuantity: line.availableQuantity,
-            priceCents: Math.round(line.price * 100),
-          },
-          line.quantity,
-        );
+        const check = checkOrderQuantity(snapshotRule(line), line.quantity);
         return toCartLine(line, check.ok ? null : check.message);
       });
       return {
@@ -59,11 +66,17 @@ export function CartProvider({ children }: { children: ReactNode }) {
         lines,
         total: Math.round(lines.reduce((sum, line) => sum + line.lineTotal * 100, 0)) / 100,
         count: lines.length,
-        set: async (part: CartPartSnapshot, quantity: number) => visitorCart.set(part, quantity),
+        // The server's rule, checked here as the server would check it: a visitor's cart never holds a quantity
+        // the merge at sign-in would refuse.
+        set: async (part: CartPartSnapshot, quantity: number) => {
+          const check = checkOrderQuantity(snapshotRule(part), quantity);
+          if (!check.ok) throw new Error(check.message);
+          visitorCart.set(part, quantity);
+        },
         remove: async (partId: string) => visitorCart.remove(partId),
       };
     }
-    const mergePending = visitor.length > 0;
+    const mergePending = visitor.length > 0 && !mergeFailed;
     const status: CartState['status'] =
       server.isError && !mergePending ? 'error' : server.data && !mergePending ? 'ready' : 'pending';
     return {
@@ -81,7 +94,7 @@ export function CartProvider({ children }: { children: ReactNode }) {
         await removeNow(partId);
       },
     };
-  }, [owner, visitor, server.data, server.error, server.isError, retry, setNow, removeNow]);
+  }, [owner, visitor, mergeFailed, server.data, server.error, server.isError, retry, setNow, removeNow]);
 
   return <CartContext.Provider value={value}>{children}</CartContext.Provider>;
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Container from 'react-bootstrap/Container';
@@ -96,6 +96,8 @@ export function Component() {
 function CartRow({ line }: { line: CartLine }) {
   const cart = useCart();
   const [typed, setTyped] = useState(String(line.quantity));
+  // The cart changed under the field (a merge at sign-in, another tab): show what it holds now.
+  useEffect(() => setTyped(String(line.quantity)), [line.quantity]);
   const [busy, setBusy] = useState(false);
   const inputId = `cart-quantity-${line.partId}`;
   const problemId = `cart-problem-${line.partId}`;
