@@ -87,14 +87,15 @@ test.describe('Sign In With Google', () => {
     const email = uniqueEmail('google');
     provider.signInAs({ sub: `sub-${email}`, email, email_verified: true, name: 'Gigi Google' });
 
-    await page.goto(`${origin}/allparts`);
+    // My Order needs a sign-in (the parts list is public since issue 12).
+    await page.goto(`${origin}/dashboard/myorder`);
     await expect(page).toHaveURL(`${origin}/login`);
     const google = page.getByRole('link', { name: 'Sign In With Google' });
     await expect(google).toBeVisible();
     await google.click();
 
-    await expect(page).toHaveURL(`${origin}/allparts`);
-    await expect(page.getByRole('heading', { name: 'Parts', level: 1 })).toBeVisible();
+    await expect(page).toHaveURL(`${origin}/dashboard/myorder`);
+    await expect(page.getByRole('heading', { name: 'My Order', level: 1 })).toBeVisible();
     const navigation = page.getByRole('navigation', { name: 'Main' });
     await expect(navigation.getByText(email)).toBeVisible();
     // The token is stored as the spec says, and no longer in the address bar.
