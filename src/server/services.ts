@@ -148,7 +148,7 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
     adminEmails: (tx) => users.adminEmails(tx),
   });
   const provider = createPaymentProvider(config, paymentRecords);
-  const payments = new PaymentsService(db, provider, paymentRecords, orderPayments);
+  const payments = new PaymentsService(db, provider, paymentRecords, orderPayments, () => jobs.kick());
   const refunds = new RefundsService({
     db,
     provider,

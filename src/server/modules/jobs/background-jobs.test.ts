@@ -151,6 +151,25 @@ describeEachDatabase(
 );
 
 describeEachDatabase(
+  'mail sent on the commit, not on a poll (MAIL_POLL_SECONDS=3600)',
+  (ctx) => {
+    it('a payment’s receipt goes out right after the paying transaction commits', async () => {
+      const buyer = await createUser(ctx(), { email: `kicked-${ctx().driver}@example.com` });
+      const part = await insertPart(ctx().database.db, { name: 'Brake Lever', priceCents: 1500, availableQuantity: 9 });
+      const order = await placeOrder(ctx(), buyer, part.id, 2);
+      // The period's first run (proposed at start, picked up within the runner's 2 s polling) is out of the way
+      // first; after it, only a kick can send anything for an hour.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      const before = smtp.received.length;
+      expect((await payOrder(ctx(), buyer, order._id)).statusCode).toBe(200);
+      const arrived = (await smtp.waitForMessages(before + 1, 10_000)).slice(before);
+      expect(arrived.map((mail) => mail.parsed.subject)).toContain('Receipt: your payment of $30.00 to Redline Parts');
+    });
+  },
+  { JOBS_ENABLED: 'true', SMTP_URL: smtp.url, MAIL_POLL_SECONDS: '3600' },
+);
+
+describeEachDatabase(
   'an instance with JOBS_ENABLED=false (the test default)',
   (ctx) => {
     it('starts no runner and sends nothing, but writes the outbox and still shows the panel', async () => {

@@ -102,7 +102,7 @@ export class OrderPayments implements OrderPaymentPort {
    * One receipt per payment (a group payment's lists every order it paid) and one 'new paid order' notice, in the
    * transaction that marked them paid. Rendered here, inside it, because only here is it known which orders this
    * payment moved; the rows locked are these orders' own (React Email is loaded by then: the order-placed mail,
-   * rendered before its transaction, loaded it). Delivery picks them up at its next poll (MAIL_POLL_SECONDS).
+   * rendered before its transaction, loaded it). The payments service kicks delivery once the transaction commits.
    */
   async #mailPaid(tx: Transaction, paid: readonly PayableOrder[], transactionId: string): Promise<void> {
     const [first] = paid;

@@ -83,12 +83,21 @@ export class PaymentsService implements PaymentGuard {
   readonly #db: Database;
   readonly #orders: OrderPaymentPort;
   readonly #payments: PaymentRepository;
+  /** After a commit that marked orders paid: their receipt goes out now, not at the next mail poll (ADR 007). */
+  readonly #kickMail: () => void;
 
-  constructor(db: Database, provider: PaymentProvider, payments: PaymentRepository, orders: OrderPaymentPort) {
+  constructor(
+    db: Database,
+    provider: PaymentProvider,
+    payments: PaymentRepository,
+    orders: OrderPaymentPort,
+    kickMail: () => void = () => {},
+  ) {
     this.#db = db;
     this.provider = provider;
     this.#payments = payments;
     this.#orders = orders;
+    this.#kickMail = kickMail;
   }
 
   /**
@@ -263,6 +272,7 @@ export class PaymentsService implements PaymentGuard {
       await this.#payments.setStatus(tx, confirmed.intentId, 'succeeded');
       return result;
     });
+    if (marked.newlyPaid.length > 0) this.#kickMail();
     return { transactionId: confirmed.intentId, orders: marked.orders.map((order) => order.wire) };
   }
 
@@ -295,7 +305,10 @@ export class PaymentsService implements PaymentGuard {
       if (order) await this.#payments.setStatus(tx, transactionId, 'succeeded');
       return order;
     });
-    if (updated) return updated.wire;
+    if (updated) {
+      this.#kickMail();
+      return updated.wire;
+    }
     // Someone else (the webhook, a second tab) got there first: fine if it was this very payment.
     const current = await this.#orders.findForPayment(orderId);
     if (!current) throw notYourOrder();
@@ -392,6 +405,7 @@ export class PaymentsService implements PaymentGuard {
       if (marked.newlyPaid.length > 0) await this.#payments.setStatus(tx, intent.id, 'succeeded');
       return marked.newlyPaid.length > 0;
     });
+    if (handled) this.#kickMail();
     return { received: true, handled };
   }
 
