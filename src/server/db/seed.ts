@@ -53,15 +53,13 @@ export async function seedDemoData(
     if ((usersNow?.n ?? 0) > 0 || (partsNow?.n ?? 0) > 0) return false;
     // The operator chose this address (ADMIN_EMAIL, or the documented demo one): it counts as proven, so the owner
     // is not asked to verify an address that, on the demo, only reaches .eml files.
-    await tx
-      .insert(users)
-      .values({
-        email: adminEmail,
-        displayName: 'Shop Admin',
-        passwordHash,
-        isAdmin: true,
-        emailVerifiedAt: new Date(),
-      });
+    await tx.insert(users).values({
+      email: adminEmail,
+      displayName: 'Shop Admin',
+      passwordHash,
+      isAdmin: true,
+      emailVerifiedAt: new Date(),
+    });
     const partRows = await tx
       .insert(parts)
       .values(
