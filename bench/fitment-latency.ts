@@ -2,6 +2,7 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { PartRepository } from '../src/server/modules/catalog/part-repository.ts';
+import { KnownVehicles } from '../src/server/modules/fitment/known-vehicles.ts';
 import { PartFitmentRepository } from '../src/server/modules/fitment/part-fitment-repository.ts';
 import { PartFitments } from '../src/server/modules/fitment/part-fitments.ts';
 import { type BenchShape, benchVehicle, seedFitmentBench } from './fitment-seed.ts';
@@ -49,7 +50,10 @@ const QUERY_RUNS = 60;
 async function queryTimes(databaseUrl: string, vehicleId: string): Promise<SizeResult['queries']> {
   const { handle, close } = await openBenchDatabase({ databaseUrl, describe: 'bench' });
   try {
-    const parts = new PartRepository(handle.db, new PartFitments(new PartFitmentRepository(handle.db)));
+    const parts = new PartRepository(
+      handle.db,
+      new PartFitments(new PartFitmentRepository(handle.db), new KnownVehicles()),
+    );
     const filter = { fitsVehicle: vehicleId };
     const cases: [string, () => Promise<unknown>][] = [
       ['page 1 (repository.list)', () => parts.list(filter, { limit: 24, markFitFor: vehicleId })],

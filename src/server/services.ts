@@ -15,6 +15,7 @@ import { CatalogService } from './modules/catalog/catalog-service.ts';
 import { PartRepository } from './modules/catalog/part-repository.ts';
 import { GarageRepository } from './modules/fitment/garage-repository.ts';
 import { GarageService } from './modules/fitment/garage-service.ts';
+import { KnownVehicles } from './modules/fitment/known-vehicles.ts';
 import { PartFitmentRepository } from './modules/fitment/part-fitment-repository.ts';
 import { PartFitments } from './modules/fitment/part-fitments.ts';
 import { VehicleRepository } from './modules/fitment/vehicle-repository.ts';
@@ -127,7 +128,9 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
   google = new GoogleSignIn({ config, db, users, sessions, tokens, accounts, mail: jobs, links, log: settings.log });
 
   // The catalogue sees the fitment module as its `PartFitmentPort` (ADR 010).
-  const partFitments = new PartFitments(new PartFitmentRepository(db));
+  // One memory of existing vehicles: the catalogue's port reads it, the vehicles service forgets what it deletes.
+  const knownVehicles = new KnownVehicles();
+  const partFitments = new PartFitments(new PartFitmentRepository(db), knownVehicles);
   const parts = new PartRepository(db, partFitments);
   const vehicleRecords = new VehicleRepository(db);
   const orderRecords = new OrderRepository(db);
@@ -199,7 +202,7 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
     profiles: new ProfileService(users),
     google,
     catalog: new CatalogService(parts, partFitments),
-    vehicles: new VehiclesService(vehicleRecords),
+    vehicles: new VehiclesService(vehicleRecords, knownVehicles),
     garage: new GarageService(new GarageRepository(db), vehicleRecords),
     reviews: new ReviewsService(new ReviewRepository(db)),
     orders,

@@ -4,6 +4,7 @@ import type { FitmentGroup, FitmentRowInput } from '../../../shared/schemas/fitm
 import type { Transaction } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import type { PartFitmentPort } from '../catalog/part-fitment-port.ts';
+import type { KnownVehicles } from './known-vehicles.ts';
 import type { FitmentRow, NewFitmentRow, PartFitmentRepository } from './part-fitment-repository.ts';
 
 export const MODEL_NOT_FOUND = 'This vehicle model does not exist.';
@@ -57,8 +58,11 @@ function normalizeRows(rows: FitmentRowInput[]): NewFitmentRow[] {
 /** The fitment module as the catalogue's `PartFitmentPort`. */
 export class PartFitments implements PartFitmentPort {
   readonly #rows: PartFitmentRepository;
-  constructor(rows: PartFitmentRepository) {
+  readonly #known: KnownVehicles;
+
+  constructor(rows: PartFitmentRepository, known: KnownVehicles) {
     this.#rows = rows;
+    this.#known = known;
   }
 
   partIdsFitting(vehicleId: string): SQL {
@@ -81,8 +85,11 @@ export class PartFitments implements PartFitmentPort {
     return this.#rows.vehicleNamesLike(text, limit);
   }
 
-  vehicleExists(vehicleId: string): Promise<boolean> {
-    return this.#rows.vehicleExists(vehicleId);
+  async vehicleExists(vehicleId: string): Promise<boolean> {
+    if (this.#known.has(vehicleId)) return true;
+    const exists = await this.#rows.vehicleExists(vehicleId);
+    if (exists) this.#known.remember(vehicleId);
+    return exists;
   }
 
   async fitmentOf(partId: string): Promise<FitmentGroup[]> {

@@ -13,6 +13,7 @@ import type {
   VehicleYearsQuery,
 } from '../../../shared/schemas/fitment.ts';
 import { ConflictError, InvalidError, NotFoundError } from '../../errors.ts';
+import type { KnownVehicles } from './known-vehicles.ts';
 import { FOREIGN_KEY_VIOLATION, sqlState, UNIQUE_VIOLATION } from './sql-state.ts';
 import type { MakeRow, ModelRow, VehicleRepository, VehicleRow } from './vehicle-repository.ts';
 
@@ -68,8 +69,11 @@ async function answering<T>(write: () => Promise<T>, messages: { duplicate: stri
 /** The vehicle selector (public) and the admin's makes, models and model years. */
 export class VehiclesService {
   readonly #vehicles: VehicleRepository;
-  constructor(vehicles: VehicleRepository) {
+  /** Shared with the catalogue's port (PartFitments): a deleted vehicle is forgotten there at once. */
+  readonly #known: KnownVehicles;
+  constructor(vehicles: VehicleRepository, known: KnownVehicles) {
     this.#vehicles = vehicles;
+    this.#known = known;
   }
 
   types(): Promise<VehicleType[]> {
@@ -166,6 +170,7 @@ export class VehiclesService {
 
   async removeVehicle(id: string): Promise<void> {
     const result = await this.#vehicles.deleteVehicle(id);
+    if (result === 'deleted') this.#known.forget(id);
     if (result === 'missing') throw new NotFoundError(VEHICLE_NOT_FOUND);
     if (result === 'in use') throw new ConflictError("This vehicle is in a customer's garage.", 'in_use');
   }

@@ -154,7 +154,12 @@ describeEachDatabase('vehicles: the selector and the admin API', (ctx) => {
     const entry = garage.json().vehicles.find((e: { vehicle: { id: string } }) => e.vehicle.id === vehicle?.id);
     await ctx().app.inject({ method: 'DELETE', url: `/api/garage/${entry.id}`, headers: customer.headers });
 
+    // The parts list knows the vehicle (and remembers that for a few seconds)…
+    const partsFor = () => ctx().app.inject({ method: 'GET', url: `/api/part?vehicle=${vehicle?.id}&limit=1` });
+    expect((await partsFor()).statusCode).toBe(200);
     expect((await del(`/api/vehicle/${vehicle?.id}`)).statusCode).toBe(204);
+    // …and forgets it the moment it is deleted: a browser still naming it hears 404 at once and drops it.
+    expect((await partsFor()).statusCode).toBe(404);
     expect((await del(`/api/vehicle/${vehicle?.id}`)).statusCode).toBe(404);
     expect((await del(`/api/vehicle/model/${modelId}`)).statusCode).toBe(204);
     expect((await del(`/api/vehicle/make/${makeId}`)).statusCode).toBe(204);
