@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, type ReactNode, Suspense, useState } from 'react';
-import Alert from 'react-bootstrap/Alert';
+import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { toastMessages } from '../../../shared/messages.ts';
 import { formatUsd } from '../../../shared/money.ts';
@@ -10,12 +9,9 @@ import { EmptyState, LoadError, LoadingSpinner } from '../../components/query-st
 import { useAuth } from '../../lib/auth-context.tsx';
 import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
+import { CardStep, PaidNotice, PaymentStateFrame } from './payment-steps.tsx';
 import { groupPaymentIntentQueryOptions, paymentsConfigQueryOptions } from './payments-api.ts';
-import { TestCardForm } from './test-card-form.tsx';
 import './payments.css';
-
-// Stripe's libraries are only downloaded when Stripe is the provider.
-const StripeCardForm = lazy(() => import('./stripe-card-form.tsx').then((m) => ({ default: m.StripeCardForm })));
 
 export interface GroupOrders {
   status: 'pending' | 'error' | 'success';
@@ -41,19 +37,13 @@ export function GroupPaymentPage({ group, addressStep, confirm }: GroupPaymentPr
   return (
     <section aria-labelledby="payment-title" className="payment-panel">
       {group.status === 'pending' ? (
-        <>
-          <h1 id="payment-title" className="h3">
-            Payment
-          </h1>
+        <PaymentStateFrame>
           <LoadingSpinner label="Loading your orders…" />
-        </>
+        </PaymentStateFrame>
       ) : group.status === 'error' ? (
-        <>
-          <h1 id="payment-title" className="h3">
-            Payment
-          </h1>
+        <PaymentStateFrame>
           <LoadError error={group.error} onRetry={group.retry} what="your orders" />
-        </>
+        </PaymentStateFrame>
       ) : (
         <GroupPanel orders={group.orders} addressStep={addressStep} confirm={confirm} />
       )}
@@ -106,15 +96,7 @@ function GroupPanel({ orders, addressStep, confirm }: { orders: Order[] } & Omit
         </ul>
       ) : null}
       {paid ? (
-        <Alert variant="success" role="status">
-          <p className="fw-semibold mb-1">{toastMessages.paymentCompleted}</p>
-          <p className="mb-1">
-            Your Transaction Id: <span className="payment-transaction-id">{paid.transactionId}</span>
-          </p>
-          <Link to={paths.dashboard.myOrder} className="alert-link">
-            Back to My Order
-          </Link>
-        </Alert>
+        <PaidNotice transactionId={paid.transactionId}>{toastMessages.paymentCompleted}</PaidNotice>
       ) : unpaid.length === 0 && !recording ? (
         <EmptyState>
           <p className="mb-2">There is nothing left to pay here.</p>
@@ -127,32 +109,8 @@ function GroupPanel({ orders, addressStep, confirm }: { orders: Order[] } & Omit
           </p>
           {unaddressed.length > 0 ? (
             addressStep(unaddressed.map((order) => order._id))
-          ) : config.isError || intent.isError ? (
-            <LoadError
-              error={config.error ?? intent.error}
-              onRetry={() => {
-                void config.refetch();
-                void intent.refetch();
-              }}
-              what="the payment form"
-            />
-          ) : config.isPending ? (
-            <LoadingSpinner label="Preparing the payment…" />
-          ) : config.data.provider === 'stripe' && config.data.publishableKey ? (
-            <Suspense fallback={<LoadingSpinner label="Loading the card form…" />}>
-              <StripeCardForm
-                publishableKey={config.data.publishableKey}
-                clientSecret={intent.data?.clientSecret}
-                billing={{ name, email }}
-                onSucceeded={onSucceeded}
-              />
-            </Suspense>
           ) : (
-            <TestCardForm
-              clientSecret={intent.data?.clientSecret}
-              billing={{ name, email }}
-              onSucceeded={onSucceeded}
-            />
+            <CardStep config={config} intent={intent} billing={{ name, email }} onSucceeded={onSucceeded} />
           )}
         </>
       )}

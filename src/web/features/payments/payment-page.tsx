@@ -1,5 +1,5 @@
 import { type UseQueryResult, useQuery } from '@tanstack/react-query';
-import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import { Link } from 'react-router';
 import { toastMessages } from '../../../shared/messages.ts';
@@ -10,12 +10,9 @@ import { ApiError } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-context.tsx';
 import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
+import { CardStep, PaidNotice, PaymentStateFrame } from './payment-steps.tsx';
 import { paymentIntentQueryOptions, paymentsConfigQueryOptions } from './payments-api.ts';
-import { TestCardForm } from './test-card-form.tsx';
 import './payments.css';
-
-// Stripe's libraries are only downloaded when Stripe is the provider.
-const StripeCardForm = lazy(() => import('./stripe-card-form.tsx').then((m) => ({ default: m.StripeCardForm })));
 
 /** Records a payment the provider confirmed against the order; resolves with the order as the server now has it. */
 type MarkPaid = (transactionId: string) => Promise<Order>;
@@ -39,17 +36,11 @@ export function PaymentPage({
   return (
     <section aria-labelledby="payment-title" className="payment-panel">
       {order.isPending ? (
-        <>
-          <h1 id="payment-title" className="h3">
-            Payment
-          </h1>
+        <PaymentStateFrame>
           <LoadingSpinner label="Loading your order…" />
-        </>
+        </PaymentStateFrame>
       ) : order.isError ? (
-        <>
-          <h1 id="payment-title" className="h3">
-            Payment
-          </h1>
+        <PaymentStateFrame>
           {order.error instanceof ApiError && order.error.status === 404 ? (
             <Alert variant="warning">
               This order does not exist. <Link to={paths.dashboard.myOrder}>Back to My Order</Link>
@@ -57,7 +48,7 @@ export function PaymentPage({
           ) : (
             <LoadError error={order.error} onRetry={() => void order.refetch()} what="your order" />
           )}
-        </>
+        </PaymentStateFrame>
       ) : (
         <PaymentPanel order={order.data} markPaid={markPaid} addressStep={addressStep} />
       )}
@@ -101,52 +92,17 @@ function PaymentPanel({ order, markPaid, addressStep }: { order: Order; markPaid
         </span>
       </p>
       {paidWith ? (
-        <Alert variant="success" role="status">
-          <p className="fw-semibold mb-1">{toastMessages.paymentCompleted}</p>
-          <p className="mb-1">
-            Your Transaction Id: <span className="payment-transaction-id">{paidWith}</span>
-          </p>
-          <Link to={paths.dashboard.myOrder} className="alert-link">
-            Back to My Order
-          </Link>
-        </Alert>
+        <PaidNotice transactionId={paidWith}>{toastMessages.paymentCompleted}</PaidNotice>
       ) : order.paid && !recording ? (
-        <Alert variant="success" role="status">
-          <p className="fw-semibold mb-1">
-            This order is already paid{order.status === 'shipped' ? ' and shipped' : ''}.
-          </p>
-          <p className="mb-1">
-            Your Transaction Id: <span className="payment-transaction-id">{order.transactionId}</span>
-          </p>
-          <Link to={paths.dashboard.myOrder} className="alert-link">
-            Back to My Order
-          </Link>
-        </Alert>
+        <PaidNotice transactionId={order.transactionId}>
+          This order is already paid{order.status === 'shipped' ? ' and shipped' : ''}.
+        </PaidNotice>
       ) : needsAddress && addressStep ? (
         addressStep
-      ) : config.isError || intent.isError ? (
-        <LoadError
-          error={config.error ?? intent.error}
-          onRetry={() => {
-            void config.refetch();
-            void intent.refetch();
-          }}
-          what="the payment form"
-        />
-      ) : config.isPending ? (
-        <LoadingSpinner label="Preparing the payment…" />
-      ) : config.data.provider === 'stripe' && config.data.publishableKey ? (
-        <Suspense fallback={<LoadingSpinner label="Loading the card form…" />}>
-          <StripeCardForm
-            publishableKey={config.data.publishableKey}
-            clientSecret={intent.data?.clientSecret}
-            billing={{ name, email: user?.email ?? order.email }}
-            onSucceeded={onSucceeded}
-          />
-        </Suspense>
       ) : (
-        <TestCardForm
-          clientSecret={intent.data?.clientSecret}
+        <CardStep
+          config={config}
+          intent={intent}
           billing={{ name, email: user?.email ?? order.email }}
           onSucceeded={onSucceeded}
         />
