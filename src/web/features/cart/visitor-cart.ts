@@ -1,6 +1,6 @@
-import { useSyncExternalStore } from 'react';
 import type { CartLine, MergeCartBody } from '../../../shared/schemas/cart.ts';
 import type { CartPartSnapshot } from '../../lib/cart-context.tsx';
+import { localStore } from '../../lib/local-store.ts';
 
 /**
  * A visitor's cart, kept in this browser (localStorage) until they sign in, when it joins the account's cart
@@ -29,61 +29,17 @@ function isLine(value: unknown): value is VisitorCartLine {
 }
 
 const EMPTY: VisitorCartLine[] = [];
-let cached: { raw: string | null; value: VisitorCartLine[] } = { raw: null, value: EMPTY };
-const listeners = new Set<() => void>();
-
-function readRaw(): string | null {
-  try {
-    return localStorage.getItem(KEY);
-  } catch {
-    return null;
-  }
-}
-
-/** The same array for the same stored text, as useSyncExternalStore requires. */
-function snapshot(): VisitorCartLine[] {
-  const raw = readRaw();
-  if (raw === cached.raw) return cached.value;
-  let value = EMPTY;
-  if (raw) {
-    try {
-      const parsed: unknown = JSON.parse(raw);
-      // Written by hand or by an older release: start again rather than fail every page.
-      value = Array.isArray(parsed) && parsed.every(isLine) ? parsed : EMPTY;
-    } catch {
-      value = EMPTY;
-    }
-  }
-  cached = { raw, value };
-  return value;
-}
-
-function write(next: VisitorCartLine[]) {
-  try {
-    if (next.length === 0) localStorage.removeItem(KEY);
-    else localStorage.setItem(KEY, JSON.stringify(next));
-  } catch {
-    // Storage blocked (private mode): this page keeps the change in memory below.
-  }
-  cached = { raw: readRaw(), value: next };
-  for (const listener of listeners) listener();
-}
-
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  // Another tab changed the cart: follow it.
-  const onStorage = (event: StorageEvent) => {
-    if (event.key === KEY || event.key === null) listener();
-  };
-  window.addEventListener('storage', onStorage);
-  return () => {
-    listeners.delete(listener);
-    window.removeEventListener('storage', onStorage);
-  };
-}
+const store = localStore<VisitorCartLine[]>({
+  key: KEY,
+  empty: EMPTY,
+  parse: (value) => (Array.isArray(value) && value.every(isLine) ? value : null),
+  isEmpty: (lines) => lines.length === 0,
+});
+const snapshot = store.read;
+const write = store.write;
 
 export function useVisitorCart(): VisitorCartLine[] {
-  return useSyncExternalStore(subscribe, snapshot, () => EMPTY);
+  return store.useValue();
 }
 
 export const visitorCart = {

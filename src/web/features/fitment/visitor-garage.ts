@@ -1,6 +1,6 @@
-import { useSyncExternalStore } from 'react';
 import type { GarageMerge, Vehicle } from '../../../shared/schemas/fitment.ts';
 import { isVehicle } from '../../lib/current-vehicle.tsx';
+import { localStore } from '../../lib/local-store.ts';
 
 /*
  * This module runs before every page's first paint, so it imports no values from the shared schemas (which would
@@ -36,60 +36,17 @@ function parseGarage(value: unknown): VisitorGarage | null {
 
 const EMPTY: VisitorGarage = { vehicles: [], currentVehicleId: null };
 
-let cached: { raw: string | null; value: VisitorGarage } = { raw: null, value: EMPTY };
-const listeners = new Set<() => void>();
-
-function readRaw(): string | null {
-  try {
-    return localStorage.getItem(KEY);
-  } catch {
-    return null;
-  }
-}
-
-/** The same object for the same stored text, as useSyncExternalStore requires. */
-function snapshot(): VisitorGarage {
-  const raw = readRaw();
-  if (raw === cached.raw) return cached.value;
-  let value = EMPTY;
-  if (raw) {
-    try {
-      // Something else wrote the key, or an older shape: start again rather than fail every page.
-      value = parseGarage(JSON.parse(raw)) ?? EMPTY;
-    } catch {
-      value = EMPTY;
-    }
-  }
-  cached = { raw, value };
-  return value;
-}
-
-function write(next: VisitorGarage) {
-  try {
-    if (next.vehicles.length === 0 && next.currentVehicleId === null) localStorage.removeItem(KEY);
-    else localStorage.setItem(KEY, JSON.stringify(next));
-  } catch {
-    // Storage blocked (private mode): this page keeps the change in memory below.
-  }
-  cached = { raw: readRaw(), value: next };
-  for (const listener of listeners) listener();
-}
-
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  // Another tab changed the garage: follow it.
-  const onStorage = (event: StorageEvent) => {
-    if (event.key === KEY || event.key === null) listener();
-  };
-  window.addEventListener('storage', onStorage);
-  return () => {
-    listeners.delete(listener);
-    window.removeEventListener('storage', onStorage);
-  };
-}
+const store = localStore<VisitorGarage>({
+  key: KEY,
+  empty: EMPTY,
+  parse: parseGarage,
+  isEmpty: (garage) => garage.vehicles.length === 0 && garage.currentVehicleId === null,
+});
+const snapshot = store.read;
+const write = store.write;
 
 export function useVisitorGarage(): VisitorGarage {
-  return useSyncExternalStore(subscribe, snapshot, () => EMPTY);
+  return store.useValue();
 }
 
 export const visitorGarage = {
