@@ -270,16 +270,19 @@ afterAll(async () => {
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-async function crashRepeatedly(driver: 'pglite' | 'postgres'): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(scratch, `${driver}-`));
+/**
+ * A fresh database for one crash run (a PGlite directory, or a scratch PostgreSQL database dropped at the end) and a
+ * way to start the server on it again after each kill. The per-customer hold limit (issue 12, its own tests) is off:
+ * these loads pile up unpaid orders, and a 422 hold_limit on the scarce part's last units is not a refusal for stock.
+ */
+async function crashRunServer(driver: 'pglite' | 'postgres', run: 'crash' | 'checkout') {
+  const dataDir = fs.mkdtempSync(path.join(scratch, run === 'crash' ? `${driver}-` : `${driver}-${run}-`));
   let url: string | undefined;
   if (driver === 'postgres') {
-    const database = await scratchDatabase('crash');
+    const database = await scratchDatabase(run);
     cleanups.push(database.drop);
     url = database.url;
   }
-  // The scarce part runs out among six customers: the per-customer hold limit (issue 12, its own tests) would answer
-  // some last units 422 hold_limit, which this load does not count as a refusal for stock.
   const env = { ...serverEnv({ url, dataDir }), ORDER_HOLD_LIMIT: 'off' };
   // Each start asks the OS for a free port: the one a killed server held may meanwhile belong to someone else.
   const launch = async () => {
@@ -289,6 +292,11 @@ async function crashRepeatedly(driver: 'pglite' | 'postgres'): Promise<void> {
     await waitForHealthy(server, 60_000);
     return server;
   };
+  return { dataDir, launch };
+}
+
+async function crashRepeatedly(driver: 'pglite' | 'postgres'): Promise<void> {
+  const { dataDir, launch } = await crashRunServer(driver, 'crash');
 
   let server = await launch();
   let baseUrl = server.url;
@@ -551,22 +559,7 @@ async function verifyCheckouts(
 }
 
 async function crashDuringCheckouts(driver: 'pglite' | 'postgres'): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(scratch, `${driver}-checkout-`));
-  let url: string | undefined;
-  if (driver === 'postgres') {
-    const database = await scratchDatabase('checkout');
-    cleanups.push(database.drop);
-    url = database.url;
-  }
-  // The hold limit is not what is tested: customers pile up unpaid orders here.
-  const env = { ...serverEnv({ url, dataDir }), ORDER_HOLD_LIMIT: 'off' };
-  const launch = async () => {
-    const server = startServer(env, await freePort());
-    running.add(server);
-    void server.exited.then(() => running.delete(server));
-    await waitForHealthy(server, 60_000);
-    return server;
-  };
+  const { launch } = await crashRunServer(driver, 'checkout');
 
   let server = await launch();
   let baseUrl = server.url;
