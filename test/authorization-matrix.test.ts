@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import {
   CALLER_NAMES,
   type CallerName,
@@ -8,7 +8,7 @@ import {
   openapiOperations,
   requestBuilders,
 } from './support/request-builders.ts';
-import { type StripeStandIn, startStripeStandIn } from './support/stripe-stand-in.ts';
+import { stripeStandInForFile } from './support/stripe-stand-in-suite.ts';
 import { databaseChecksum } from './support/table-checksum.ts';
 import { createUser, describeEachDatabase } from './support/test-app.ts';
 
@@ -257,20 +257,7 @@ describeEachDatabase('authorization matrix over every route of the OpenAPI docum
 });
 
 const WEBHOOK_SECRET = 'whsec_matrix_secret_0123456789';
-let standIn: StripeStandIn;
-const stripeOverrides: Record<string, string> = {};
-beforeAll(async () => {
-  standIn = await startStripeStandIn();
-  Object.assign(stripeOverrides, {
-    STRIPE_SECRET_KEY: standIn.secretKey,
-    STRIPE_PUBLISHABLE_KEY: 'pk_test_matrix_0123456789',
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_BASE: standIn.url,
-  });
-});
-afterAll(async () => {
-  await standIn?.close();
-});
+const stripe = stripeStandInForFile({ webhookSecret: WEBHOOK_SECRET, publishableKey: 'pk_test_matrix_0123456789' });
 
 /**
  * The webhook carries no bearer token: Stripe's signature is its authorization. Whoever calls, a correctly signed
@@ -316,5 +303,5 @@ describeEachDatabase(
       });
     });
   },
-  stripeOverrides,
+  stripe.overrides,
 );

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type StripeStandIn, startStripeStandIn } from '../../../../test/support/stripe-stand-in.ts';
+import { expect, it } from 'vitest';
+import { stripeStandInForFile } from '../../../../test/support/stripe-stand-in-suite.ts';
 import {
   createUser,
   describeEachDatabase,
@@ -165,20 +165,7 @@ describeEachDatabase('one payment for several orders (test gateway)', (ctx) => {
 });
 
 const WEBHOOK_SECRET = 'whsec_group_standin_secret_0123456789';
-let standIn: StripeStandIn;
-const stripeOverrides: Record<string, string> = {};
-beforeAll(async () => {
-  standIn = await startStripeStandIn();
-  Object.assign(stripeOverrides, {
-    STRIPE_SECRET_KEY: standIn.secretKey,
-    STRIPE_PUBLISHABLE_KEY: 'pk_test_group_0123456789',
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_BASE: standIn.url,
-  });
-});
-afterAll(async () => {
-  await standIn?.close();
-});
+const stripe = stripeStandInForFile({ webhookSecret: WEBHOOK_SECRET, publishableKey: 'pk_test_group_0123456789' });
 
 describeEachDatabase(
   'one payment for several orders (Stripe, SDK against a local stand-in)',
@@ -190,10 +177,10 @@ describeEachDatabase(
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toMatchObject({ provider: 'stripe', amount: 70.98 });
       const intentId = res.json().clientSecret.split('_secret_')[0];
-      const sent = standIn.requests.filter((r) => r.method === 'POST' && r.form['metadata[paymentGroup]']);
+      const sent = stripe.standIn.requests.filter((r) => r.method === 'POST' && r.form['metadata[paymentGroup]']);
       expect(sent.at(-1)?.form).toMatchObject({ amount: '7098', currency: 'usd' });
 
-      const paid = standIn.succeed(intentId);
+      const paid = stripe.standIn.succeed(intentId);
       const event = {
         id: `evt_${crypto.randomBytes(8).toString('hex')}`,
         object: 'event',
@@ -225,5 +212,5 @@ describeEachDatabase(
       expect((await confirm(ctx(), user, intentId)).statusCode).toBe(200);
     });
   },
-  stripeOverrides,
+  stripe.overrides,
 );

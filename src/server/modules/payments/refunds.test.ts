@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type StripeStandIn, startStripeStandIn } from '../../../../test/support/stripe-stand-in.ts';
+import { expect, it } from 'vitest';
+import { stripeStandInForFile } from '../../../../test/support/stripe-stand-in-suite.ts';
 import { databaseChecksum } from '../../../../test/support/table-checksum.ts';
 import {
   createUser,
@@ -143,21 +143,7 @@ describeEachDatabase('refunds through the built-in test gateway', (ctx) => {
 });
 
 const WEBHOOK_SECRET = 'whsec_test_refunds_secret_0123456789';
-let standIn: StripeStandIn;
-const overrides: Record<string, string> = {};
-
-beforeAll(async () => {
-  standIn = await startStripeStandIn();
-  Object.assign(overrides, {
-    STRIPE_SECRET_KEY: standIn.secretKey,
-    STRIPE_PUBLISHABLE_KEY: 'pk_test_refunds_0123456789',
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_BASE: standIn.url,
-  });
-});
-afterAll(async () => {
-  await standIn?.close();
-});
+const stripe = stripeStandInForFile({ webhookSecret: WEBHOOK_SECRET, publishableKey: 'pk_test_refunds_0123456789' });
 
 const signer = new Stripe('sk_test_unused');
 
@@ -196,7 +182,7 @@ async function paidWithStripe(ctx: TestContext, user: TestUser, partId: string, 
   });
   expect(intent.statusCode, intent.body).toBe(200);
   const intentId = intent.json().clientSecret.split('_secret_')[0] as string;
-  standIn.succeed(intentId);
+  stripe.standIn.succeed(intentId);
   const paid = await ctx.app.inject({
     method: 'PATCH',
     url: `/api/myorder/${order._id}`,
@@ -219,7 +205,7 @@ describeEachDatabase(
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().status).toBe('refunded');
       // One stand-in serves both databases' suites: this order's refund requests only.
-      const asked = standIn.requests.filter(
+      const asked = stripe.standIn.requests.filter(
         (request) => request.path === '/v1/refunds' && request.form.payment_intent === intentId,
       );
       expect(asked).toHaveLength(1);
@@ -230,7 +216,7 @@ describeEachDatabase(
       });
       expect(asked[0]?.headers['idempotency-key']).toMatch(/^refund-/);
       const [row] = await ctx().database.db.select().from(refunds).where(eq(refunds.orderId, order._id));
-      const refundAtStripe = [...standIn.refunds.values()].find((made) => made.payment_intent === intentId);
+      const refundAtStripe = [...stripe.standIn.refunds.values()].find((made) => made.payment_intent === intentId);
       expect(row?.providerRefundId).toBe(refundAtStripe?.id);
       expect(await stockOf(ctx().database.db, part.id)).toBe(10);
 
@@ -263,8 +249,8 @@ describeEachDatabase(
       const intentId = intent.json().clientSecret.split('_secret_')[0] as string;
       const del = await ctx().app.inject({ method: 'DELETE', url: `/api/myorder/${order._id}`, headers: ann.headers });
       expect(del.statusCode).toBe(200);
-      expect(standIn.intents.get(intentId)?.status).toBe('canceled');
-      expect(() => standIn.succeed(intentId)).toThrow(/canceled/);
+      expect(stripe.standIn.intents.get(intentId)?.status).toBe('canceled');
+      expect(() => stripe.standIn.succeed(intentId)).toThrow(/canceled/);
       const [kept] = await ctx().database.db.select().from(paymentIntents).where(eq(paymentIntents.id, intentId));
       expect(kept?.status).toBe('canceled');
 
@@ -276,7 +262,7 @@ describeEachDatabase(
         headers: ann.headers,
         payload: { orderId: other._id },
       });
-      standIn.succeed(second.json().clientSecret.split('_secret_')[0] as string);
+      stripe.standIn.succeed(second.json().clientSecret.split('_secret_')[0] as string);
       const refused = await ctx().app.inject({
         method: 'DELETE',
         url: `/api/myorder/${other._id}`,
@@ -293,8 +279,8 @@ describeEachDatabase(
       const part = await insertPart(ctx().database.db, { priceCents: 2500, availableQuantity: 10 });
       const { order, intentId } = await paidWithStripe(ctx(), ann, part.id, 1);
       // Refunded in full in Stripe's dashboard meanwhile (no webhook yet): Stripe refuses ours.
-      const intent = standIn.intents.get(intentId);
-      standIn.refunds.set('re_dashboard_first', {
+      const intent = stripe.standIn.intents.get(intentId);
+      stripe.standIn.refunds.set('re_dashboard_first', {
         id: 're_dashboard_first',
         object: 'refund',
         amount: intent?.amount ?? 0,
@@ -357,5 +343,5 @@ describeEachDatabase(
       expect((await postWebhook(ctx(), dispute)).json()).toEqual({ received: true, handled: false });
     });
   },
-  overrides,
+  stripe.overrides,
 );

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type StripeStandIn, startStripeStandIn } from '../../../../test/support/stripe-stand-in.ts';
+import { expect, it } from 'vitest';
+import { stripeStandInForFile } from '../../../../test/support/stripe-stand-in-suite.ts';
 import { databaseChecksum } from '../../../../test/support/table-checksum.ts';
 import {
   createUser,
@@ -14,22 +14,7 @@ import { intentFor, orderFor } from './payment-test-helpers.ts';
 const WEBHOOK_SECRET = 'whsec_test_standin_secret_0123456789';
 const PUBLISHABLE_KEY = 'pk_test_standin_0123456789';
 
-let standIn: StripeStandIn;
-/** Filled before the apps are built (the suite's own beforeAll runs first). */
-const overrides: Record<string, string> = {};
-
-beforeAll(async () => {
-  standIn = await startStripeStandIn();
-  Object.assign(overrides, {
-    STRIPE_SECRET_KEY: standIn.secretKey,
-    STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY,
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_BASE: standIn.url,
-  });
-});
-afterAll(async () => {
-  await standIn?.close();
-});
+const stripe = stripeStandInForFile({ webhookSecret: WEBHOOK_SECRET, publishableKey: PUBLISHABLE_KEY });
 
 const signer = new Stripe('sk_test_unused');
 
@@ -89,15 +74,17 @@ describeEachDatabase(
       const first = await stripeIntentFor(ctx(), ann, order._id);
       expect(first.statusCode).toBe(200);
       expect(first.json()).toMatchObject({ provider: 'stripe', publishableKey: PUBLISHABLE_KEY, amount: 84 });
-      const sent = standIn.requests.filter((r) => r.method === 'POST' && r.form['metadata[orderId]'] === order._id);
+      const sent = stripe.standIn.requests.filter(
+        (r) => r.method === 'POST' && r.form['metadata[orderId]'] === order._id,
+      );
       expect(sent).toHaveLength(1);
       expect(sent[0]?.form).toMatchObject({ amount: '8400', currency: 'usd', 'metadata[orderId]': order._id });
       expect(sent[0]?.headers['idempotency-key']).toBe(`order-${order._id}-8400`);
-      expect(sent[0]?.headers.authorization).toBe(`Bearer ${standIn.secretKey}`);
+      expect(sent[0]?.headers.authorization).toBe(`Bearer ${stripe.standIn.secretKey}`);
 
       const again = await stripeIntentFor(ctx(), ann, order._id);
       expect(again.json().clientSecret).toBe(first.json().clientSecret);
-      expect(standIn.requests.filter((r) => r.form['metadata[orderId]'] === order._id)).toHaveLength(1);
+      expect(stripe.standIn.requests.filter((r) => r.form['metadata[orderId]'] === order._id)).toHaveLength(1);
     });
 
     it('marks the order paid only when Stripe says the intent succeeded for this order and amount', async () => {
@@ -122,22 +109,22 @@ describeEachDatabase(
       expect((await patch(ann, 'made-up')).statusCode).toBe(422);
 
       // A succeeded intent for the same order id but a smaller amount (made outside the shop) does not pay it.
-      const cheap = standIn.createIntent({ amount: 50, metadata: { orderId: order._id } });
-      standIn.succeed(cheap.id);
+      const cheap = stripe.standIn.createIntent({ amount: 50, metadata: { orderId: order._id } });
+      stripe.standIn.succeed(cheap.id);
       const mismatch = await patch(ann, cheap.id);
       expect(mismatch.statusCode).toBe(422);
       expect(mismatch.json().error.code).toBe('payment_amount_mismatch');
       // Someone else's succeeded payment does not pay this order either.
-      const foreign = standIn.createIntent({
+      const foreign = stripe.standIn.createIntent({
         amount: 8400,
         metadata: { orderId: '00000000-0000-4000-8000-000000000000' },
       });
-      standIn.succeed(foreign.id);
+      stripe.standIn.succeed(foreign.id);
       expect((await patch(ann, foreign.id)).json().error.code).toBe('payment_not_found');
       expect((await patch(bob, intentId)).statusCode).toBe(404);
       expect(await databaseChecksum(ctx().database.db)).toEqual(before);
 
-      standIn.succeed(intentId);
+      stripe.standIn.succeed(intentId);
       const ok = await patch(ann, intentId);
       expect(ok.statusCode).toBe(200);
       expect(ok.json()).toMatchObject({ paid: true, status: 'paid', transactionId: intentId });
@@ -149,7 +136,7 @@ describeEachDatabase(
       const ann = await createUser(ctx());
       const order = await stripeOrderFor(ctx(), ann);
       const { clientSecret } = (await stripeIntentFor(ctx(), ann, order._id)).json();
-      const intent = standIn.succeed(intentIdOf(clientSecret));
+      const intent = stripe.standIn.succeed(intentIdOf(clientSecret));
       const { payload, header } = signedEvent(succeededEvent(intent));
 
       const res = await postWebhook(ctx(), payload, header);
@@ -183,7 +170,7 @@ describeEachDatabase(
       const order = await stripeOrderFor(ctx(), ann);
       const { clientSecret } = (await stripeIntentFor(ctx(), ann, order._id)).json();
       // Stripe has taken the money; neither the confirmation nor the webhook has reached us yet.
-      standIn.succeed(intentIdOf(clientSecret));
+      stripe.standIn.succeed(intentIdOf(clientSecret));
       const before = await databaseChecksum(ctx().database.db);
       const res = await ctx().app.inject({ method: 'DELETE', url: `/api/myorder/${order._id}`, headers: ann.headers });
       expect(res.statusCode).toBe(409);
@@ -203,7 +190,7 @@ describeEachDatabase(
       const ann = await createUser(ctx());
       const order = await stripeOrderFor(ctx(), ann);
       const { clientSecret } = (await stripeIntentFor(ctx(), ann, order._id)).json();
-      const intent = standIn.succeed(intentIdOf(clientSecret));
+      const intent = stripe.standIn.succeed(intentIdOf(clientSecret));
       const event = succeededEvent(intent);
       const { payload, header } = signedEvent(event);
       const before = await databaseChecksum(ctx().database.db);
@@ -240,8 +227,8 @@ describeEachDatabase(
       const res = await postWebhook(ctx(), other.payload, other.header);
       expect(res.json()).toEqual({ received: true, handled: false });
 
-      const wrong = standIn.createIntent({ amount: 100, metadata: { orderId: order._id } });
-      standIn.succeed(wrong.id);
+      const wrong = stripe.standIn.createIntent({ amount: 100, metadata: { orderId: order._id } });
+      stripe.standIn.succeed(wrong.id);
       const { payload, header } = signedEvent(succeededEvent(wrong));
       const mismatch = await postWebhook(ctx(), payload, header);
       expect(mismatch.json()).toEqual({ received: true, handled: false });
@@ -274,5 +261,5 @@ describeEachDatabase(
       expect(res.statusCode).toBe(404);
     });
   },
-  overrides,
+  stripe.overrides,
 );
