@@ -2,6 +2,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createPostgresDatabase, dropPostgresDatabase } from './support/database.ts';
+import { addBenchPart, post } from './support/http.ts';
 import { benchPort, startProductionServer } from './support/server.ts';
 
 /**
@@ -30,38 +31,6 @@ const postgresServer = process.env.BENCH_POSTGRES ?? 'postgres://postgres@127.0.
 const STOCK = 1_000_000;
 const LINES = 3;
 const admin = { email: 'bench-admin@redline.dev', password: 'bench-admin-password' };
-
-async function json<T>(response: Response): Promise<T> {
-  if (!response.ok) throw new Error(`${response.url}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-async function post<T>(base: string, url: string, body: unknown, token?: string): Promise<T> {
-  return json<T>(
-    await fetch(`${base}${url}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    }),
-  );
-}
-
-async function addPart(base: string, token: string, name: string): Promise<string> {
-  const part = await post<{ _id: string }>(
-    base,
-    '/api/part',
-    {
-      name,
-      desription: 'Benchmark part',
-      img: '/images/parts/brake-disc.svg',
-      price: 9.99,
-      availablequantity: STOCK,
-      minimunorder: 1,
-    },
-    token,
-  );
-  return part._id;
-}
 
 interface Buyer {
   userId: string;
@@ -180,7 +149,7 @@ async function benchmark(databaseUrl: string): Promise<Row[]> {
     const base = server.baseUrl;
     const { token: adminToken } = await post<{ token: string }>(base, '/api/login', admin);
     const hotParts: string[] = [];
-    for (let i = 0; i < LINES; i++) hotParts.push(await addPart(base, adminToken, `Bench Hot ${i}`));
+    for (let i = 0; i < LINES; i++) hotParts.push(await addBenchPart(base, adminToken, `Bench Hot ${i}`, STOCK));
     const hot: Buyer[] = [];
     const own: Buyer[] = [];
     for (let i = 0; i < connections; i++) {
@@ -195,7 +164,7 @@ async function benchmark(databaseUrl: string): Promise<Row[]> {
       const userId = found[0]?.id;
       if (!userId) throw new Error(`no user ${email}`);
       const ownParts: string[] = [];
-      for (let j = 0; j < LINES; j++) ownParts.push(await addPart(base, adminToken, `Bench ${i}-${j}`));
+      for (let j = 0; j < LINES; j++) ownParts.push(await addBenchPart(base, adminToken, `Bench ${i}-${j}`, STOCK));
       hot.push({ userId, token: signup.token, partIds: hotParts });
       own.push({ userId, token: signup.token, partIds: ownParts });
     }

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { createPostgresDatabase, dropPostgresDatabase } from './support/database.ts';
+import { addBenchPart, json, post } from './support/http.ts';
 import { benchPort, startProductionServer } from './support/server.ts';
 
 /**
@@ -35,38 +36,6 @@ interface Row {
   non2xx: number;
   errors: number;
   consistent: string;
-}
-
-async function json<T>(response: Response): Promise<T> {
-  if (!response.ok) throw new Error(`${response.url}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-async function post<T>(base: string, url: string, body: unknown, token?: string): Promise<T> {
-  return json<T>(
-    await fetch(`${base}${url}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    }),
-  );
-}
-
-async function addPart(base: string, token: string, name: string): Promise<string> {
-  const part = await post<{ _id: string }>(
-    base,
-    '/api/part',
-    {
-      name,
-      desription: 'Benchmark part',
-      img: '/images/parts/brake-disc.svg',
-      price: 9.99,
-      availablequantity: STOCK,
-      minimunorder: 1,
-    },
-    token,
-  );
-  return part._id;
 }
 
 async function stockAndOrdered(base: string, token: string, partIds: string[]) {
@@ -118,7 +87,7 @@ async function benchmark(database: string, target: { databaseUrl?: string; dataD
   try {
     const base = server.baseUrl;
     const { token: adminToken } = await post<{ token: string }>(base, '/api/login', admin);
-    const hotPart = await addPart(base, adminToken, 'Bench Hot Part');
+    const hotPart = await addBenchPart(base, adminToken, 'Bench Hot Part', STOCK);
     const buyers: { token: string; partId: string; ownPart: string }[] = [];
     for (let i = 0; i < connections; i++) {
       const signup = await post<{ token: string }>(base, '/api/signup', {
@@ -129,7 +98,7 @@ async function benchmark(database: string, target: { databaseUrl?: string; dataD
       buyers.push({
         token: signup.token,
         partId: hotPart,
-        ownPart: await addPart(base, adminToken, `Bench Part ${i}`),
+        ownPart: await addBenchPart(base, adminToken, `Bench Part ${i}`, STOCK),
       });
     }
     const partIds = [hotPart, ...buyers.map((b) => b.ownPart)];

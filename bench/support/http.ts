@@ -1,0 +1,35 @@
+/** The API calls the throughput benchmarks make to set up their data (parts, buyers) over HTTP, as a client would. */
+
+/** The body of a 2xx answer; anything else stops the benchmark with the server's answer. */
+export async function json<T>(response: Response): Promise<T> {
+  if (!response.ok) throw new Error(`${response.url}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+export async function post<T>(base: string, url: string, body: unknown, token?: string): Promise<T> {
+  return json<T>(
+    await fetch(`${base}${url}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    }),
+  );
+}
+
+/** A $9.99 part with `stock` units and no minimum, added by the admin whose token is given; resolves with its id. */
+export async function addBenchPart(base: string, token: string, name: string, stock: number): Promise<string> {
+  const part = await post<{ _id: string }>(
+    base,
+    '/api/part',
+    {
+      name,
+      desription: 'Benchmark part',
+      img: '/images/parts/brake-disc.svg',
+      price: 9.99,
+      availablequantity: stock,
+      minimunorder: 1,
+    },
+    token,
+  );
+  return part._id;
+}
