@@ -1,5 +1,5 @@
 import { centsToDollars, formatUsd } from '../../../shared/money.ts';
-import { type MailContent, renderMail } from './mail-layout.ts';
+import { greeting, type MailContent, renderMail } from './mail-layout.ts';
 
 /**
  * The order mails (issue 12): placed (what to pay, and a link to pay), payment receipt (one per payment, listing
@@ -64,11 +64,6 @@ function lineRows(order: MailOrder): [string, string][] {
     ['Unit price', usd(order.unitPriceCents)],
     ['Total', usd(order.totalCents)],
   ];
-}
-
-function greeting(name: string): string {
-  const trimmed = name.trim();
-  return trimmed ? `Hello ${trimmed},` : 'Hello,';
 }
 
 export function orderPlacedMail(order: MailOrder, links: OrderLinks, holdHours: number): Promise<MailContent> {
