@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createPostgresDatabase, dropPostgresDatabase } from './support/database.ts';
 import { addBenchPart, post } from './support/http.ts';
-import { benchPort, startProductionServer } from './support/server.ts';
+import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/server.ts';
 
 /**
  * Checkout of a 3-line cart under concurrent load (issue 12), against the production server (child process,
@@ -136,11 +136,7 @@ async function benchmark(databaseUrl: string): Promise<Row[]> {
       RATE_LIMIT_LOGIN_PER_IP: '100000',
       // Every customer piles up unpaid orders here; the hold limit is not what is measured.
       ORDER_HOLD_LIMIT: 'off',
-      // Latency at 20 busy customers is what is measured, not how the server sheds an overload (a shared machine
-      // trips the adaptive limit and answers 503s), as in the fitment and search benchmarks.
-      LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
-      LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION: '0',
-      LOAD_SHED_MAX_WAIT_MS: '0',
+      ...NO_LOAD_SHEDDING,
     },
   });
   const client = new pg.Pool({ connectionString: databaseUrl, max: 4 });

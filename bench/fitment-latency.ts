@@ -8,7 +8,7 @@ import { PartFitments } from '../src/server/modules/fitment/part-fitments.ts';
 import { type BenchShape, benchVehicle, seedFitmentBench } from './fitment-seed.ts';
 import { createPostgresDatabase, dropPostgresDatabase, openBenchDatabase } from './support/database.ts';
 import { formatFigures, type LoadFigures, measure, warmUp } from './support/load.ts';
-import { benchPort, startProductionServer } from './support/server.ts';
+import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/server.ts';
 
 /**
  * "Parts that fit vehicle V, page 1, with facet counts" on PostgreSQL (issue 13), at 1,000 parts (10,000 fitment
@@ -115,13 +115,9 @@ async function runSize(shape: BenchShape, parts: number): Promise<SizeResult> {
     const app = await startProductionServer({
       port: await benchPort(),
       databaseUrl,
-      // Latency at 10 busy connections is what is measured: load shedding would answer a slow request 503 at
-      // once instead (its own tests cover it).
       env: {
         SEED_DEMO_DATA: 'false',
-        LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
-        LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION: '0',
-        LOAD_SHED_MAX_WAIT_MS: '0',
+        ...NO_LOAD_SHEDDING,
       },
     });
     try {

@@ -7,8 +7,8 @@ import pg from 'pg';
 import { seedFitmentRows } from './fitment-seed.ts';
 import { addWords } from './search-seed.ts';
 import { createPostgresDatabase, dropPostgresDatabase, openBenchDatabase } from './support/database.ts';
-import { formatFigures, type LoadFigures, warmUp } from './support/load.ts';
-import { benchPort, startProductionServer } from './support/server.ts';
+import { formatFigures, type LoadFigures, loadFigures, warmUp } from './support/load.ts';
+import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/server.ts';
 
 /**
  * Search latency (issue 14, ADR 012): `GET /api/part?q=…&limit=24` with a mix of realistic searches (typos, brands,
@@ -70,16 +70,7 @@ async function measureMix(base: string): Promise<LoadFigures> {
     requests: paths.map((p) => ({ method: 'GET', path: p })),
     title: 'search mix',
   });
-  return {
-    title: `GET /api/part?q=… (${SEARCHES.length} searches)`,
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    averageMs: result.latency.average,
-    total: result.requests.total,
-    non2xx: result.non2xx,
-    errors: result.errors,
-  };
+  return loadFigures(`GET /api/part?q=… (${SEARCHES.length} searches)`, result);
 }
 
 async function runTarget(driver: 'postgres' | 'pglite', parts: number): Promise<Result> {
@@ -119,12 +110,9 @@ async function runTarget(driver: 'postgres' | 'pglite', parts: number): Promise<
       port: await benchPort(),
       databaseUrl,
       dataDir,
-      // Latency at 10 busy connections is what is measured, not load shedding (its own tests cover it).
       env: {
         SEED_DEMO_DATA: 'false',
-        LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
-        LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION: '0',
-        LOAD_SHED_MAX_WAIT_MS: '0',
+        ...NO_LOAD_SHEDDING,
       },
     });
     try {

@@ -35,8 +35,13 @@ export async function measure(options: LoadOptions): Promise<LoadFigures> {
     ...(options.body ? { body: options.body } : {}),
     ...(options.setupClient ? { setupClient: options.setupClient } : {}),
   });
+  return loadFigures(options.title, result);
+}
+
+/** The figures a report keeps from one autocannon run. */
+export function loadFigures(title: string, result: Awaited<ReturnType<typeof autocannon>>): LoadFigures {
   return {
-    title: options.title,
+    title,
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,

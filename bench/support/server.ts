@@ -10,6 +10,17 @@ export async function benchPort(): Promise<number> {
   return process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : freePort();
 }
 
+/**
+ * Load shedding off: the latency or throughput at a fixed number of busy connections is what the benchmarks measure,
+ * not how the server sheds an overload (a shared machine trips the adaptive limit and answers 503s at once; the
+ * shedding has its own tests).
+ */
+export const NO_LOAD_SHEDDING: Readonly<Record<string, string>> = {
+  LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+  LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION: '0',
+  LOAD_SHED_MAX_WAIT_MS: '0',
+};
+
 export interface BenchServerOptions {
   port: number;
   /** A PostgreSQL connection string; when absent the server uses PGlite under `dataDir`. */
