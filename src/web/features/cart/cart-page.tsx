@@ -8,7 +8,7 @@ import { Link, useNavigate } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { formatUsd } from '../../../shared/money.ts';
 import type { CartLine } from '../../../shared/schemas/cart.ts';
-import { EmptyState, LoadError, LoadingSpinner } from '../../components/query-state.tsx';
+import { CartStates } from '../../components/cart-states.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useCart } from '../../lib/cart-context.tsx';
 import { paths } from '../../lib/paths.ts';
@@ -28,67 +28,58 @@ export function Component() {
   return (
     <Container className="py-4">
       <h1 className="h3 mb-4">Your Cart</h1>
-      {cart.status === 'pending' ? (
-        <LoadingSpinner label="Loading your cart…" />
-      ) : cart.status === 'error' ? (
-        <LoadError error={cart.error} onRetry={cart.retry} what="your cart" />
-      ) : cart.count === 0 ? (
-        <EmptyState>
-          <p className="mb-2">Your cart is empty.</p>
-          <Link to={paths.parts} className="btn btn-brand">
-            See All Parts
-          </Link>
-        </EmptyState>
-      ) : (
-        <>
-          {cart.owner === 'visitor' ? (
-            <Alert variant="info">Prices and stock are checked again when you sign in and check out.</Alert>
-          ) : null}
-          <div className="bg-white border rounded p-2 p-md-3">
-            <Table responsive className="cart-table align-middle mb-0">
-              <caption className="visually-hidden">The parts in your cart</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Part</th>
-                  <th scope="col" className="text-end">
-                    Unit Price
-                  </th>
-                  <th scope="col">Quantity</th>
-                  <th scope="col" className="text-end">
-                    Line Total
-                  </th>
-                  <th scope="col">
-                    <span className="visually-hidden">Remove</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {cart.lines.map((line) => (
-                  <CartRow key={line.partId} line={line} />
-                ))}
-              </tbody>
-            </Table>
-          </div>
-          <div className="d-flex flex-wrap justify-content-end align-items-center gap-3 mt-3">
-            <p className="fs-5 mb-0" aria-live="polite">
-              Total: <strong className="text-brand">{formatUsd(cart.total)}</strong>
-            </p>
-            <Button
-              className="btn-brand"
-              disabled={blocked}
-              aria-describedby={blocked ? 'cart-blocked' : undefined}
-              onClick={() => navigate(paths.checkout)}
-            >
-              Checkout
-            </Button>
-          </div>
-          {blocked ? (
-            <p id="cart-blocked" className="text-danger text-end mt-2">
-              Fix or remove the parts marked above to check out.
-            </p>
-          ) : null}
-        </>
-      )}
+      <CartStates cart={cart}>
+        {() => (
+          <>
+            {cart.owner === 'visitor' ? (
+              <Alert variant="info">Prices and stock are checked again when you sign in and check out.</Alert>
+            ) : null}
+            <div className="bg-white border rounded p-2 p-md-3">
+              <Table responsive className="cart-table align-middle mb-0">
+                <caption className="visually-hidden">The parts in your cart</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Part</th>
+                    <th scope="col" className="text-end">
+                      Unit Price
+                    </th>
+                    <th scope="col">Quantity</th>
+                    <th scope="col" className="text-end">
+                      Line Total
+                    </th>
+                    <th scope="col">
+                      <span className="visually-hidden">Remove</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {cart.lines.map((line) => (
+                    <CartRow key={line.partId} line={line} />
+                  ))}
+                </tbody>
+              </Table>
+            </div>
+            <div className="d-flex flex-wrap justify-content-end align-items-center gap-3 mt-3">
+              <p className="fs-5 mb-0" aria-live="polite">
+                Total: <strong className="text-brand">{formatUsd(cart.total)}</strong>
+              </p>
+              <Button
+                className="btn-brand"
+                disabled={blocked}
+                aria-describedby={blocked ? 'cart-blocked' : undefined}
+                onClick={() => navigate(paths.checkout)}
+              >
+                Checkout
+              </Button>
+            </div>
+            {blocked ? (
+              <p id="cart-blocked" className="text-danger text-end mt-2">
+                Fix or remove the parts marked above to check out.
+              </p>
+            ) : null}
+          </>
+        )}
+      </CartStates>
     </Container>
   );
 }

@@ -6,7 +6,7 @@ import Row from 'react-bootstrap/Row';
 import { Link, useNavigate } from 'react-router';
 import { formatUsd } from '../../../shared/money.ts';
 import type { ShipTo } from '../../../shared/schemas/addresses.ts';
-import { EmptyState, LoadError, LoadingSpinner } from '../../components/query-state.tsx';
+import { CartStates } from '../../components/cart-states.tsx';
 import { ApiError, errorMessage, SubmitKeys } from '../../lib/api-client.ts';
 import { useCart } from '../../lib/cart-context.tsx';
 import { paths } from '../../lib/paths.ts';
@@ -59,78 +59,69 @@ export function Component() {
   return (
     <Container className="py-4">
       <h1 className="h3 mb-4">Checkout</h1>
-      {cart.status === 'pending' ? (
-        <LoadingSpinner label="Loading your cart…" />
-      ) : cart.status === 'error' ? (
-        <LoadError error={cart.error} onRetry={cart.retry} what="your cart" />
-      ) : cart.count === 0 ? (
-        <EmptyState>
-          <p className="mb-2">Your cart is empty.</p>
-          <Link to={paths.parts} className="btn btn-brand">
-            See All Parts
-          </Link>
-        </EmptyState>
-      ) : (
-        <Row className="g-4">
-          <Col md={5} className="order-md-2">
-            <section aria-labelledby="checkout-summary" className="bg-white border rounded p-3">
-              <h2 id="checkout-summary" className="h5">
-                Your Order
-              </h2>
-              <ul className="list-unstyled mb-2">
-                {cart.lines.map((line) => (
-                  <li key={line.partId} className="d-flex justify-content-between gap-2 py-1 border-bottom">
-                    <span>
-                      {line.name} × {line.quantity}
-                    </span>
-                    <span>{formatUsd(line.lineTotal)}</span>
-                  </li>
-                ))}
-              </ul>
-              <p className="fs-5 mb-0 d-flex justify-content-between">
-                <span>Total</span>
-                <strong className="text-brand">{formatUsd(cart.total)}</strong>
-              </p>
-              <p className="small text-body-secondary mb-0">
-                Each part becomes its own order in My Order; you pay for them all at once.
-              </p>
-            </section>
-          </Col>
-          <Col md={7} className="order-md-1">
-            <section aria-labelledby="checkout-ship" className="bg-white border rounded p-3 p-md-4">
-              <h2 id="checkout-ship" className="h5">
-                Delivery
-              </h2>
-              {blocked ? (
-                <Alert variant="warning">
-                  Some parts in your cart cannot be ordered as they are. <Link to={paths.cart}>Back to the cart</Link>
-                </Alert>
-              ) : null}
-              {placing.isError ? (
-                <Alert variant="danger" role="alert">
-                  <p className="mb-1">{errorMessage(placing.error)}</p>
-                  {refused.length > 0 ? (
-                    <ul className="mb-0">
-                      {refused.map((line) => (
-                        <li key={line.partId}>
-                          {names.get(line.partId) ?? 'A part'}: {line.message}
-                        </li>
-                      ))}
-                    </ul>
-                  ) : null}
-                </Alert>
-              ) : null}
-              <AddressPicker
-                submitLabel="Place Order And Pay"
-                busy={placing.isPending}
-                busyLabel="Placing your orders"
-                disabled={blocked}
-                onSubmit={place}
-              />
-            </section>
-          </Col>
-        </Row>
-      )}
+      <CartStates cart={cart}>
+        {() => (
+          <Row className="g-4">
+            <Col md={5} className="order-md-2">
+              <section aria-labelledby="checkout-summary" className="bg-white border rounded p-3">
+                <h2 id="checkout-summary" className="h5">
+                  Your Order
+                </h2>
+                <ul className="list-unstyled mb-2">
+                  {cart.lines.map((line) => (
+                    <li key={line.partId} className="d-flex justify-content-between gap-2 py-1 border-bottom">
+                      <span>
+                        {line.name} × {line.quantity}
+                      </span>
+                      <span>{formatUsd(line.lineTotal)}</span>
+                    </li>
+                  ))}
+                </ul>
+                <p className="fs-5 mb-0 d-flex justify-content-between">
+                  <span>Total</span>
+                  <strong className="text-brand">{formatUsd(cart.total)}</strong>
+                </p>
+                <p className="small text-body-secondary mb-0">
+                  Each part becomes its own order in My Order; you pay for them all at once.
+                </p>
+              </section>
+            </Col>
+            <Col md={7} className="order-md-1">
+              <section aria-labelledby="checkout-ship" className="bg-white border rounded p-3 p-md-4">
+                <h2 id="checkout-ship" className="h5">
+                  Delivery
+                </h2>
+                {blocked ? (
+                  <Alert variant="warning">
+                    Some parts in your cart cannot be ordered as they are. <Link to={paths.cart}>Back to the cart</Link>
+                  </Alert>
+                ) : null}
+                {placing.isError ? (
+                  <Alert variant="danger" role="alert">
+                    <p className="mb-1">{errorMessage(placing.error)}</p>
+                    {refused.length > 0 ? (
+                      <ul className="mb-0">
+                        {refused.map((line) => (
+                          <li key={line.partId}>
+                            {names.get(line.partId) ?? 'A part'}: {line.message}
+                          </li>
+                        ))}
+                      </ul>
+                    ) : null}
+                  </Alert>
+                ) : null}
+                <AddressPicker
+                  submitLabel="Place Order And Pay"
+                  busy={placing.isPending}
+                  busyLabel="Placing your orders"
+                  disabled={blocked}
+                  onSubmit={place}
+                />
+              </section>
+            </Col>
+          </Row>
+        )}
+      </CartStates>
     </Container>
   );
 }
