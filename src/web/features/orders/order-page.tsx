@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
@@ -119,49 +120,35 @@ function OrderDetails({ order, isAdmin }: { order: OrderDetail; isAdmin: boolean
       </Card>
 
       <Row className="g-3 mb-3">
-        <Col md={6}>
-          <Card className="h-100">
-            <Card.Body>
-              <h2 className="h5">Shipping</h2>
-              <dl className="order-facts mb-0">
-                <dt>Customer</dt>
-                <dd>
-                  {order.userName ? `${order.userName} · ` : ''}
-                  <span className="text-break">{order.email}</span>
-                </dd>
-                <dt>Ship To</dt>
-                <dd>{order.address || 'No address given yet'}</dd>
-                <dt>Phone</dt>
-                <dd>{order.phone || '—'}</dd>
-                <dt>Carrier</dt>
-                <dd>{order.carrier || '—'}</dd>
-                <dt>Tracking Number</dt>
-                <dd className="font-monospace text-break">{order.trackingNumber || '—'}</dd>
-              </dl>
-            </Card.Body>
-          </Card>
-        </Col>
-        <Col md={6}>
-          <Card className="h-100">
-            <Card.Body>
-              <h2 className="h5">Payment</h2>
-              <dl className="order-facts mb-0">
-                <dt>Placed</dt>
-                <dd>{when(order.placedAt)}</dd>
-                <dt>Paid</dt>
-                <dd>{when(order.paidAt)}</dd>
-                <dt>Transaction Id</dt>
-                <dd className="font-monospace text-break">{order.transactionId ?? '—'}</dd>
-                {order.refundedAt ? (
-                  <>
-                    <dt>Refunded</dt>
-                    <dd>{when(order.refundedAt)}</dd>
-                  </>
-                ) : null}
-              </dl>
-            </Card.Body>
-          </Card>
-        </Col>
+        <FactsCard title="Shipping">
+          <dt>Customer</dt>
+          <dd>
+            {order.userName ? `${order.userName} · ` : ''}
+            <span className="text-break">{order.email}</span>
+          </dd>
+          <dt>Ship To</dt>
+          <dd>{order.address || 'No address given yet'}</dd>
+          <dt>Phone</dt>
+          <dd>{order.phone || '—'}</dd>
+          <dt>Carrier</dt>
+          <dd>{order.carrier || '—'}</dd>
+          <dt>Tracking Number</dt>
+          <dd className="font-monospace text-break">{order.trackingNumber || '—'}</dd>
+        </FactsCard>
+        <FactsCard title="Payment">
+          <dt>Placed</dt>
+          <dd>{when(order.placedAt)}</dd>
+          <dt>Paid</dt>
+          <dd>{when(order.paidAt)}</dd>
+          <dt>Transaction Id</dt>
+          <dd className="font-monospace text-break">{order.transactionId ?? '—'}</dd>
+          {order.refundedAt ? (
+            <>
+              <dt>Refunded</dt>
+              <dd>{when(order.refundedAt)}</dd>
+            </>
+          ) : null}
+        </FactsCard>
       </Row>
 
       <Card>
@@ -180,5 +167,19 @@ function OrderDetails({ order, isAdmin }: { order: OrderDetail; isAdmin: boolean
         </Card.Body>
       </Card>
     </>
+  );
+}
+
+/** One half of the order's facts (shipping, payment): a titled card holding a definition list's terms and values. */
+function FactsCard({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Col md={6}>
+      <Card className="h-100">
+        <Card.Body>
+          <h2 className="h5">{title}</h2>
+          <dl className="order-facts mb-0">{children}</dl>
+        </Card.Body>
+      </Card>
+    </Col>
   );
 }
