@@ -15,6 +15,19 @@ export async function placeOrder(ctx: TestContext, user: TestUser, partId: strin
   return res.json() as { _id: string; total: number; quantity: number };
 }
 
+/** The built-in test gateway's card form paying an intent with 4242…; answers the gateway's response. */
+export function confirmTestCard(ctx: TestContext, user: TestUser, clientSecret: string) {
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/api/payments/test-gateway/confirm',
+    headers: user.headers,
+    payload: {
+      clientSecret,
+      card: { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 1, cvc: '123' },
+    },
+  });
+}
+
 /**
  * Pays an order as the buyer's browser does with the built-in test gateway: intent, card 4242…, then the spec's
  * PATCH with the transaction id. Answers the PATCH's response (tests of races look at refusals too).
@@ -27,15 +40,7 @@ export async function payOrder(ctx: TestContext, user: TestUser, orderId: string
     payload: { orderId },
   });
   if (intent.statusCode !== 200) return intent;
-  const confirm = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/payments/test-gateway/confirm',
-    headers: user.headers,
-    payload: {
-      clientSecret: intent.json().clientSecret,
-      card: { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 1, cvc: '123' },
-    },
-  });
+  const confirm = await confirmTestCard(ctx, user, intent.json().clientSecret);
   if (confirm.statusCode !== 200) return confirm;
   return ctx.app.inject({
     method: 'PATCH',

@@ -10,7 +10,7 @@ import {
   type TestUser,
 } from '../../../../test/support/test-app.ts';
 import { paymentIntents, refunds } from '../../db/schema.ts';
-import { outboxMails, payOrder, placeOrder } from '../orders/fulfilment-test-helpers.ts';
+import { confirmTestCard, outboxMails, payOrder, placeOrder } from '../orders/fulfilment-test-helpers.ts';
 import { insertPart, orderRow, stockOf } from '../orders/order-test-helpers.ts';
 
 const refund = (ctx: TestContext, user: TestUser | undefined, orderId: string, headers: Record<string, string> = {}) =>
@@ -110,15 +110,7 @@ describeEachDatabase('refunds through the built-in test gateway', (ctx) => {
     });
     expect(intent.statusCode, intent.body).toBe(200);
     expect(intent.json().amount).toBe(50);
-    const confirm = await ctx().app.inject({
-      method: 'POST',
-      url: '/api/payments/test-gateway/confirm',
-      headers: ann.headers,
-      payload: {
-        clientSecret: intent.json().clientSecret,
-        card: { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 1, cvc: '123' },
-      },
-    });
+    const confirm = await confirmTestCard(ctx(), ann, intent.json().clientSecret);
     expect(confirm.statusCode, confirm.body).toBe(200);
     const paid = await ctx().app.inject({
       method: 'POST',
