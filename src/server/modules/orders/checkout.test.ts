@@ -8,6 +8,7 @@ import {
   type TestUser,
 } from '../../../../test/support/test-app.ts';
 import { addresses, cartItems, orders, parts } from '../../db/schema.ts';
+import { intentFor } from '../payments/payment-test-helpers.ts';
 import { insertPart, stockOf } from './order-test-helpers.ts';
 
 const shipTo = { address: '7 Checkout Lane, Springfield', phone: '+1 555 0107' };
@@ -164,12 +165,7 @@ describeEachDatabase('checkout', (ctx) => {
       payload: { partId: part.id, quantity: 1 },
     });
     const orderId = placed.json()._id;
-    const refused = await ctx().app.inject({
-      method: 'POST',
-      url: '/api/create-payment-intent',
-      headers: user.headers,
-      payload: { orderId },
-    });
+    const refused = await intentFor(ctx(), user, orderId);
     expect(refused.statusCode).toBe(422);
     expect(refused.json().error).toMatchObject({ code: 'address_required', details: [{ orderId }] });
 
@@ -181,12 +177,7 @@ describeEachDatabase('checkout', (ctx) => {
     const set = await ctx().app.inject({ method: 'PATCH', url, headers: user.headers, payload: shipTo });
     expect(set.statusCode).toBe(200);
     expect(set.json()).toMatchObject(shipTo);
-    const intent = await ctx().app.inject({
-      method: 'POST',
-      url: '/api/create-payment-intent',
-      headers: user.headers,
-      payload: { orderId },
-    });
+    const intent = await intentFor(ctx(), user, orderId);
     expect(intent.statusCode).toBe(200);
 
     await ctx()
