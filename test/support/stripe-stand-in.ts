@@ -66,6 +66,16 @@ function stripeError(res: http.ServerResponse, status: number, error: Record<str
   res.end(JSON.stringify({ error }));
 }
 
+/** Stripe's 404 for a PaymentIntent it does not know, naming the parameter that named it. */
+function noSuchIntent(res: http.ServerResponse, id: string, param: string): void {
+  stripeError(res, 404, {
+    type: 'invalid_request_error',
+    code: 'resource_missing',
+    param,
+    message: `No such payment_intent: '${id}'`,
+  });
+}
+
 /** `metadata[orderId]=x&automatic_payment_methods[enabled]=true` → nested objects, as Stripe reads them. */
 export function parseStripeForm(body: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -185,12 +195,7 @@ export async function startStripeStandIn(secretKey = 'sk_test_standin_0123456789
         const form = parseStripeForm(body);
         const intent = intents.get(String(form.payment_intent ?? ''));
         if (!intent) {
-          stripeError(res, 404, {
-            type: 'invalid_request_error',
-            code: 'resource_missing',
-            param: 'payment_intent',
-            message: `No such payment_intent: '${String(form.payment_intent ?? '')}'`,
-          });
+          noSuchIntent(res, String(form.payment_intent ?? ''), 'payment_intent');
           return;
         }
         const refunded = [...refunds.values()]
@@ -236,12 +241,7 @@ export async function startStripeStandIn(secretKey = 'sk_test_standin_0123456789
       if (req.method === 'POST' && cancel?.[1]) {
         const intent = intents.get(decodeURIComponent(cancel[1]));
         if (!intent) {
-          stripeError(res, 404, {
-            type: 'invalid_request_error',
-            code: 'resource_missing',
-            param: 'intent',
-            message: `No such payment_intent: '${decodeURIComponent(cancel[1])}'`,
-          });
+          noSuchIntent(res, decodeURIComponent(cancel[1]), 'intent');
           return;
         }
         if (['succeeded', 'processing', 'canceled'].includes(intent.status)) {
@@ -261,12 +261,7 @@ export async function startStripeStandIn(secretKey = 'sk_test_standin_0123456789
       if (req.method === 'GET' && match?.[1]) {
         const intent = intents.get(decodeURIComponent(match[1]));
         if (!intent) {
-          stripeError(res, 404, {
-            type: 'invalid_request_error',
-            code: 'resource_missing',
-            param: 'intent',
-            message: `No such payment_intent: '${decodeURIComponent(match[1])}'`,
-          });
+          noSuchIntent(res, decodeURIComponent(match[1]), 'intent');
           return;
         }
         send(200, intent);
