@@ -295,20 +295,41 @@ async function crashRunServer(driver: 'pglite' | 'postgres', run: 'crash' | 'che
   return { dataDir, launch };
 }
 
+/**
+ * What a crash run loads on a fresh server: the admin's token, the parts (each name stamped, so runs never share a
+ * part), their stock at the start, and `customerCount` signed-up customers labelled `<label>-<i>`.
+ */
+async function stockShop(
+  baseUrl: string,
+  partSpecs: readonly { name: string; price: number; stock: number }[],
+  customerCount: number,
+  label: string,
+) {
+  const adminToken = await logInAdmin(baseUrl);
+  const stamp = Date.now().toString(36).slice(-5);
+  const parts: Awaited<ReturnType<typeof createPart>>[] = [];
+  for (const spec of partSpecs)
+    parts.push(await createPart(baseUrl, adminToken, { ...spec, name: `${spec.name} ${stamp}` }));
+  const startingStock = new Map(parts.map((p) => [p._id, p.availablequantity]));
+  const customers: Customer[] = [];
+  for (let i = 0; i < customerCount; i++) customers.push(await signUp(baseUrl, `${label}-${i}`));
+  return { adminToken, parts, startingStock, customers };
+}
+
 async function crashRepeatedly(driver: 'pglite' | 'postgres'): Promise<void> {
   const { dataDir, launch } = await crashRunServer(driver, 'crash');
 
   let server = await launch();
   let baseUrl = server.url;
-  const adminToken = await logInAdmin(baseUrl);
-  const stamp = Date.now().toString(36).slice(-5);
-  const parts = [
-    await createPart(baseUrl, adminToken, { name: `Crash plenty ${stamp}`, price: 12.34, stock: PLENTY_STOCK }),
-    await createPart(baseUrl, adminToken, { name: `Crash scarce ${stamp}`, price: 99.99, stock: SCARCE_STOCK }),
-  ];
-  const startingStock = new Map(parts.map((p) => [p._id, p.availablequantity]));
-  const customers: Customer[] = [];
-  for (let i = 0; i < CUSTOMERS; i++) customers.push(await signUp(baseUrl, `crash-${driver}-${i}`));
+  const { adminToken, parts, startingStock, customers } = await stockShop(
+    baseUrl,
+    [
+      { name: 'Crash plenty', price: 12.34, stock: PLENTY_STOCK },
+      { name: 'Crash scarce', price: 99.99, stock: SCARCE_STOCK },
+    ],
+    CUSTOMERS,
+    `crash-${driver}`,
+  );
 
   const attempts = new Map<string, Attempt>();
   const deletable: Attempt[] = [];
@@ -563,17 +584,17 @@ async function crashDuringCheckouts(driver: 'pglite' | 'postgres'): Promise<void
 
   let server = await launch();
   let baseUrl = server.url;
-  const adminToken = await logInAdmin(baseUrl);
-  const stamp = Date.now().toString(36).slice(-5);
-  const parts = [
-    await createPart(baseUrl, adminToken, { name: `Cart A ${stamp}`, price: 10.5, stock: PLENTY_STOCK }),
-    await createPart(baseUrl, adminToken, { name: `Cart B ${stamp}`, price: 3.99, stock: PLENTY_STOCK }),
-    await createPart(baseUrl, adminToken, { name: `Cart C ${stamp}`, price: 42, stock: PLENTY_STOCK }),
-    await createPart(baseUrl, adminToken, { name: `Cart scarce ${stamp}`, price: 99.99, stock: CHECKOUT_SCARCE_STOCK }),
-  ];
-  const startingStock = new Map(parts.map((p) => [p._id, p.availablequantity]));
-  const customers: Customer[] = [];
-  for (let i = 0; i < CHECKOUT_CUSTOMERS; i++) customers.push(await signUp(baseUrl, `checkout-${driver}-${i}`));
+  const { adminToken, parts, startingStock, customers } = await stockShop(
+    baseUrl,
+    [
+      { name: 'Cart A', price: 10.5, stock: PLENTY_STOCK },
+      { name: 'Cart B', price: 3.99, stock: PLENTY_STOCK },
+      { name: 'Cart C', price: 42, stock: PLENTY_STOCK },
+      { name: 'Cart scarce', price: 99.99, stock: CHECKOUT_SCARCE_STOCK },
+    ],
+    CHECKOUT_CUSTOMERS,
+    `checkout-${driver}`,
+  );
 
   const attempts = new Map<string, CheckoutAttempt>();
   for (let round = 1; round <= KILLS; round++) {
