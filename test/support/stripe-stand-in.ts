@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
 
 /**
  * A small local stand-in for the part of Stripe's HTTP API the shop uses, speaking Stripe's real wire format:
@@ -59,6 +60,21 @@ export interface StripeStandIn {
 
 function randomId(prefix: string): string {
   return `${prefix}_${crypto.randomBytes(12).toString('hex')}`;
+}
+
+/** A webhook event as Stripe sends it: the envelope (API version, creation time, …) around the event's object. */
+export function stripeEvent(type: string, object: object, id = randomId('evt')) {
+  return {
+    id,
+    object: 'event',
+    api_version: Stripe.API_VERSION,
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+    data: { object },
+  };
 }
 
 function stripeError(res: http.ServerResponse, status: number, error: Record<string, string>): void {

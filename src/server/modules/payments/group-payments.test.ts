@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { expect, it } from 'vitest';
+import { stripeEvent } from '../../../../test/support/stripe-stand-in.ts';
 import { stripeStandInForFile } from '../../../../test/support/stripe-stand-in-suite.ts';
 import {
   createUser,
@@ -181,17 +182,7 @@ describeEachDatabase(
       expect(sent.at(-1)?.form).toMatchObject({ amount: '7098', currency: 'usd' });
 
       const paid = stripe.standIn.succeed(intentId);
-      const event = {
-        id: `evt_${crypto.randomBytes(8).toString('hex')}`,
-        object: 'event',
-        api_version: Stripe.API_VERSION,
-        created: Math.floor(Date.now() / 1000),
-        livemode: false,
-        pending_webhooks: 1,
-        request: { id: null, idempotency_key: null },
-        type: 'payment_intent.succeeded',
-        data: { object: { ...paid, object: 'payment_intent', status: 'succeeded' } },
-      };
+      const event = stripeEvent('payment_intent.succeeded', { ...paid, object: 'payment_intent', status: 'succeeded' });
       const payload = JSON.stringify(event);
       const header = new Stripe('sk_test_unused').webhooks.generateTestHeaderString({
         payload,

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { expect, it } from 'vitest';
+import { stripeEvent } from '../../../../test/support/stripe-stand-in.ts';
 import { stripeStandInForFile } from '../../../../test/support/stripe-stand-in-suite.ts';
 import { databaseChecksum } from '../../../../test/support/table-checksum.ts';
 import {
@@ -139,18 +140,8 @@ const stripe = stripeStandInForFile({ webhookSecret: WEBHOOK_SECRET, publishable
 
 const signer = new Stripe('sk_test_unused');
 
-function stripeEvent(type: string, object: object, id = `evt_${Math.random().toString(36).slice(2)}`) {
-  const payload = JSON.stringify({
-    id,
-    object: 'event',
-    api_version: Stripe.API_VERSION,
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    type,
-    data: { object },
-  });
+function signedStripeEvent(type: string, object: object, id?: string) {
+  const payload = JSON.stringify(stripeEvent(type, object, id));
   return { payload, header: signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) };
 }
 
@@ -215,7 +206,7 @@ describeEachDatabase(
       // Stripe then tells us of the refund we made: nothing changes.
       const echo = await postWebhook(
         ctx(),
-        stripeEvent('charge.refunded', {
+        signedStripeEvent('charge.refunded', {
           id: 'ch_echo',
           object: 'charge',
           amount: 5000,
@@ -297,7 +288,7 @@ describeEachDatabase(
       const part = await insertPart(ctx().database.db, { priceCents: 1500, availableQuantity: 10 });
       const { order, intentId } = await paidWithStripe(ctx(), ann, part.id, 2);
       expect(await stockOf(ctx().database.db, part.id)).toBe(8);
-      const event = stripeEvent('charge.refunded', {
+      const event = signedStripeEvent('charge.refunded', {
         id: 'ch_dash',
         object: 'charge',
         amount: 3000,
@@ -315,7 +306,7 @@ describeEachDatabase(
       expect(await stockOf(ctx().database.db, part.id)).toBe(10);
 
       const disputed = await paidWithStripe(ctx(), ann, part.id, 1);
-      const dispute = stripeEvent('charge.dispute.created', {
+      const dispute = signedStripeEvent('charge.dispute.created', {
         id: 'dp_1',
         object: 'dispute',
         amount: 1500,

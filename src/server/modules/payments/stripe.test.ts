@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import { expect, it } from 'vitest';
+import { stripeEvent } from '../../../../test/support/stripe-stand-in.ts';
 import { stripeStandInForFile } from '../../../../test/support/stripe-stand-in-suite.ts';
 import { databaseChecksum } from '../../../../test/support/table-checksum.ts';
 import {
@@ -26,19 +27,13 @@ function signedEvent(event: object, secret = WEBHOOK_SECRET) {
 
 function succeededEvent(
   intent: { id: string; amount: number; currency: string; metadata: Record<string, string> },
-  id = `evt_${Math.random().toString(36).slice(2)}`,
+  id?: string,
 ) {
-  return {
+  return stripeEvent(
+    'payment_intent.succeeded',
+    { ...intent, object: 'payment_intent', status: 'succeeded', amount_received: intent.amount },
     id,
-    object: 'event',
-    api_version: Stripe.API_VERSION,
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    type: 'payment_intent.succeeded',
-    data: { object: { ...intent, object: 'payment_intent', status: 'succeeded', amount_received: intent.amount } },
-  };
+  );
 }
 
 async function postWebhook(ctx: TestContext, payload: string, header?: string) {
