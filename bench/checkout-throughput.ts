@@ -2,7 +2,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createPostgresDatabase, dropPostgresDatabase } from './support/database.ts';
-import { addBenchPart, post } from './support/http.ts';
+import { addBenchPart, BENCH_SHOP_ENV, logInBenchAdmin, post } from './support/http.ts';
 import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/server.ts';
 
 /**
@@ -30,7 +30,6 @@ const port = await benchPort();
 const postgresServer = process.env.BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const STOCK = 1_000_000;
 const LINES = 3;
-const admin = { email: 'bench-admin@redline.dev', password: 'bench-admin-password' };
 
 interface Buyer {
   userId: string;
@@ -129,11 +128,7 @@ async function benchmark(databaseUrl: string): Promise<Row[]> {
     port,
     databaseUrl,
     env: {
-      SEED_DEMO_DATA: 'true',
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-      RATE_LIMIT_SIGNUP_PER_IP: '100000',
-      RATE_LIMIT_LOGIN_PER_IP: '100000',
+      ...BENCH_SHOP_ENV,
       // Every customer piles up unpaid orders here; the hold limit is not what is measured.
       ORDER_HOLD_LIMIT: 'off',
       ...NO_LOAD_SHEDDING,
@@ -143,7 +138,7 @@ async function benchmark(databaseUrl: string): Promise<Row[]> {
   const rows: Row[] = [];
   try {
     const base = server.baseUrl;
-    const { token: adminToken } = await post<{ token: string }>(base, '/api/login', admin);
+    const adminToken = await logInBenchAdmin(base);
     const hotParts: string[] = [];
     for (let i = 0; i < LINES; i++) hotParts.push(await addBenchPart(base, adminToken, `Bench Hot ${i}`, STOCK));
     const hot: Buyer[] = [];

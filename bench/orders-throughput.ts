@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { createPostgresDatabase, dropPostgresDatabase } from './support/database.ts';
-import { addBenchPart, json, post } from './support/http.ts';
+import { addBenchPart, BENCH_SHOP_ENV, json, logInBenchAdmin, post } from './support/http.ts';
 import { benchPort, startProductionServer } from './support/server.ts';
 
 /**
@@ -24,7 +24,6 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const port = await benchPort();
 const postgresServer = process.env.BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const STOCK = 1_000_000;
-const admin = { email: 'bench-admin@redline.dev', password: 'bench-admin-password' };
 
 interface Row {
   database: string;
@@ -76,17 +75,13 @@ async function benchmark(database: string, target: { databaseUrl?: string; dataD
     port,
     ...target,
     env: {
-      SEED_DEMO_DATA: 'true',
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-      RATE_LIMIT_SIGNUP_PER_IP: '100000',
-      RATE_LIMIT_LOGIN_PER_IP: '100000',
+      ...BENCH_SHOP_ENV,
     },
   });
   const rows: Row[] = [];
   try {
     const base = server.baseUrl;
-    const { token: adminToken } = await post<{ token: string }>(base, '/api/login', admin);
+    const adminToken = await logInBenchAdmin(base);
     const hotPart = await addBenchPart(base, adminToken, 'Bench Hot Part', STOCK);
     const buyers: { token: string; partId: string; ownPart: string }[] = [];
     for (let i = 0; i < connections; i++) {

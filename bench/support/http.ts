@@ -1,5 +1,25 @@
 /** The API calls the throughput benchmarks make to set up their data (parts, buyers) over HTTP, as a client would. */
 
+/** The admin the throughput benchmarks' server is started with (BENCH_SHOP_ENV) and that adds their parts. */
+export const BENCH_ADMIN = { email: 'bench-admin@redline.dev', password: 'bench-admin-password' };
+
+/**
+ * The server settings of a throughput benchmark: the demo shop with BENCH_ADMIN as its admin, and sign-up and log-in
+ * rate limits far above what the benchmark's buyers need.
+ */
+export const BENCH_SHOP_ENV: Readonly<Record<string, string>> = {
+  SEED_DEMO_DATA: 'true',
+  ADMIN_EMAIL: BENCH_ADMIN.email,
+  ADMIN_PASSWORD: BENCH_ADMIN.password,
+  RATE_LIMIT_SIGNUP_PER_IP: '100000',
+  RATE_LIMIT_LOGIN_PER_IP: '100000',
+};
+
+/** The admin's token, for adding the benchmark's parts. */
+export async function logInBenchAdmin(base: string): Promise<string> {
+  return (await post<{ token: string }>(base, '/api/login', BENCH_ADMIN)).token;
+}
+
 /** The body of a 2xx answer; anything else stops the benchmark with the server's answer. */
 export async function json<T>(response: Response): Promise<T> {
   if (!response.ok) throw new Error(`${response.url}: ${response.status} ${await response.text()}`);
