@@ -11,9 +11,9 @@ import {
   type TestUser,
 } from '../../../../test/support/test-app.ts';
 import { orders, paymentIntentOrders } from '../../db/schema.ts';
+import { confirmTestCard } from '../orders/fulfilment-test-helpers.ts';
 import { insertPart } from '../orders/order-test-helpers.ts';
 
-const validCard = { number: '4242 4242 4242 4242', expMonth: 12, expYear: 2040, cvc: '123' };
 const shipTo = { address: '9 Group Road', phone: '+1 555 0109' };
 
 /** Three orders of `user` through the cart and one checkout: $10 + $51 + $9.98. */
@@ -68,12 +68,7 @@ function confirm(ctx: TestContext, user: TestUser, transactionId: string, key?: 
 }
 
 async function payAtTestGateway(ctx: TestContext, user: TestUser, clientSecret: string): Promise<string> {
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/payments/test-gateway/confirm',
-    headers: user.headers,
-    payload: { clientSecret, card: validCard },
-  });
+  const res = await confirmTestCard(ctx, user, clientSecret);
   expect(res.statusCode, res.body).toBe(200);
   return res.json().transactionId;
 }
