@@ -265,6 +265,16 @@ export interface SearchSuggestions {
   correction: string | null;
 }
 
+/** One row of the facet statement: a facet's kind, its key and name, its count, and a price range's ends. */
+type FacetRow = {
+  kind: string;
+  key: string | null;
+  name: string | null;
+  n: number;
+  lo: number | null;
+  hi: number | null;
+};
+
 /** A text[] as the drivers hand it back: node-postgres parses it, PGlite too; a literal "{a,b}" is parsed here. */
 function pgTextArray(value: unknown): string[] {
   if (Array.isArray(value)) return value.map(String);
@@ -498,14 +508,7 @@ export class PartRepository {
       fits = sql`(${parts.universal} or ${parts.id} in (${this.#fitment.partIdsFitting(fitsFor)}))`;
     }
     const scope = groups.scope.length > 0 ? and(...groups.scope) : sql`true`;
-    const result = await this.#db.execute<{
-      kind: string;
-      key: string | null;
-      name: string | null;
-      n: number;
-      lo: number | null;
-      hi: number | null;
-    }>(sql`
+    const result = await this.#db.execute<FacetRow>(sql`
       with scoped as materialized (
         select ${parts.categoryId} as category_id, ${parts.brandId} as brand_id, ${parts.priceCents} as price_cents,
           ${inStock} as in_stock, ${all('category')} as category_ok, ${all('brand')} as brand_ok,
@@ -541,14 +544,7 @@ export class PartRepository {
       total: 0,
       fits: fitsFor === undefined ? null : 0,
     };
-    for (const row of rows as {
-      kind: string;
-      key: string | null;
-      name: string | null;
-      n: number;
-      lo: number | null;
-      hi: number | null;
-    }[]) {
+    for (const row of rows as FacetRow[]) {
       const n = Number(row.n);
       if (row.kind === 'category' && row.key) facets.categories.set(row.key, n);
       else if (row.kind === 'brand' && row.key)
