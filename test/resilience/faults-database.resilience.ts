@@ -11,14 +11,12 @@ import {
   timed,
 } from './fault-support.ts';
 import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
   allOrders,
   type Customer,
   call,
   createPart,
+  faultServerEnv,
   logInAdmin,
-  SESSION_SECRET,
   signUp,
   sleep,
   type WirePart,
@@ -129,22 +127,13 @@ describe('PostgreSQL stopped and frozen (private cluster)', () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-faults-db-'));
     const pg: PrivatePostgres = await startPrivatePostgres();
     server = startServer(
-      {
+      faultServerEnv(scratch, {
         DATABASE_URL: pg.url,
-        DATA_DIR: scratch,
-        STATIC_DIR: path.join(scratch, 'no-web-build'),
-        SESSION_SECRET,
-        ADMIN_EMAIL,
-        ADMIN_PASSWORD,
-        SEED_DEMO_DATA: 'true',
-        JOBS_ENABLED: 'false',
-        NODE_ENV: 'test',
-        TEST_ONLY_FAST_PASSWORD_HASH: 'true',
         DB_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS),
         DB_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
         HEALTH_CHECK_TIMEOUT_MS: '1000',
         RATE_LIMIT_LOGIN_DELAY_MAX_MS: '0',
-      },
+      }),
       await freePort(),
     );
     await waitForHealthy(server, 60_000);
@@ -205,21 +194,12 @@ describe('PostgreSQL stopped and frozen (private cluster)', () => {
     const pg = await startPrivatePostgres();
     const dir = fs.mkdtempSync(path.join(scratch || os.tmpdir(), 'stop-'));
     const stopping = startServer(
-      {
+      faultServerEnv(dir, {
         DATABASE_URL: pg.url,
-        DATA_DIR: dir,
-        STATIC_DIR: path.join(dir, 'no-web-build'),
-        SESSION_SECRET,
-        ADMIN_EMAIL,
-        ADMIN_PASSWORD,
-        SEED_DEMO_DATA: 'true',
-        JOBS_ENABLED: 'false',
-        NODE_ENV: 'test',
-        TEST_ONLY_FAST_PASSWORD_HASH: 'true',
         // Statements may wait far longer than the stop may take: the cap is what ends it.
         DB_STATEMENT_TIMEOUT_MS: '60000',
         SHUTDOWN_TIMEOUT_SECONDS: '3',
-      },
+      }),
       await freePort(),
     );
     await waitForHealthy(stopping, 60_000);

@@ -4,17 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, type ServerProcess, startServer, waitForHealthy, waitForOutput } from '../support/server-process.ts';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  allOrders,
-  call,
-  createPart,
-  logInAdmin,
-  SESSION_SECRET,
-  signUp,
-  sleep,
-} from './support.ts';
+import { allOrders, call, createPart, faultServerEnv, logInAdmin, signUp, sleep } from './support.ts';
 
 /*
  * Issue 11: PGlite on a small disk (a tmpfs of its own) that fills up. Writes are refused with 507 and Retry-After
@@ -72,20 +62,11 @@ function fill(dir: string, leaveMb: number): string {
 }
 
 function env(dataDir: string, floorMb: number): Record<string, string> {
-  return {
-    DATA_DIR: dataDir,
-    STATIC_DIR: path.join(dataDir, 'no-web-build'),
-    SESSION_SECRET,
-    ADMIN_EMAIL,
-    ADMIN_PASSWORD,
-    SEED_DEMO_DATA: 'true',
-    JOBS_ENABLED: 'false',
-    NODE_ENV: 'test',
-    TEST_ONLY_FAST_PASSWORD_HASH: 'true',
+  return faultServerEnv(dataDir, {
     DISK_FREE_FLOOR_MB: String(floorMb),
     SHUTDOWN_TIMEOUT_SECONDS: '5',
     WATCHDOG_STALL_SECONDS: '10',
-  };
+  });
 }
 
 async function launch(dataDir: string, floorMb: number): Promise<ServerProcess> {

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import path from 'node:path';
 import { adminConnectionUrl, withAdminClient } from '../support/postgres-admin.ts';
 
 export const ADMIN_EMAIL = 'resilience-admin@example.com';
@@ -136,3 +137,22 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 
 /** Cents, so dollar arithmetic on the wire is compared exactly. */
 export const cents = (dollars: number) => Math.round(dollars * 100);
+
+/**
+ * What every fault test's server shares: its own data directory (and no web build), the suite's secret and admin,
+ * the demo catalogue, no job runner, test mode with fast password hashing. A test adds what its fault needs.
+ */
+export function faultServerEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATA_DIR: dataDir,
+    STATIC_DIR: path.join(dataDir, 'no-web-build'),
+    SESSION_SECRET,
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    SEED_DEMO_DATA: 'true',
+    JOBS_ENABLED: 'false',
+    NODE_ENV: 'test',
+    TEST_ONLY_FAST_PASSWORD_HASH: 'true',
+    ...extra,
+  };
+}
