@@ -93,7 +93,7 @@ describe.each(testDrivers)('job runner [%s]', (driver) => {
     expect(JSON.stringify(lines)).not.toContain('ann@example.com');
   });
 
-  it('retries a failing job with back-off until it succeeds', async () => {
+  it('retries a failing job with back-off until it succeeds', { timeout: 40_000 }, async () => {
     const jobs = runner();
     let calls = 0;
     await jobs.work(
@@ -106,10 +106,12 @@ describe.each(testDrivers)('job runner [%s]', (driver) => {
     );
     await jobs.start();
     await jobs.enqueue('flaky');
+    // pg-boss backs off with jitter from retryDelaySeconds and polls every 0.5 s here: seconds on a quiet machine,
+    // more beside a full test run (8 s was once not enough), so the bound is generous; it only ends a hung test.
     await until(
       async () => calls,
       (n) => n === 2,
-      8000,
+      20_000,
     );
     const stats = await jobs.stats();
     expect(stats.queues.find((q) => q.name === 'flaky')).toEqual({ name: 'flaky', pending: 0, active: 0, failed: 0 });
