@@ -7,7 +7,7 @@ import { PartFitmentRepository } from '../src/server/modules/fitment/part-fitmen
 import { PartFitments } from '../src/server/modules/fitment/part-fitments.ts';
 import { type BenchShape, benchVehicle, seedFitmentBench } from './fitment-seed.ts';
 import { createPostgresDatabase, dropPostgresDatabase, openBenchDatabase } from './support/database.ts';
-import { formatFigures, type LoadFigures, measure, warmUp } from './support/load.ts';
+import { formatFigures, type LoadFigures, loadFigures, measure, warmUp } from './support/load.ts';
 import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/server.ts';
 
 /**
@@ -86,16 +86,7 @@ async function measureBoth(title: string, base: string, paths: string[]): Promis
     requests: paths.map((path) => ({ method: 'GET', path })),
     title,
   });
-  return {
-    title,
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    averageMs: result.latency.average,
-    total: result.requests.total,
-    non2xx: result.non2xx,
-    errors: result.errors,
-  };
+  return loadFigures(title, result);
 }
 
 async function runSize(shape: BenchShape, parts: number): Promise<SizeResult> {
