@@ -433,6 +433,11 @@ export const mailOutbox = pgTable(
     subject: text('subject').notNull(),
     html: text('html'),
     text: text('text'),
+    /**
+     * The mail as data (mail-layout's MailDocument) when its HTML is rendered at delivery rather than before the
+     * transaction that enqueued it (issue 12: a checkout's order-placed mail). Subject and text are written at once.
+     */
+    document: jsonb('document'),
     status: text('status', { enum: mailStatuses }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     /** When `pending`: the next try. When `sending`: the end of the claim's lease, after which a sender that died
