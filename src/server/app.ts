@@ -16,6 +16,7 @@ import { catalogRoutes } from './modules/catalog/catalog-routes.ts';
 import { fitmentRoutes } from './modules/fitment/fitment-routes.ts';
 import { healthRoutes } from './modules/health/health-routes.ts';
 import { jobsRoutes } from './modules/jobs/jobs-routes.ts';
+import { mediaRoutes } from './modules/media/media-routes.ts';
 import { checkoutRoutes } from './modules/orders/checkout-routes.ts';
 import { ordersRoutes } from './modules/orders/orders-routes.ts';
 import { paymentsRoutes } from './modules/payments/payments-routes.ts';
@@ -165,6 +166,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(cartRoutes, { cart: services.cart });
   await app.register(checkoutRoutes, { checkout: services.checkout });
   await app.register(addressesRoutes, { addressBook: services.addressBook });
+  // Issue 14 (ADR 013): part photos, and their files served from UPLOADS_DIR at /uploads/.
+  await app.register(mediaRoutes, {
+    photos: services.photos,
+    uploadsDir: config.uploadsDir,
+    maxUploadBytes: config.PHOTO_MAX_UPLOAD_MB * 1024 * 1024,
+  });
 
   await app.register(staticSpaPlugin, { root: config.STATIC_DIR });
   return app;

@@ -174,6 +174,15 @@ const configSchema = z
      * N=2^17, so hundreds of sign-ups in the tests take milliseconds. Never a default.
      */
     TEST_ONLY_FAST_PASSWORD_HASH: z.enum(['true', 'false']).default('false'),
+    /** Issue 14: where uploaded part photos are stored and served from (/uploads/); unset: DATA_DIR/uploads. */
+    UPLOADS_DIR: optionalString,
+    /** Issue 14: the largest photo upload, in MB (413 above). */
+    PHOTO_MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(50).default(10),
+    /** Issue 14: S3-compatible photo storage is not built yet (ADR 013); set, it is refused rather than ignored. */
+    S3_BUCKET: optionalString.refine(
+      (value) => value === undefined,
+      'S3_BUCKET: storing photos in a bucket is not built yet (ADR 013); unset it to store them under UPLOADS_DIR',
+    ),
   })
   .transform((env) => {
     const stripeConfigured = Boolean(env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY && env.STRIPE_WEBHOOK_SECRET);
@@ -182,6 +191,7 @@ const configSchema = z
       LOAD_SHED_MAX_WAIT_MS: env.LOAD_SHED_MAX_WAIT_MS ?? (env.NODE_ENV === 'test' ? 0 : 500),
       paymentProvider: env.PAYMENT_PROVIDER ?? (stripeConfigured ? 'stripe' : 'test'),
       googleConfigured: Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET),
+      uploadsDir: env.UPLOADS_DIR ?? `${env.DATA_DIR.replace(/\/+$/, '')}/uploads`,
     } as const;
   })
   .superRefine((config, ctx) => {

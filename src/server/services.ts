@@ -23,6 +23,9 @@ import { VehiclesService } from './modules/fitment/vehicles-service.ts';
 import { purgeExpiredKeys } from './modules/idempotency/idempotency-keys.ts';
 import { type BackgroundJobs, createBackgroundJobs } from './modules/jobs/background-jobs.ts';
 import { orderLinks } from './modules/mail/order-mails.ts';
+import { PartPhotoRepository } from './modules/media/part-photo-repository.ts';
+import { PartPhotosService } from './modules/media/part-photos-service.ts';
+import { DiskPhotoStorage } from './modules/media/photo-storage.ts';
 import { CheckoutService } from './modules/orders/checkout-service.ts';
 import { OrderPayments } from './modules/orders/order-payment-port.ts';
 import { OrderRepository } from './modules/orders/order-repository.ts';
@@ -59,6 +62,8 @@ interface Services {
   addressBook: AddressBook;
   /** The job runner and mail delivery; started and stopped with the app (app.ts). */
   jobs: BackgroundJobs;
+  /** Issue 14 (ADR 013): a part's uploaded photos (the media module). */
+  photos: PartPhotosService;
 }
 
 declare module 'fastify' {
@@ -132,6 +137,14 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
   const knownVehicles = new KnownVehicles();
   const partFitments = new PartFitments(new PartFitmentRepository(db), knownVehicles);
   const parts = new PartRepository(db, partFitments);
+  // Issue 14 (ADR 013): the media module sees the catalogue as its `PartImagePort`: the part locked in a photo
+  // write's transaction, and its `img` set to the main photo's URL there. The catalogue reads photos back through
+  // `photos.photosOf`.
+  const photos = new PartPhotosService(new PartPhotoRepository(db), new DiskPhotoStorage(config.uploadsDir), {
+    lock: (tx, partId) => parts.lock(tx, partId),
+    exists: async (partId) => (await parts.findById(partId)) !== undefined,
+    setImage: async (tx, partId, img) => void (await parts.update(tx, partId, { img })),
+  });
   const vehicleRecords = new VehicleRepository(db);
   const orderRecords = new OrderRepository(db);
   const paymentRecords = new PaymentRepository(db);
@@ -201,7 +214,7 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
     accounts,
     profiles: new ProfileService(users),
     google,
-    catalog: new CatalogService(parts, partFitments),
+    catalog: new CatalogService(parts, partFitments, photos),
     vehicles: new VehiclesService(vehicleRecords, knownVehicles),
     garage: new GarageService(new GarageRepository(db), vehicleRecords),
     reviews: new ReviewsService(new ReviewRepository(db)),
@@ -209,5 +222,6 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
     payments,
     refunds,
     jobs,
+    photos,
   };
 }

@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { buildApp } from '../../src/server/app.ts';
@@ -22,6 +24,8 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     LOG_LEVEL: 'silent',
     DATA_DIR: '/nonexistent-test-data-dir',
     STATIC_DIR: '/nonexistent-static-dir',
+    // Issue 14: uploaded photos go under the run's temporary directory (TMPDIR, removed after the run).
+    UPLOADS_DIR: path.join(os.tmpdir(), `redline-uploads-${process.pid}`),
     SESSION_SECRET: TEST_SESSION_SECRET,
     // No pg-boss and no mail delivery unless a test asks (JOBS_ENABLED=true, with SMTP_URL of its SMTP server).
     JOBS_ENABLED: 'false',

@@ -53,14 +53,19 @@ export const httpUrlSchema = z
     }
   }, 'Provide A Valid http(s) Link');
 
-/** An http(s) URL or a path the shop serves itself (e.g. `/images/parts/brake-disc.svg`). */
+/**
+ * An http(s) URL or a path the shop serves itself (e.g. `/images/parts/brake-disc.svg`, or an uploaded photo's
+ * `/uploads/parts/….webp`, issue 14).
+ */
 export const imageRefSchema = z
   .string()
   .trim()
   .max(2048, 'Use A Link Of At Most 2048 Characters')
   .refine(
     (value) =>
-      /^\/images\/[a-z0-9/_.-]+\.(svg|png|jpe?g|webp|avif)$/i.test(value) || httpUrlSchema.safeParse(value).success,
+      /^\/images\/[a-z0-9/_.-]+\.(svg|png|jpe?g|webp|avif)$/i.test(value) ||
+      /^\/uploads\/parts\/[a-f0-9]+-\d+\.webp$/.test(value) ||
+      httpUrlSchema.safeParse(value).success,
     'Provide A Valid Image Link (http or https)',
   );
 

@@ -9,6 +9,7 @@ import {
   partCategorySchema,
   slugSchema,
 } from './fitment.ts';
+import { partPhotosSchema } from './media.ts';
 
 /**
  * A part as it travels on the wire. The spec's spellings (`_id`, `desription`, `minimunorder`,
@@ -40,8 +41,11 @@ export const partSchema = z.object({
 });
 export type Part = z.infer<typeof partSchema>;
 
-/** `GET /api/part/{id}`: the part and its full fitment, grouped by make and model. */
-export const partDetailsSchema = partSchema.extend({ fitment: z.array(fitmentGroupSchema) });
+/**
+ * `GET /api/part/{id}`: the part and its full fitment, grouped by make and model; issue 14 (additive): its uploaded
+ * photos, the main one first (empty when it has none: `img` is then a link).
+ */
+export const partDetailsSchema = partSchema.extend({ fitment: z.array(fitmentGroupSchema), photos: partPhotosSchema });
 export type PartDetails = z.infer<typeof partDetailsSchema>;
 
 /** `GET /api/part/{id}?vehicle=`: with a vehicle, the part says whether it fits it (`fit`). */

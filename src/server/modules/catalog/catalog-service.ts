@@ -12,6 +12,7 @@ import type { Transaction } from '../../db/client.ts';
 import { InvalidError, NotFoundError } from '../../errors.ts';
 import type { PartFitmentPort } from './part-fitment-port.ts';
 import { fromPartInput, fromPartPatch, partNumbersOf, toWirePart } from './part-mapper.ts';
+import type { PartPhotosPort } from './part-photos-port.ts';
 import type { FacetCounts, PartFilter, PartRepository } from './part-repository.ts';
 
 const notFound = () => new NotFoundError('This part does not exist.');
@@ -76,9 +77,11 @@ export class CatalogService {
   readonly #fitment: PartFitmentPort;
   readonly #facetMemory = new ShortMemory<FacetCounts>(5_000, 200);
   readonly #categoryMemory = new ShortMemory<CategoryRows>(5_000, 1);
-  constructor(parts: PartRepository, fitment: PartFitmentPort) {
+  readonly #photos: PartPhotosPort;
+  constructor(parts: PartRepository, fitment: PartFitmentPort, photos: PartPhotosPort) {
     this.#parts = parts;
     this.#fitment = fitment;
+    this.#photos = photos;
   }
 
   async list(query: PartListQuery, viewer: Viewer): Promise<{ items: Part[]; total: number }> {
@@ -125,7 +128,7 @@ export class CatalogService {
     await this.#assertVehicle(vehicle);
     const row = await this.#parts.findById(id, undefined, vehicle);
     if (!row) throw notFound();
-    return { ...toWirePart(row, viewer), fitment: await this.#fitment.fitmentOf(id) };
+    return { ...toWirePart(row, viewer), ...(await this.#extras(id)) };
   }
 
   async categoryTree(): Promise<CategoryNode[]> {
@@ -193,7 +196,12 @@ export class CatalogService {
   async #wire(id: string): Promise<PartDetails> {
     const row = await this.#parts.findById(id);
     if (!row) throw notFound();
-    return { ...toWirePart(row, ADMIN), fitment: await this.#fitment.fitmentOf(id) };
+    return { ...toWirePart(row, ADMIN), ...(await this.#extras(id)) };
+  }
+
+  /** What a part's details add to its list fields: its fitment, and its uploaded photos (issue 14). */
+  async #extras(id: string): Promise<Pick<PartDetails, 'fitment' | 'photos'>> {
+    return { fitment: await this.#fitment.fitmentOf(id), photos: await this.#photos.photosOf(id) };
   }
 
   /** Brand (by name, created when new) and category (by slug, which must exist) as column values. */

@@ -77,6 +77,7 @@ describe('productFormSchema', () => {
           ],
         },
       ],
+      photos: [],
     } satisfies PartDetails;
     expect(initialProductValues(part)).toMatchObject({
       brand: 'EBC',

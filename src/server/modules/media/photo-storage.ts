@@ -1,0 +1,64 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+/** One stored width of a photo. */
+export interface PhotoFile {
+  width: number;
+  data: Buffer;
+}
+
+/**
+ * Where photo files live (ADR 013): the media module writes and removes through this port and asks it for a file's
+ * public URL. Files are named by content-hashed key and width, so a name's bytes never change and can be cached for
+ * a year. Only the disk is built; an S3-compatible bucket would be a second implementation of this interface.
+ */
+export interface PhotoStorage {
+  /** Stores every width of a key; storing a key again is harmless (the same bytes under the same names). */
+  put(key: string, files: PhotoFile[]): Promise<void>;
+  /** Removes every width of a key; files already gone are not an error. */
+  remove(key: string, widths: readonly number[]): Promise<void>;
+  urlOf(key: string, width: number): string;
+}
+
+/** The URL prefix the disk storage's files are served under (media-routes.ts serves UPLOADS_DIR there). */
+export const UPLOADS_URL_PREFIX = '/uploads/';
+const PARTS = 'parts';
+
+/** Photos as files under UPLOADS_DIR/parts, written whole (a temporary name, then a rename) or not at all. */
+export class DiskPhotoStorage implements PhotoStorage {
+  readonly #dir: string;
+  constructor(uploadsDir: string) {
+    this.#dir = path.join(path.resolve(uploadsDir), PARTS);
+  }
+
+  async put(key: string, files: PhotoFile[]): Promise<void> {
+    await fs.mkdir(this.#dir, { recursive: true });
+    const written: string[] = [];
+    try {
+      for (const file of files) {
+        const target = this.#path(key, file.width);
+        const temporary = `${target}.${crypto.randomUUID()}.tmp`;
+        await fs.writeFile(temporary, file.data);
+        await fs.rename(temporary, target);
+        written.push(target);
+      }
+    } catch (error) {
+      await Promise.all(written.map((file) => fs.rm(file, { force: true })));
+      throw error;
+    }
+  }
+
+  async remove(key: string, widths: readonly number[]): Promise<void> {
+    await Promise.all(widths.map((width) => fs.rm(this.#path(key, width), { force: true })));
+  }
+
+  urlOf(key: string, width: number): string {
+    return `${UPLOADS_URL_PREFIX}${PARTS}/${key}-${width}.webp`;
+  }
+
+  #path(key: string, width: number): string {
+    if (!/^[a-f0-9]{16,64}$/.test(key) || !Number.isInteger(width)) throw new Error(`not a photo key: ${key}`);
+    return path.join(this.#dir, `${key}-${width}.webp`);
+  }
+}
