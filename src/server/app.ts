@@ -13,6 +13,7 @@ import { accountsRoutes } from './modules/accounts/accounts-routes.ts';
 import { addressesRoutes } from './modules/accounts/addresses-routes.ts';
 import { cartRoutes } from './modules/cart/cart-routes.ts';
 import { catalogRoutes } from './modules/catalog/catalog-routes.ts';
+import { catalogTransferRoutes } from './modules/catalog-transfer/catalog-transfer-routes.ts';
 import { fitmentRoutes } from './modules/fitment/fitment-routes.ts';
 import { healthRoutes } from './modules/health/health-routes.ts';
 import { jobsRoutes } from './modules/jobs/jobs-routes.ts';
@@ -141,6 +142,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onReady', async () => services.jobs.start());
   app.addHook('onClose', async () => {
     await services.accounts.settled();
+    await services.catalogImports.stop();
     await services.jobs.stop();
   });
   await app.register(authPlugin, { sessions: services.sessions });
@@ -166,6 +168,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(cartRoutes, { cart: services.cart });
   await app.register(checkoutRoutes, { checkout: services.checkout });
   await app.register(addressesRoutes, { addressBook: services.addressBook });
+  // Issue 14 (ADR 014): CSV import and export of the catalogue.
+  await app.register(catalogTransferRoutes, { imports: services.catalogImports, exports: services.catalogExports });
   // Issue 14 (ADR 013): part photos, and their files served from UPLOADS_DIR at /uploads/.
   await app.register(mediaRoutes, {
     photos: services.photos,

@@ -1,4 +1,6 @@
+import os from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
+import { CATALOG_IMPORT_MAX_BYTES } from '../shared/schemas/catalog-transfer.ts';
 import { type AppConfig, publicUrl } from './config.ts';
 import type { Database, DatabaseHandle, Transaction } from './db/client.ts';
 import { AccountTokenRepository } from './modules/accounts/account-token-repository.ts';
@@ -12,10 +14,15 @@ import { UserRepository } from './modules/accounts/user-repository.ts';
 import { CartRepository } from './modules/cart/cart-repository.ts';
 import { CartService } from './modules/cart/cart-service.ts';
 import { CatalogService } from './modules/catalog/catalog-service.ts';
+import { PartBulkRepository } from './modules/catalog/part-bulk-repository.ts';
 import { PartRepository } from './modules/catalog/part-repository.ts';
+import { CatalogExportService } from './modules/catalog-transfer/catalog-export-service.ts';
+import { CatalogImportService } from './modules/catalog-transfer/catalog-import-service.ts';
+import { ImportRepository } from './modules/catalog-transfer/import-repository.ts';
 import { GarageRepository } from './modules/fitment/garage-repository.ts';
 import { GarageService } from './modules/fitment/garage-service.ts';
 import { KnownVehicles } from './modules/fitment/known-vehicles.ts';
+import { modelKey, PartFitmentBulkRepository } from './modules/fitment/part-fitment-bulk-repository.ts';
 import { PartFitmentRepository } from './modules/fitment/part-fitment-repository.ts';
 import { PartFitments } from './modules/fitment/part-fitments.ts';
 import { VehicleRepository } from './modules/fitment/vehicle-repository.ts';
@@ -27,6 +34,7 @@ import { PartPhotoRepository } from './modules/media/part-photo-repository.ts';
 import { PartPhotosService } from './modules/media/part-photos-service.ts';
 import { DiskPhotoStorage } from './modules/media/photo-storage.ts';
 import { CheckoutService } from './modules/orders/checkout-service.ts';
+import { OrderExportRepository } from './modules/orders/order-export-repository.ts';
 import { OrderPayments } from './modules/orders/order-payment-port.ts';
 import { OrderRepository } from './modules/orders/order-repository.ts';
 import { OrdersService } from './modules/orders/orders-service.ts';
@@ -62,6 +70,9 @@ interface Services {
   addressBook: AddressBook;
   /** The job runner and mail delivery; started and stopped with the app (app.ts). */
   jobs: BackgroundJobs;
+  /** Issue 14 (ADR 014): CSV import and export of the catalogue (the catalog-transfer module). */
+  catalogImports: CatalogImportService;
+  catalogExports: CatalogExportService;
   /** Issue 14 (ADR 013): a part's uploaded photos (the media module). */
   photos: PartPhotosService;
 }
@@ -205,7 +216,24 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
       describe: (partId, tx) => orderStock.describe(partId, tx),
     },
   });
+  // Issue 14 (ADR 014): import and export see the catalogue, the fitment module and the orders module through their
+  // bulk repositories as the catalog-transfer module's ports.
+  const catalogBulk = new PartBulkRepository(db);
+  const fitmentBulk = new PartFitmentBulkRepository(db);
+  const catalogImports = new CatalogImportService({
+    db,
+    imports: new ImportRepository(db),
+    catalog: catalogBulk,
+    fitment: fitmentBulk,
+    modelKey,
+    log: settings.log,
+    settings: { spoolDir: os.tmpdir(), maxBytes: CATALOG_IMPORT_MAX_BYTES, batchSize: 500 },
+  });
+  const catalogExports = new CatalogExportService(catalogBulk, fitmentBulk, new OrderExportRepository(db));
 
+
+    catalogImports,
+    catalogExports,
   return {
     cart: new CartService(cartRecords, parts),
     checkout,

@@ -1,0 +1,248 @@
+import { createReadStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
+import type { FastifyBaseLogger } from 'fastify';
+import { normalizePartNumber } from '../../../shared/part-numbers.ts';
+import type { CatalogImport, ImportError, ProductCsvColumn } from '../../../shared/schemas/catalog-transfer.ts';
+import type { Database } from '../../db/client.ts';
+import { InvalidError, NotFoundError } from '../../errors.ts';
+import type { ImportRecord, ImportRepository } from './import-repository.ts';
+import type { CatalogBulkPort, FitmentBulkPort, ImportPart } from './ports.ts';
+import { type ImportRow, importedFields, type RowContext, readHeader, readRow } from './product-csv.ts';
+import { CSV_OPTIONS, csvProblem, spoolUpload } from './upload-spool.ts';
+
+export interface CatalogImportSettings {
+  /** Where uploads wait while they are imported (removed after). */
+  spoolDir: string;
+  maxBytes: number;
+  /** Rows per transaction. */
+  batchSize: number;
+}
+
+interface Collaborators {
+  db: Database;
+  imports: ImportRepository;
+  catalog: CatalogBulkPort;
+  fitment: FitmentBulkPort;
+  /** `modelKey` of the fitment module: how a make and model name a model. */
+  modelKey: (make: string, model: string) => string;
+  log: FastifyBaseLogger;
+  settings: CatalogImportSettings;
+}
+
+const notFound = () => new NotFoundError('This import does not exist.');
+
+/** The record as the page shows it, with the time left estimated from the pace so far. */
+export function toWireImport(record: ImportRecord, now = Date.now()): CatalogImport {
+  let secondsLeft: number | null = null;
+  if (record.status === 'running' && record.rowsDone > 0) {
+    const elapsed = (now - record.createdAt.getTime()) / 1000;
+    secondsLeft = Math.max(0, Math.round((elapsed / record.rowsDone) * (record.totalRows - record.rowsDone)));
+  } else if (record.status !== 'running') secondsLeft = 0;
+  return {
+    id: record.id,
+    status: record.status,
+    dryRun: record.dryRun,
+    fileName: record.fileName,
+    totalRows: record.totalRows,
+    rowsDone: record.rowsDone,
+    created: record.created,
+    updated: record.updated,
+    errorCount: record.errorCount,
+    errors: record.errors as ImportError[],
+    secondsLeft,
+    message: record.message,
+    createdAt: record.createdAt.toISOString(),
+    finishedAt: record.finishedAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * CSV import of products (issue 14, ADR 013). The upload is streamed to a spool file and checked on the way
+ * (size, encoding, CSV syntax, header), so a refused file changes nothing; then the import runs in the background on
+ * this instance, a batch per transaction (parts, their fitment and the import's progress commit together), reading
+ * Cancel between batches. A dry run reads and checks every row the same way and writes only its report.
+ */
+export class CatalogImportService {
+  readonly #c: Collaborators;
+  readonly #running = new Map<string, { done: Promise<void>; abort: AbortController }>();
+
+  constructor(collaborators: Collaborators) {
+    this.#c = collaborators;
+  }
+
+  async start(
+    body: Readable,
+    options: { dryRun: boolean; fileName: string; adminEmail: string },
+  ): Promise<CatalogImport> {
+    const { settings } = this.#c;
+    await mkdir(settings.spoolDir, { recursive: true, mode: 0o700 });
+    const upload = await spoolUpload(body, settings.spoolDir, settings.maxBytes);
+    let record: ImportRecord;
+    try {
+      const { problems } = readHeader(upload.header);
+      const [first] = problems;
+      if (first) throw new InvalidError(`The header row is not valid: ${first.message}.`, problems);
+      if (upload.rows === 0) throw new InvalidError('The file has a header row but no products.');
+      record = await this.#c.imports.create({
+        dryRun: options.dryRun,
+        fileName: options.fileName,
+        createdByEmail: options.adminEmail,
+        totalRows: upload.rows,
+      });
+    } catch (error) {
+      await rm(upload.file, { force: true });
+      throw error;
+    }
+    const abort = new AbortController();
+    const done = this.#run(record, upload.file, abort.signal)
+      .catch(async (error: unknown) => {
+        const problem = csvProblem(error);
+        this.#c.log.error({ importId: record.id, error: (error as Error).message }, 'catalog import failed');
+        await this.#c.imports
+          .finish(record.id, 'failed', problem ? `${problem.message} (line ${problem.line})` : 'The import failed.')
+          .catch(() => undefined);
+      })
+      .finally(async () => {
+        this.#running.delete(record.id);
+        await rm(upload.file, { force: true });
+      });
+    this.#running.set(record.id, { done, abort });
+    return toWireImport(record);
+  }
+
+  async get(id: string): Promise<CatalogImport> {
+    const record = await this.#c.imports.find(id);
+    if (!record) throw notFound();
+    return toWireImport(record);
+  }
+
+  async recent(): Promise<CatalogImport[]> {
+    return (await this.#c.imports.recent(10)).map((record) => toWireImport(record));
+  }
+
+  /** Stops a running import after its current batch (batches already written stay); a finished one is as it was. */
+  async cancel(id: string): Promise<CatalogImport> {
+    if (!(await this.#c.imports.requestCancel(id))) throw notFound();
+    return this.get(id);
+  }
+
+  /** Until every import under way has ended (tests; a stop). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.#running.values()].map((run) => run.done));
+  }
+
+  /** On shutdown: each run stops after its current row and is marked failed (its committed batches stay). */
+  async stop(): Promise<void> {
+    for (const run of this.#running.values()) run.abort.abort();
+    await this.settled();
+  }
+
+  async #run(record: ImportRecord, file: string, signal: AbortSignal): Promise<void> {
+    const { catalog, fitment, imports, settings } = this.#c;
+    const [categoryIds, modelIds] = await Promise.all([catalog.categoryIds(), fitment.modelIds()]);
+    const records = createReadStream(file).pipe(parse({ ...CSV_OPTIONS, info: true }));
+    let context: RowContext | undefined;
+    let fields = new Set<keyof ImportPart>();
+    let hasFitment = false;
+    const firstLineOf = new Map<string, number>();
+    let batch: ImportRow[] = [];
+    let errors: ImportError[] = [];
+    let rows = 0;
+    const flush = async (): Promise<boolean> => {
+      const cancelled = await this.#write(record, batch, { rows, errors }, fields, hasFitment, modelIds);
+      batch = [];
+      errors = [];
+      rows = 0;
+      return cancelled;
+    };
+    try {
+      for await (const { record: cells, info } of records as AsyncIterable<{
+        record: string[];
+        info: { lines: number };
+      }>) {
+        if (signal.aborted) {
+          await imports.finish(record.id, 'failed', 'The server stopped during the import. Upload the file again.');
+          return;
+        }
+        if (!context) {
+          const columns = readHeader(cells).columns;
+          fields = importedFields(columns);
+          hasFitment = columns.includes('fitment' satisfies ProductCsvColumn);
+          context = {
+            columns,
+            categoryIds,
+            modelIds,
+            modelKey: this.#c.modelKey,
+            normalize: normalizePartNumber,
+          };
+          continue;
+        }
+        rows += 1;
+        const result = readRow(cells, info.lines, context);
+        if (result.row) {
+          const first = firstLineOf.get(result.row.key);
+          if (first === undefined) {
+            firstLineOf.set(result.row.key, info.lines);
+            batch.push(result.row);
+          } else {
+            errors.push({ line: info.lines, column: 'mpn', message: `Part Number Already On Line ${first}` });
+          }
+        } else {
+          errors.push(...result.errors);
+        }
+        if (rows >= settings.batchSize && (await flush())) {
+          await imports.finish(record.id, 'cancelled');
+          return;
+        }
+      }
+      if (rows > 0 && (await flush())) {
+        await imports.finish(record.id, 'cancelled');
+        return;
+      }
+      await imports.finish(record.id, 'done');
+    } finally {
+      records.destroy();
+    }
+  }
+
+  /** One batch: checked rows written (not on a dry run) with the progress; true when Cancel was pressed. */
+  async #write(
+    record: ImportRecord,
+    batch: readonly ImportRow[],
+    counts: { rows: number; errors: ImportError[] },
+    fields: ReadonlySet<keyof ImportPart>,
+    hasFitment: boolean,
+    modelIds: ReadonlyMap<string, string>,
+  ): Promise<boolean> {
+    const { catalog, fitment, imports, db, modelKey } = this.#c;
+    const keys = batch.map((row) => row.key);
+    if (record.dryRun) {
+      const existing = await catalog.idsByMpn(keys);
+      const updated = keys.filter((key) => existing.has(key)).length;
+      const progress = { rows: counts.rows, created: keys.length - updated, updated, errors: counts.errors };
+      return (await imports.progress(record.id, progress)).cancelRequested;
+    }
+    return db.transaction(async (tx) => {
+      const existing = await catalog.idsByMpn(keys, tx);
+      const parts = batch.map((row) => row.part);
+      const written = await catalog.upsert(tx, parts, existing, fields, record.createdByEmail);
+      if (hasFitment) {
+        const fitmentRows = batch.flatMap((row) => {
+          const partId = written.ids.get(row.key);
+          if (!partId) return [];
+          return (row.fitment ?? []).flatMap((cell) => {
+            const modelId = modelIds.get(modelKey(cell.make, cell.model));
+            return modelId
+              ? [{ partId, modelId, yearFrom: cell.yearFrom, yearTo: cell.yearTo, variant: cell.variant }]
+              : [];
+          });
+        });
+        await fitment.replaceForParts(tx, [...written.ids.values()], fitmentRows);
+      }
+      const progress = { rows: counts.rows, created: written.created, updated: written.updated, errors: counts.errors };
+      return (await imports.progress(record.id, progress, tx)).cancelRequested;
+    });
+  }
+}

@@ -1,0 +1,119 @@
+import crypto from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { CsvError, parse } from 'csv-parse';
+import type { ImportError } from '../../../shared/schemas/catalog-transfer.ts';
+import { AppError, InvalidError } from '../../errors.ts';
+
+/** 413: the upload is larger than the import takes. */
+export class PayloadTooLargeError extends AppError {
+  constructor(maxBytes: number) {
+    super(413, 'payload_too_large', `The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB.`);
+  }
+}
+
+/** What an accepted upload is: a file on this instance's disk, its records counted and its header read. */
+export interface SpooledUpload {
+  file: string;
+  /** Records after the header. */
+  rows: number;
+  header: string[];
+}
+
+/** csv-parse's settings, the same for the check at upload and for the import's run. */
+export const CSV_OPTIONS = {
+  bom: true,
+  skip_empty_lines: true,
+  relax_column_count: true,
+  // One cell larger than this is not a product field; it would only grow the parser's buffer.
+  max_record_size: 1024 * 1024,
+} as const;
+
+/** csv-parse's refusal → the line it names and a message for people. */
+export function csvProblem(error: unknown): ImportError | undefined {
+  if (!(error instanceof CsvError)) return undefined;
+  const line = (error as CsvError & { lines?: number }).lines ?? 0;
+  const messages: Record<string, string> = {
+    CSV_QUOTE_NOT_CLOSED: 'A quoted cell is never closed',
+    CSV_INVALID_CLOSING_QUOTE: 'A quote inside a cell must be doubled ("")',
+    CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: 'Text follows a closing quote',
+    CSV_MAX_RECORD_SIZE: 'A row is larger than 1 MB',
+  };
+  return { line, column: null, message: messages[error.code] ?? 'The file is not valid CSV' };
+}
+
+/**
+ * Streams an upload to a file under `dir`, refusing it as soon as it is known to be wrong: past `maxBytes` (413,
+ * whatever Content-Length said), not UTF-8 (400), not CSV (400 with the line). The whole file is never in memory:
+ * each chunk is decoded (to check it) and parsed (to count records and find syntax errors) as it passes. On any
+ * refusal the file is removed.
+ */
+export async function spoolUpload(source: Readable, dir: string, maxBytes: number): Promise<SpooledUpload> {
+  const file = path.join(dir, `catalog-import-${crypto.randomUUID()}.csv`);
+  const out = createWriteStream(file, { flags: 'wx', mode: 0o600 });
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const parser = parse(CSV_OPTIONS);
+  let records = 0;
+  let header: string[] | undefined;
+  let parseError: unknown;
+  parser.on('data', (record: string[]) => {
+    if (header === undefined) header = record;
+    else records += 1;
+  });
+  parser.on('error', (error) => {
+    parseError = error;
+  });
+  let bytes = 0;
+  let newlines = 0;
+  try {
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (bytes > maxBytes) throw new PayloadTooLargeError(maxBytes);
+      let text: string;
+      try {
+        text = decoder.decode(chunk, { stream: true });
+      } catch {
+        throw new InvalidError(
+          `The file is not UTF-8 text (near line ${newlines + 1}). Save it as "CSV UTF-8" and upload it again.`,
+          [{ line: newlines + 1, column: null, message: 'Not UTF-8' }],
+        );
+      }
+      newlines += countNewlines(chunk);
+      if (!out.write(chunk)) await new Promise((resolve) => out.once('drain', resolve));
+      if (parseError === undefined) parser.write(text);
+      if (parseError !== undefined) throw refusal(parseError);
+    }
+    try {
+      decoder.decode();
+    } catch {
+      throw new InvalidError('The file is not UTF-8 text (it ends inside a character).');
+    }
+    parser.end();
+    await finished(parser).catch(() => undefined);
+    if (parseError !== undefined) throw refusal(parseError);
+    out.end();
+    await finished(out);
+    if (header === undefined) throw new InvalidError('The file is empty: it needs a header row and product rows.');
+    return { file, rows: records, header };
+  } catch (error) {
+    out.destroy();
+    parser.destroy();
+    await rm(file, { force: true });
+    throw error;
+  }
+}
+
+function refusal(error: unknown): Error {
+  const problem = csvProblem(error);
+  if (!problem) return error instanceof Error ? error : new Error(String(error));
+  return new InvalidError(`The file is not valid CSV: ${problem.message} (line ${problem.line}).`, [problem]);
+}
+
+function countNewlines(chunk: Buffer): number {
+  let n = 0;
+  for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) n += 1;
+  return n;
+}

@@ -1,0 +1,251 @@
+import { asc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
+import { normalizePartNumber } from '../../../shared/part-numbers.ts';
+import type { Database, Transaction } from '../../db/client.ts';
+import { brands, categories, parts } from '../../db/schema.ts';
+import { brandSlug } from './part-repository.ts';
+
+/**
+ * One part of a bulk write (issue 14, CSV import). `mpn` is the key. Columns left undefined are left as they are on
+ * a part that exists; a new part gets the table's default (or the import's, for the required ones).
+ */
+export interface BulkPart {
+  mpn: string;
+  name: string;
+  priceCents: number;
+  availableQuantity: number;
+  description?: string | undefined;
+  img?: string | undefined;
+  minimumOrder?: number | undefined;
+  oemNumbers?: string[] | undefined;
+  universal?: boolean | undefined;
+  /** A brand name; null clears the part's brand. */
+  brand?: string | null | undefined;
+  categoryId?: string | null | undefined;
+}
+
+/** What an export row needs of a part: its own columns, its brand's name and its category's slug. */
+export interface ExportPartRow {
+  id: string;
+  mpn: string | null;
+  name: string;
+  brandName: string | null;
+  oemNumbers: string[];
+  categorySlug: string | null;
+  priceCents: number;
+  availableQuantity: number;
+  minimumOrder: number;
+  description: string;
+  img: string;
+  universal: boolean;
+}
+
+/** Optional columns of a bulk update and their SQL types (a VALUES list needs each cell cast). */
+const UPDATABLE = {
+  description: { column: 'description', type: 'text' },
+  img: { column: 'img', type: 'text' },
+  minimumOrder: { column: 'minimum_order', type: 'integer' },
+  universal: { column: 'universal', type: 'boolean' },
+  categoryId: { column: 'category_id', type: 'uuid' },
+} as const;
+type Updatable = keyof typeof UPDATABLE;
+
+const textArray = (values: readonly string[]): SQL =>
+  values.length === 0
+    ? sql`'{}'::text[]`
+    : sql`array[${sql.join(
+        values.map((value) => sql`${value}`),
+        sql`, `,
+      )}]::text[]`;
+
+/** The same OEM number twice (in any spelling) is kept once, in the first spelling (as the part form does). */
+function distinct(numbers: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return numbers.filter((n) => {
+    const key = normalizePartNumber(n);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * The catalogue's bulk writes and reads for import and export (issue 14, ADR 013): many parts per statement, keyed
+ * by part number. Kept apart from `PartRepository` (one part per call, the shop's pages) so each stays small.
+ */
+export class PartBulkRepository {
+  readonly #db: Database;
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /** Category ids by slug and by name (both lower case): an import may name either. */
+  async categoryIds(): Promise<Map<string, string>> {
+    const rows = await this.#db
+      .select({ id: categories.id, slug: categories.slug, name: categories.name })
+      .from(categories);
+    const ids = new Map<string, string>();
+    for (const row of rows) ids.set(row.name.toLowerCase(), row.id);
+    for (const row of rows) ids.set(row.slug.toLowerCase(), row.id);
+    return ids;
+  }
+
+  /**
+   * The parts that these normalised part numbers name as their MPN, by that key. Read through the GIN index of
+   * `part_numbers` (MPN and OEM numbers), then kept only where the MPN itself is the key. With `tx`, locked.
+   */
+  async idsByMpn(keys: readonly string[], tx?: Transaction): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    if (keys.length === 0) return found;
+    const query = (tx ?? this.#db)
+      .select({ id: parts.id, mpn: parts.mpn })
+      .from(parts)
+      .where(sql`${parts.partNumbers} && ${textArray(keys)}`)
+      .orderBy(asc(parts.createdAt), asc(parts.id));
+    const rows = tx ? await query.for('update') : await query;
+    const wanted = new Set(keys);
+    for (const row of rows) {
+      if (!row.mpn) continue;
+      const key = normalizePartNumber(row.mpn);
+      // Two older parts of one number (typed before import existed): the oldest is the one updated.
+      if (wanted.has(key) && !found.has(key)) found.set(key, row.id);
+    }
+    return found;
+  }
+
+  /** Brand ids by brand slug, creating the brands not known yet. */
+  async brandIds(tx: Transaction, names: readonly string[]): Promise<Map<string, string>> {
+    const bySlug = new Map<string, string>();
+    for (const name of names) if (!bySlug.has(brandSlug(name))) bySlug.set(brandSlug(name), name);
+    if (bySlug.size === 0) return new Map();
+    await tx
+      .insert(brands)
+      .values([...bySlug].map(([slug, name]) => ({ slug, name })))
+      .onConflictDoNothing();
+    const rows = await tx
+      .select({ id: brands.id, slug: brands.slug })
+      .from(brands)
+      .where(inArray(brands.slug, [...bySlug.keys()]));
+    return new Map(rows.map((row) => [row.slug, row.id]));
+  }
+
+  /**
+   * Adds the new parts and updates the existing ones (`existing`: part id by MPN key), in the caller's transaction.
+   * `columns` are the optional columns the file has: only those change on existing parts. Returns each part's id by
+   * its MPN key.
+   */
+  async upsert(
+    tx: Transaction,
+    rows: readonly BulkPart[],
+    existing: ReadonlyMap<string, string>,
+    columns: ReadonlySet<keyof BulkPart>,
+    createdByEmail: string,
+  ): Promise<{ ids: Map<string, string>; created: number; updated: number }> {
+    const brandIds = await this.brandIds(
+      tx,
+      rows.flatMap((row) => (row.brand ? [row.brand] : [])),
+    );
+    const brandIdOf = (row: BulkPart) =>
+      row.brand === undefined ? undefined : row.brand === null ? null : (brandIds.get(brandSlug(row.brand)) ?? null);
+    const numbersOf = (row: BulkPart) => {
+      const oem = distinct(row.oemNumbers ?? []);
+      return { oem, all: [...new Set([row.mpn, ...oem].map(normalizePartNumber))].filter(Boolean) };
+    };
+    const ids = new Map<string, string>();
+    const fresh = rows.filter((row) => !existing.has(normalizePartNumber(row.mpn)));
+    const known = rows.filter((row) => existing.has(normalizePartNumber(row.mpn)));
+    if (fresh.length > 0) {
+      const inserted = await tx
+        .insert(parts)
+        .values(
+          fresh.map((row) => {
+            const numbers = numbersOf(row);
+            return {
+              name: row.name,
+              mpn: row.mpn,
+              priceCents: row.priceCents,
+              availableQuantity: row.availableQuantity,
+              description: row.description ?? '',
+              img: row.img ?? '',
+              minimumOrder: row.minimumOrder ?? 1,
+              universal: row.universal ?? false,
+              oemNumbers: numbers.oem,
+              partNumbers: numbers.all,
+              brandId: brandIdOf(row) ?? null,
+              categoryId: row.categoryId ?? null,
+              createdByEmail,
+            };
+          }),
+        )
+        .returning({ id: parts.id, mpn: parts.mpn });
+      for (const row of inserted) if (row.mpn) ids.set(normalizePartNumber(row.mpn), row.id);
+    }
+    if (known.length > 0) {
+      const optional = (Object.keys(UPDATABLE) as Updatable[]).filter((key) => columns.has(key));
+      const hasOem = columns.has('oemNumbers');
+      const hasBrand = columns.has('brand');
+      const values = sql.join(
+        known.map((row) => {
+          const numbers = numbersOf(row);
+          const cells: SQL[] = [
+            sql`${existing.get(normalizePartNumber(row.mpn))}::uuid`,
+            sql`${row.mpn}::text`,
+            sql`${row.name}::text`,
+            sql`${row.priceCents}::integer`,
+            sql`${row.availableQuantity}::integer`,
+            ...optional.map((key) => sql`${row[key] ?? null}::${sql.raw(UPDATABLE[key].type)}`),
+          ];
+          if (hasOem) cells.push(textArray(numbers.oem), textArray(numbers.all));
+          if (hasBrand) cells.push(sql`${brandIdOf(row) ?? null}::uuid`);
+          return sql`(${sql.join(cells, sql`, `)})`;
+        }),
+        sql`, `,
+      );
+      const names = [
+        'id',
+        'mpn',
+        'name',
+        'price_cents',
+        'available_quantity',
+        ...optional.map((key) => UPDATABLE[key].column),
+        ...(hasOem ? ['oem_numbers', 'part_numbers'] : []),
+        ...(hasBrand ? ['brand_id'] : []),
+      ];
+      const sets = names.filter((name) => name !== 'id').map((name) => sql.raw(`${name} = v.${name}`));
+      // Without OEM numbers in the file the part's list is kept: its MPN key (the match) is in it already.
+      await tx.execute(
+        sql`update ${parts} set ${sql.join([...sets, sql.raw('updated_at = now()')], sql`, `)} from (values ${values}) as v(${sql.raw(names.join(', '))}) where ${parts.id} = v.id`,
+      );
+      for (const row of known) {
+        const key = normalizePartNumber(row.mpn);
+        const id = existing.get(key);
+        if (id) ids.set(key, id);
+      }
+    }
+    return { ids, created: fresh.length, updated: known.length };
+  }
+
+  /** A page of the catalogue for export, in id order after `afterId` (keyset paging: each page is an index read). */
+  async exportPage(afterId: string | undefined, limit: number): Promise<ExportPartRow[]> {
+    return this.#db
+      .select({
+        id: parts.id,
+        mpn: parts.mpn,
+        name: parts.name,
+        brandName: brands.name,
+        oemNumbers: parts.oemNumbers,
+        categorySlug: categories.slug,
+        priceCents: parts.priceCents,
+        availableQuantity: parts.availableQuantity,
+        minimumOrder: parts.minimumOrder,
+        description: parts.description,
+        img: parts.img,
+        universal: parts.universal,
+      })
+      .from(parts)
+      .leftJoin(brands, eq(brands.id, parts.brandId))
+      .leftJoin(categories, eq(categories.id, parts.categoryId))
+      .where(afterId === undefined ? undefined : gt(parts.id, afterId))
+      .orderBy(asc(parts.id))
+      .limit(limit);
+  }
+}

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { orderStatuses } from '../enums.ts';
+
+/**
+ * Catalogue import and export as CSV (issue 14, ADR 013). The columns, in the order export writes them; import reads
+ * them by header name in any order. `mpn` is the key: a row whose part number (in any spelling, as search compares
+ * them) names a part updates it, any other row adds one.
+ */
+export const productCsvColumns = [
+  'mpn',
+  'name',
+  'brand',
+  'oem_numbers',
+  'category',
+  'price',
+  'stock',
+  'minimum_order',
+  'description',
+  'image_url',
+  'universal',
+  'fitment',
+] as const;
+export type ProductCsvColumn = (typeof productCsvColumns)[number];
+/** A file must name these; a column left out keeps its value on parts that exist (and its default on new ones). */
+export const requiredProductCsvColumns = [
+  'mpn',
+  'name',
+  'price',
+  'stock',
+  'image_url',
+] as const satisfies ProductCsvColumn[];
+
+/** The largest upload accepted, in bytes: the body is cut off with 413 past it. */
+export const CATALOG_IMPORT_MAX_BYTES = 50 * 1024 * 1024;
+/** At most this many errors are kept with an import (the count is always exact). */
+export const CATALOG_IMPORT_KEPT_ERRORS = 1000;
+
+/** One refused cell or row: the file's line (1 is the header) and the column by header name. */
+export const importErrorSchema = z.object({
+  line: z.number().int(),
+  column: z.string().nullable().describe('The header name of the column, or null for the whole row'),
+  message: z.string(),
+});
+export type ImportError = z.infer<typeof importErrorSchema>;
+
+export const catalogImportStatuses = ['running', 'done', 'failed', 'cancelled'] as const;
+
+/** An import as its page shows it: progress, errors so far, time left. */
+export const catalogImportSchema = z.object({
+  id: z.string(),
+  status: z.enum(catalogImportStatuses),
+  dryRun: z.boolean().describe('Validated only: nothing is written to the catalogue'),
+  fileName: z.string(),
+  totalRows: z.number().int(),
+  rowsDone: z.number().int(),
+  created: z.number().int().describe('Parts added (on a dry run: that would be added)'),
+  updated: z.number().int().describe('Parts updated (on a dry run: that would be updated)'),
+  errorCount: z.number().int(),
+  errors: z.array(importErrorSchema).describe(`The first ${CATALOG_IMPORT_KEPT_ERRORS} errors, in file order`),
+  secondsLeft: z.number().int().nullable().describe('Estimated from the pace so far; null until it can be'),
+  message: z.string().nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type CatalogImport = z.infer<typeof catalogImportSchema>;
+
+/** `POST /api/admin/catalog/import?dryRun=true&fileName=…` (the body is the CSV file itself, `text/csv`). */
+export const catalogImportQuerySchema = z.strictObject({
+  dryRun: z.enum(['true', 'false']).optional().describe('true: validate and report only'),
+  fileName: z.string().trim().max(200).optional().describe('Shown with the import'),
+});
+export type CatalogImportQuery = z.infer<typeof catalogImportQuerySchema>;
+
+const isoDate = z.iso.date({ error: 'Use A Date Like 2026-01-31' });
+
+/** `GET /api/admin/export/orders.csv`: orders of one status, placed between two days (inclusive). */
+export const orderExportQuerySchema = z
+  .strictObject({
+    status: z.enum(orderStatuses).optional(),
+    from: isoDate.optional(),
+    to: isoDate.optional(),
+  })
+  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
+    message: 'From Must Not Be After To',
+    path: ['to'],
+  });
+export type OrderExportQuery = z.infer<typeof orderExportQuerySchema>;
+
+export const orderCsvColumns = [
+  'order_id',
+  'created_at',
+  'status',
+  'email',
+  'user_name',
+  'part_id',
+  'part_name',
+  'quantity',
+  'unit_price',
+  'total',
+  'address',
+  'phone',
+  'transaction_id',
+  'carrier',
+  'tracking_number',
+] as const;
