@@ -111,6 +111,8 @@ const configSchema = z
     LOAD_SHED_MAX_WAIT_MS: z.coerce.number().int().min(0).max(600_000).optional(),
     /** The longest /api/health waits for any one dependency before reporting it down. */
     HEALTH_CHECK_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1500),
+    /** A port of its own for the health checks (0: none), so a flood on PORT cannot keep the probes waiting. */
+    HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(0),
     /** Free space under DATA_DIR below which writes are refused (507) with the embedded database (0: off). */
     DISK_FREE_FLOOR_MB: z.coerce.number().int().min(0).max(10_000_000).default(64),
     /** A graceful stop answers what it can within this, then exits anyway. */

@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { loadConfig, publicUrl } from './config.ts';
 import { openDatabase } from './db/open-database.ts';
 import { seedDemoData } from './db/seed.ts';
+import { closeHealthListener, listenForHealth } from './plugins/health-listener.ts';
 import { resolveSessionSecret } from './secrets.ts';
 import { startWatchdog } from './watchdog.ts';
 
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
   // From here on the process stops by itself if its event loop stalls (a wedged database) or a stop overruns.
   const watchdog = startWatchdog(config.WATCHDOG_STALL_SECONDS);
 
+  let healthServer: Awaited<ReturnType<typeof listenForHealth>> | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -43,6 +45,7 @@ async function main(): Promise<void> {
       }, FLUSH_MS);
     }, capMs);
     try {
+      if (healthServer) await closeHealthListener(healthServer);
       await app.close();
       await handle.close();
     } catch (error) {
@@ -64,6 +67,14 @@ async function main(): Promise<void> {
       });
     }
     await app.listen({ port: config.PORT, host: config.HOST, backlog: LISTEN_BACKLOG });
+    if (config.HEALTH_PORT > 0) {
+      healthServer = await listenForHealth(app, {
+        port: config.HEALTH_PORT,
+        host: config.HOST,
+        headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
+      });
+      app.log.info(`Health checks also answer on http://localhost:${config.HEALTH_PORT}/api/health`);
+    }
     const where = handle.driver === 'pglite' ? `PGlite in ${path.resolve(config.DATA_DIR)}` : 'PostgreSQL';
     app.log.info(`Redline Parts is serving on http://localhost:${config.PORT} (database: ${where})`);
     if (config.NODE_ENV === 'production' && !config.PUBLIC_URL) {

@@ -19,9 +19,11 @@ import { SESSION_SECRET, sleep } from './support.ts';
  * Issue 11: clients that never speak, and more clients than the server can serve. 10,000 silent connections from
  * one address must not shut anyone else out (health still answers, from another loopback address, 127.0.0.2), and
  * are closed by the headers timeout; at 2,000 concurrent connections the server sheds load early (some 503s),
- * what it does serve stays fast (p99 under 1 s), and it is ready again by itself once the flood ends. Health during
- * the flood is timed and printed (not yet a promise on 2 cores: see issue 11's note). The load comes from a process
- * of its own (test/resilience/load-generator.ts), so that health is timed by a free event loop, not the flooded one.
+ * what it does serve stays fast (p99 under 1 s), health answers throughout on its own port (HEALTH_PORT: on the
+ * shop's port a new connection waits behind the flood's in the kernel's accept queue, see
+ * src/server/plugins/health-listener.ts), and it is ready again by itself once the flood ends. The load comes from
+ * a process of its own (test/resilience/load-generator.ts), so that health is timed by a free event loop, not the
+ * flooded one.
  */
 
 const SILENT = 10_000;
@@ -189,8 +191,9 @@ describe('overload (PGlite server process)', () => {
     await overloaded?.stop('SIGKILL');
   });
 
-  it('at 2,000 connections it sheds some load with 503 + Retry-After, p99 of what is served is under 1 s, and it is ready again at once after', async () => {
+  it('at 2,000 connections it sheds some load with 503 + Retry-After, p99 of what is served is under 1 s, health answers throughout, and it is ready again at once after', async () => {
     const dir = fs.mkdtempSync(path.join(scratch || os.tmpdir(), 'overload-'));
+    const healthPort = await freePort();
     overloaded = startServer(
       {
         DATA_DIR: path.join(dir, 'data'),
@@ -205,6 +208,7 @@ describe('overload (PGlite server process)', () => {
         // Shedding as in production (test servers have it off; see test/support/server-process.ts).
         LOAD_SHED_MAX_WAIT_MS: '500',
         LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '1000',
+        HEALTH_PORT: String(healthPort),
       },
       await freePort(),
     );
@@ -218,13 +222,13 @@ describe('overload (PGlite server process)', () => {
     const capacityPerSecond = Object.values(capacity.statuses).reduce((sum, n) => sum + n, 0) / 3;
     const boundsApply = capacityPerSecond >= OVERLOAD_CONNECTIONS;
 
-    // Health is asked from another address (127.0.0.2) every half second while 2,000 connections flood the catalogue.
+    // Health is asked on its own port every half second while 2,000 connections flood the catalogue.
     const healthChecks: { status: number; ms: number }[] = [];
     let flooding = true;
     const monitor = async () => {
       await sleep(500);
       while (flooding) {
-        healthChecks.push(await get(port, '/api/health', '127.0.0.2', undefined, 5000));
+        healthChecks.push(await get(healthPort, '/api/health', '127.0.0.2', undefined, 5000));
         await sleep(500);
       }
     };
@@ -262,12 +266,12 @@ describe('overload (PGlite server process)', () => {
     expect(statuses[503] ?? 0).toBeGreaterThan(0);
     expect(statuses[500] ?? 0).toBe(0);
     expect(served.length).toBeGreaterThan(0);
+    expect(healthChecks.length).toBeGreaterThan(5);
     if (boundsApply) {
       expect(figures.servedP99).toBeLessThan(1000);
-      // Health DURING the flood is printed, not asserted: on 2 cores a new connection (health's included) may wait
-      // for most of a 10 s flood before it is read (seen with curl as well as here), while what is admitted is
-      // served at a p99 well under 1 s. Recorded as open on issue 11; health answers at once when the flood ends
-      // (checked above).
+      // Every health check during the flood was answered (0 = no answer within 5 s), ready or not, and promptly.
+      expect(healthChecks.filter((check) => check.status === 0)).toEqual([]);
+      expect(figures.healthWorstMs).toBeLessThan(3000);
     } else {
       console.log(
         `overload: latency bounds NOT checked, this machine answers ${Math.round(capacityPerSecond)} requests/s at ` +
