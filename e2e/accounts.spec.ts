@@ -125,6 +125,7 @@ test.describe('accounts', () => {
       'Manage Products',
       'Manage Orders',
       'Add A Product',
+      'Import Products',
       'Jobs',
       'Vehicles',
       'My Garage',

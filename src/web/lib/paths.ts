@@ -43,6 +43,8 @@ export const paths = {
     /** Issue 13: the customer's vehicles, and the admin's makes, models and years. */
     myGarage: `${DASHBOARD}/mygarage`,
     vehicles: `${DASHBOARD}/vehicles`,
+    /** Issue 14: CSV import of products, and export of products and orders. */
+    importProducts: `${DASHBOARD}/importproducts`,
   },
 } as const;
 
@@ -54,6 +56,7 @@ const adminPaths: readonly string[] = [
   paths.dashboard.addProduct,
   paths.dashboard.jobs,
   paths.dashboard.vehicles,
+  paths.dashboard.importProducts,
 ];
 
 /** Whether a path is an admin page: a non-admin is never sent back to one after signing in. */

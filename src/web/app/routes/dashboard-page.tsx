@@ -30,6 +30,7 @@ const AddProduct = page(() => import('../../features/catalog/add-product-page.ts
 const Jobs = page(() => import('../../features/jobs/jobs-page.tsx'));
 const MyGarage = page(() => import('../../features/fitment/my-garage-page.tsx'));
 const Vehicles = page(() => import('../../features/fitment/vehicles-admin-page.tsx'));
+const ImportProducts = page(() => import('../../features/catalog-transfer/import-products-page.tsx'));
 const NotFound = page(() => import('../../features/content/not-found-page.tsx'));
 
 /**
@@ -48,6 +49,7 @@ const adminMenu = [
   { to: paths.dashboard.manageProducts, label: 'Manage Products' },
   { to: paths.dashboard.manageOrders, label: 'Manage Orders' },
   { to: paths.dashboard.addProduct, label: 'Add A Product' },
+  { to: paths.dashboard.importProducts, label: 'Import Products' },
   { to: paths.dashboard.jobs, label: 'Jobs' },
   { to: paths.dashboard.vehicles, label: 'Vehicles' },
   { to: paths.dashboard.myGarage, label: 'My Garage' },
@@ -110,6 +112,7 @@ export function Component() {
               <Route path={dashboardRoute(paths.dashboard.addProduct)} element={admin(<AddProduct />)} />
               <Route path={dashboardRoute(paths.dashboard.jobs)} element={admin(<Jobs />)} />
               <Route path={dashboardRoute(paths.dashboard.vehicles)} element={admin(<Vehicles />)} />
+              <Route path={dashboardRoute(paths.dashboard.importProducts)} element={admin(<ImportProducts />)} />
               <Route path={dashboardRoute(paths.dashboard.myGarage)} element={<MyGarage />} />
               <Route path="*" element={<NotFound />} />
             </Routes>

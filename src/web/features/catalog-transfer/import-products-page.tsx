@@ -1,0 +1,291 @@
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import Table from 'react-bootstrap/Table';
+import { orderStatuses } from '../../../shared/enums.ts';
+import {
+  CATALOG_IMPORT_MAX_BYTES,
+  type CatalogImport,
+  productCsvColumns,
+  requiredProductCsvColumns,
+} from '../../../shared/schemas/catalog-transfer.ts';
+import { LoadError, LoadingSpinner } from '../../components/query-state.tsx';
+import { SubmitButton } from '../../components/submit-button.tsx';
+import { errorMessage } from '../../lib/api-client.ts';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+import { downloadCsv, exportPaths, recentImportsQuery } from './catalog-transfer-api.ts';
+import { useCancelImport, useForgetParts, useStartImport } from './use-catalog-import.ts';
+
+const numberFormat = new Intl.NumberFormat();
+const MAX_MB = CATALOG_IMPORT_MAX_BYTES / 1024 / 1024;
+
+function timeLeft(seconds: number): string {
+  if (seconds < 60) return `about ${seconds} s left`;
+  return `about ${Math.ceil(seconds / 60)} min left`;
+}
+
+/**
+ * Import Products (admin, issue 14): upload a CSV, check it (dry run) or import it, watch its progress (which a
+ * reload finds again: the latest import is the server's), cancel it; and download the products or orders as CSV.
+ */
+export function Component() {
+  usePageTitle('Import Products');
+  const recent = useQuery(recentImportsQuery);
+  const latest = recent.data?.[0];
+  return (
+    <section aria-labelledby="import-title">
+      <h1 id="import-title" className="h2 mb-3">
+        Import Products
+      </h1>
+      <UploadForm />
+      {recent.isError && !recent.data ? (
+        <LoadError error={recent.error} onRetry={() => void recent.refetch()} what="the imports" />
+      ) : recent.isPending ? (
+        <LoadingSpinner label="Loading the imports…" />
+      ) : latest ? (
+        <ImportProgress key={latest.id} item={latest} />
+      ) : null}
+      <ExportCard />
+    </section>
+  );
+}
+
+function UploadForm() {
+  const start = useStartImport();
+  const [file, setFile] = useState<File | null>(null);
+  const [dryRun, setDryRun] = useState(true);
+  const [problem, setProblem] = useState<string | null>(null);
+  const fileId = useId();
+  const helpId = useId();
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setProblem(null);
+    if (!file) {
+      setProblem('Choose A CSV File');
+      return;
+    }
+    if (file.size > CATALOG_IMPORT_MAX_BYTES) {
+      setProblem(`The file is larger than ${MAX_MB} MB.`);
+      return;
+    }
+    start.mutate({ file, dryRun });
+  }
+
+  return (
+    <Card className="shadow-sm mb-4">
+      <Card.Body>
+        <Form noValidate onSubmit={submit}>
+          <Form.Group className="mb-3" controlId={fileId}>
+            <Form.Label>CSV file</Form.Label>
+            <Form.Control
+              type="file"
+              accept=".csv,text/csv"
+              aria-describedby={helpId}
+              isInvalid={problem !== null}
+              onChange={(event) => setFile((event.target as HTMLInputElement).files?.[0] ?? null)}
+            />
+            {problem ? <Form.Control.Feedback type="invalid">{problem}</Form.Control.Feedback> : null}
+            <Form.Text id={helpId} className="d-block">
+              UTF-8, at most {MAX_MB} MB, with a header row. Columns: {productCsvColumns.join(', ')} (required:{' '}
+              {requiredProductCsvColumns.join(', ')}). Rows update the part with the same part number (mpn), or add one.
+              OEM numbers are separated by <code>|</code>; fitment rows by <code>;</code>, each{' '}
+              <code>make|model|years|variant</code>, e.g. <code>Yamaha|YZ250F|2019-2023</code>. The products export
+              below is a file in this form.
+            </Form.Text>
+          </Form.Group>
+          <Form.Check
+            className="mb-3"
+            id={`${fileId}-dry-run`}
+            type="checkbox"
+            label="Dry run: check every row and report, change nothing"
+            checked={dryRun}
+            onChange={(event) => setDryRun(event.target.checked)}
+          />
+          {start.isError ? (
+            <Alert variant="danger" className="py-2">
+              <p className="mb-0">{errorMessage(start.error)}</p>
+            </Alert>
+          ) : null}
+          <SubmitButton busy={start.isPending} busyLabel="Uploading…" className="btn-brand">
+            {dryRun ? 'Check File' : 'Import'}
+          </SubmitButton>
+        </Form>
+      </Card.Body>
+    </Card>
+  );
+}
+
+function ImportProgress({ item }: { item: CatalogImport }) {
+  const cancel = useCancelImport();
+  const forgetParts = useForgetParts();
+  const running = item.status === 'running';
+  const wasRunning = useRef(running);
+  useEffect(() => {
+    // A real import that just ended changed the catalogue the other pages have cached.
+    if (wasRunning.current && !running && !item.dryRun) void forgetParts();
+    wasRunning.current = running;
+  }, [running, item.dryRun, forgetParts]);
+  const percent = item.totalRows === 0 ? 100 : Math.round((item.rowsDone / item.totalRows) * 100);
+  const title = item.dryRun ? 'Check' : 'Import';
+  const statusText = {
+    running: item.dryRun ? 'Checking…' : 'Importing…',
+    done: item.dryRun ? 'Check finished' : 'Import finished',
+    failed: 'Failed',
+    cancelled: 'Cancelled',
+  }[item.status];
+  const rowsText = `${numberFormat.format(item.rowsDone)} of ${numberFormat.format(item.totalRows)} rows`;
+  return (
+    <Card className="shadow-sm mb-4" aria-labelledby="import-progress-title">
+      <Card.Body>
+        <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-2">
+          <h2 id="import-progress-title" className="h5 mb-0 text-break">
+            {title} of {item.fileName || 'the file'}
+          </h2>
+          {running ? (
+            <Button
+              variant="outline-danger"
+              size="sm"
+              disabled={cancel.isPending}
+              onClick={() => cancel.mutate(item.id)}
+            >
+              Cancel
+            </Button>
+          ) : null}
+        </div>
+        <div
+          className="progress mb-2"
+          role="progressbar"
+          aria-label={`${title} progress`}
+          aria-valuemin={0}
+          aria-valuemax={item.totalRows}
+          aria-valuenow={item.rowsDone}
+          aria-valuetext={rowsText}
+        >
+          <div
+            className={`progress-bar ${running ? 'progress-bar-striped progress-bar-animated' : ''} ${item.status === 'done' ? 'bg-success' : ''}`}
+            style={{ width: `${percent}%` }}
+          />
+        </div>
+        <p className="mb-1" aria-live="polite">
+          <span className="fw-semibold">{statusText}</span>: {rowsText}, {numberFormat.format(item.errorCount)}{' '}
+          {item.errorCount === 1 ? 'error' : 'errors'}
+          {running && item.secondsLeft !== null ? `, ${timeLeft(item.secondsLeft)}` : ''}.
+        </p>
+        <p className="mb-0 small text-body-secondary">
+          {item.dryRun ? 'Would add' : 'Added'} {numberFormat.format(item.created)},{' '}
+          {item.dryRun ? 'would update' : 'updated'} {numberFormat.format(item.updated)} parts.
+          {item.status === 'cancelled' && !item.dryRun ? ' Rows imported before the cancel stay.' : ''}
+        </p>
+        {item.message ? <p className="mb-0 text-danger">{item.message}</p> : null}
+        {cancel.isError ? <p className="mb-0 text-danger">{errorMessage(cancel.error)}</p> : null}
+        {item.errors.length > 0 ? <ErrorTable item={item} /> : null}
+      </Card.Body>
+    </Card>
+  );
+}
+
+function ErrorTable({ item }: { item: CatalogImport }) {
+  return (
+    <div className="table-responsive mt-3">
+      <Table size="sm" striped className="mb-0 align-middle">
+        <caption>
+          Rows with errors{item.dryRun ? '' : ' (not imported)'}
+          {item.errorCount > item.errors.length ? `: the first ${item.errors.length} of ${item.errorCount}` : ''}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Line</th>
+            <th scope="col">Column</th>
+            <th scope="col">Problem</th>
+          </tr>
+        </thead>
+        <tbody>
+          {item.errors.map((error, index) => (
+            // Errors have no id; their order in the file is fixed.
+            // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list, never reordered
+            <tr key={index}>
+              <td>{error.line}</td>
+              <td>{error.column ?? '(row)'}</td>
+              <td className="text-break">{error.message}</td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </div>
+  );
+}
+
+function ExportCard() {
+  const [status, setStatus] = useState('');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [busy, setBusy] = useState<'products' | 'orders' | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const id = useId();
+  const today = new Date().toISOString().slice(0, 10);
+
+  async function download(kind: 'products' | 'orders') {
+    setBusy(kind);
+    setProblem(null);
+    try {
+      const query: Record<string, string> = kind === 'orders' ? { status, from, to } : {};
+      await downloadCsv(exportPaths[kind], query, `${kind}-${today}.csv`);
+    } catch (error) {
+      setProblem(errorMessage(error));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <Card className="shadow-sm" aria-labelledby={`${id}-title`}>
+      <Card.Body>
+        <h2 id={`${id}-title`} className="h5">
+          Export
+        </h2>
+        <p className="small text-body-secondary">
+          Products come with their fitment, in the columns import reads. Cells a spreadsheet would run as a formula
+          start with an apostrophe.
+        </p>
+        <Button variant="dark" className="mb-3" disabled={busy !== null} onClick={() => void download('products')}>
+          {busy === 'products' ? 'Preparing…' : 'Download Products CSV'}
+        </Button>
+        <div className="row g-2 align-items-end">
+          <Form.Group className="col-12 col-sm-4" controlId={`${id}-status`}>
+            <Form.Label>Order status</Form.Label>
+            <Form.Select value={status} onChange={(event) => setStatus(event.target.value)}>
+              <option value="">Any</option>
+              {orderStatuses.map((value) => (
+                <option key={value} value={value}>
+                  {value}
+                </option>
+              ))}
+            </Form.Select>
+          </Form.Group>
+          <Form.Group className="col-6 col-sm-4" controlId={`${id}-from`}>
+            <Form.Label>Placed from</Form.Label>
+            <Form.Control type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} />
+          </Form.Group>
+          <Form.Group className="col-6 col-sm-4" controlId={`${id}-to`}>
+            <Form.Label>Placed to</Form.Label>
+            <Form.Control type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} />
+          </Form.Group>
+          <div className="col-12">
+            <Button variant="outline-dark" disabled={busy !== null} onClick={() => void download('orders')}>
+              {busy === 'orders' ? 'Preparing…' : 'Download Orders CSV'}
+            </Button>
+          </div>
+        </div>
+        {problem ? (
+          <Alert variant="danger" className="mt-3 mb-0 py-2">
+            {problem}
+          </Alert>
+        ) : null}
+      </Card.Body>
+    </Card>
+  );
+}

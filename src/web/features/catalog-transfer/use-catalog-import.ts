@@ -1,0 +1,30 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { CatalogImport } from '../../../shared/schemas/catalog-transfer.ts';
+import { queryRoots } from '../../lib/query-keys.ts';
+import { cancelCatalogImport, catalogImportKeys, uploadCatalogCsv } from './catalog-transfer-api.ts';
+
+/** Start an import: the new one becomes the latest, and its progress is polled from there. */
+export function useStartImport() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ file, dryRun }: { file: File; dryRun: boolean }) => uploadCatalogCsv(file, dryRun),
+    onSuccess: (started) => {
+      queryClient.setQueryData<CatalogImport[]>(catalogImportKeys.recent, (old) => [started, ...(old ?? [])]);
+      void queryClient.invalidateQueries({ queryKey: catalogImportKeys.recent });
+    },
+  });
+}
+
+export function useCancelImport() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => cancelCatalogImport(id),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: catalogImportKeys.recent }),
+  });
+}
+
+/** When a real import ends, the catalogue the other pages show has changed. */
+export function useForgetParts() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: queryRoots.parts });
+}
