@@ -269,8 +269,14 @@ export const paymentIntents = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex('payment_intents_order_provider_unique').on(t.orderId, t.provider),
-    uniqueIndex('payment_intents_group_provider_unique').on(t.groupKey, t.provider),
+    // One LIVE intent per order and per group: a cancelled one (retired when another payment for the same orders
+    // was offered, so no order can be paid twice) stays as a record beside its successor.
+    uniqueIndex('payment_intents_order_provider_live_unique')
+      .on(t.orderId, t.provider)
+      .where(sql`${t.status} <> 'canceled'`),
+    uniqueIndex('payment_intents_group_provider_live_unique')
+      .on(t.groupKey, t.provider)
+      .where(sql`${t.status} <> 'canceled'`),
     check('payment_intents_amount_positive', sql`${t.amountCents} > 0`),
     check('payment_intents_order_or_group', sql`${t.orderId} is not null or ${t.groupKey} is not null`),
   ],
