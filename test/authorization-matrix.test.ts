@@ -139,6 +139,11 @@ const matrix: Record<string, Expected> = {
   // Issue 12: Mark Delivered and refunds are the shop's; the order page is its buyer's and the admins'.
   'PATCH /api/allorder/{id}/deliver': adminOnly(200),
   'POST /api/allorder/{id}/refund': adminOnly(200),
+  // Issue 14: a part's photos are the shop's to upload and arrange; everyone sees them in GET /api/part/{id}.
+  'POST /api/part/{id}/photos': adminOnly(201),
+  'PUT /api/part/{id}/photos': adminOnly(200),
+  'PUT /api/part/{id}/photos/{photoId}/main': adminOnly(200),
+  'DELETE /api/part/{id}/photos/{photoId}': adminOnly(200),
 };
 
 describeEachDatabase('authorization matrix over every route of the OpenAPI document', (ctx) => {

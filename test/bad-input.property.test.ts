@@ -35,6 +35,7 @@ import {
   vehicleModelsQuerySchema,
   vehicleYearsQuerySchema,
 } from '../src/shared/schemas/fitment.ts';
+import { partPhotoParamsSchema, photoOrderBodySchema } from '../src/shared/schemas/media.ts';
 import {
   allOrdersQuerySchema,
   myOrdersQuerySchema,
@@ -174,6 +175,11 @@ const routeSchemas: Record<string, { body?: ZodType; query?: ZodType; params?: Z
   'POST /api/payments/confirm': { body: confirmPaymentBodySchema },
   // Raw body: Stripe's signature is the only check (404 here: the test gateway has no webhook).
   'POST /api/payments/webhook': {},
+  // Issue 14: a part's photos. The upload's body is the photo's bytes, not JSON (its own checks below).
+  'POST /api/part/{id}/photos': { params: uuidParamsSchema },
+  'PUT /api/part/{id}/photos': { params: uuidParamsSchema, body: photoOrderBodySchema },
+  'PUT /api/part/{id}/photos/{photoId}/main': { params: partPhotoParamsSchema },
+  'DELETE /api/part/{id}/photos/{photoId}': { params: partPhotoParamsSchema },
 };
 
 const HOSTILE_TEXT = [
@@ -739,17 +745,36 @@ describeEachDatabase('bad input, generated from every request schema', (ctx) => 
         const headers = { ...fx.headersOf(caller), ...base.headers };
         const json = { ...headers, 'content-type': 'application/json' };
         const huge = JSON.stringify({ ...(base.payload as object), padding: 'x'.repeat(65 * 1024) });
+        // Issue 14: a photo upload takes image bytes, not JSON: JSON is refused by its type (415), before its size.
+        const rawBody = base.raw !== undefined;
         const attempts: Sized[] = [
           // The Stripe webhook reads up to 256 KiB (Stripe's events can be large); everything else 64 KiB.
           ...(key === 'POST /api/payments/webhook'
             ? []
-            : [{ label: '65 KiB', headers: json, payload: huge, status: 413 }]),
+            : [{ label: '65 KiB', headers: json, payload: huge, status: rawBody ? 415 : 413 }]),
           {
             label: '300 KiB',
             headers: json,
             payload: JSON.stringify({ padding: 'x'.repeat(300 * 1024) }),
-            status: 413,
+            status: rawBody ? 415 : 413,
           },
+          // A photo over its 10 MB limit, of the right type: 413 (a 1 GB upload is cut off at the same point).
+          ...(rawBody
+            ? [
+                {
+                  label: '10 MB and a byte of image/jpeg',
+                  headers: { ...headers, 'content-type': 'image/jpeg' },
+                  payload: Buffer.alloc(10 * 1024 * 1024 + 1, 0xff),
+                  status: 413,
+                },
+                {
+                  label: 'SVG with a script',
+                  headers: { ...headers, 'content-type': 'image/svg+xml' },
+                  payload: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+                  status: 415,
+                },
+              ]
+            : []),
           { label: 'empty JSON', headers: json, payload: '' },
           // Valid JSON of the wrong shape: only wrong where the route reads a body (logout and deletes ignore one).
           ...(operation.requestBody === undefined

@@ -1,5 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
+import sharp from 'sharp';
 import { mailOutbox, orders } from '../../src/server/db/schema.ts';
 import { insertPart } from '../../src/server/modules/orders/order-test-helpers.ts';
 import { createUser, type TestContext, type TestUser } from './test-app.ts';
@@ -19,6 +20,8 @@ export interface RouteRequest {
   payload?: unknown;
   /** Replaces the caller's headers (e.g. a second session of the same user for sign-out). */
   headers?: Record<string, string>;
+  /** A body that is not JSON (issue 14: a photo's bytes), sent as it is with its content type. */
+  raw?: { contentType: string; data: Buffer };
 }
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -26,6 +29,15 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 /** A JSON body, always sent as application/json (Fastify's inject would send a string as text/plain). */
 export function injectOptions(request: RouteRequest, callerHeaders: Record<string, string>): InjectOptions {
   const headers: Record<string, string> = { ...callerHeaders, ...request.headers };
+  if (request.raw) {
+    const { contentType, data } = request.raw;
+    return {
+      method: request.method,
+      url: request.url,
+      headers: { 'content-type': contentType, ...headers },
+      payload: data,
+    };
+  }
   if (request.payload === undefined) return { method: request.method, url: request.url, headers };
   return {
     method: request.method,
@@ -297,6 +309,23 @@ export class Fixtures {
     return res.json().transactionId as string;
   }
 
+  /** Issue 14: a fresh part with two uploaded photos (through the admin API); their ids, the main one first. */
+  async partWithPhotos(): Promise<{ partId: string; photoIds: string[] }> {
+    const partId = (await this.part()).id;
+    let photoIds: string[] = [];
+    for (const colour of ['#a33', '#3a3']) {
+      const res = await this.ctx().app.inject({
+        method: 'POST',
+        url: `/api/part/${partId}/photos`,
+        headers: { ...this.callers.admin.headers, 'content-type': 'image/jpeg' },
+        payload: await testPhoto(colour),
+      });
+      if (res.statusCode !== 201) throw new Error(`photo not uploaded: ${res.statusCode} ${res.body}`);
+      photoIds = res.json().map((photo: { id: string }) => photo.id);
+    }
+    return { partId, photoIds };
+  }
+
   /** A second session of the caller, so signing it out leaves the caller's own token working. */
   async secondSession(caller: CallerName): Promise<Record<string, string> | undefined> {
     if (caller === 'anonymous') return undefined;
@@ -320,6 +349,19 @@ export const validPart = () => ({
   minimunorder: 2,
   img: '/images/parts/brake-disc.svg',
 });
+
+/** Issue 14: a small JPEG made with sharp (no binary fixtures), one per colour. */
+const photos = new Map<string, Promise<Buffer>>();
+export function testPhoto(colour = '#c33'): Promise<Buffer> {
+  let photo = photos.get(colour);
+  if (!photo) {
+    photo = sharp({ create: { width: 400, height: 300, channels: 3, background: colour } })
+      .jpeg()
+      .toBuffer();
+    photos.set(colour, photo);
+  }
+  return photo;
+}
 
 export const validReview = () => ({
   name: 'Riley',
@@ -618,6 +660,24 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
     url: '/api/payments/confirm',
     payload: { transactionId: await fx.succeededGroupPayment() },
   }),
+  // Issue 14: a part's photos.
+  'POST /api/part/{id}/photos': async (fx) => ({
+    method: 'POST',
+    url: `/api/part/${(await fx.part()).id}/photos`,
+    raw: { contentType: 'image/jpeg', data: await testPhoto() },
+  }),
+  'PUT /api/part/{id}/photos': async (fx) => {
+    const { partId, photoIds } = await fx.partWithPhotos();
+    return { method: 'PUT', url: `/api/part/${partId}/photos`, payload: { order: [...photoIds].reverse() } };
+  },
+  'PUT /api/part/{id}/photos/{photoId}/main': async (fx) => {
+    const { partId, photoIds } = await fx.partWithPhotos();
+    return { method: 'PUT', url: `/api/part/${partId}/photos/${photoIds[1]}/main` };
+  },
+  'DELETE /api/part/{id}/photos/{photoId}': async (fx) => {
+    const { partId, photoIds } = await fx.partWithPhotos();
+    return { method: 'DELETE', url: `/api/part/${partId}/photos/${photoIds[0]}` };
+  },
   'POST /api/payments/webhook': async () => ({
     method: 'POST',
     url: '/api/payments/webhook',
