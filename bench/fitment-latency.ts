@@ -20,16 +20,21 @@ import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/se
  *   node bench/fitment-latency.ts
  *   BENCH_POSTGRES=postgres://postgres@127.0.0.1:5432/postgres BENCH_DURATION=10 BENCH_SHAPES=fixed node bench/fitment-latency.ts
  *
- * Budget (issue 13): p99 ≤ 50 ms at 10 connections, and p99 at 100,000 parts ≤ 2× p99 at 1,000 parts, for both
- * calls the parts page makes: the page (`GET /api/part?vehicle=V&fits=true&limit=24`) and its counts
- * (`GET /api/part/facets?vehicle=V&fits=true`). The databases are created on BENCH_POSTGRES and dropped afterwards,
- * or kept and reused with BENCH_KEEP=1.
+ * Budget (issue 13): p99 ≤ 50 ms at 10 connections, and p99 at 100,000 parts ≤ 2× p99 at 1,000 parts, for the call
+ * the parts page makes: page 1 with its counts in one request (`GET /api/part/page?vehicle=V&fits=true&limit=24`).
+ * Also measured, reported against the same budget but not deciding it: the two calls it replaced, the page
+ * (`GET /api/part?vehicle=V&fits=true&limit=24`) and its counts (`GET /api/part/facets?vehicle=V&fits=true`), alone
+ * and alternating. The databases are created on BENCH_POSTGRES and dropped afterwards, or kept and reused with
+ * BENCH_KEEP=1. BENCH_CASES=combined measures only the one call.
  */
 const server = process.env.BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SIZES = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number);
 const SHAPES = (process.env.BENCH_SHAPES ?? 'fixed,spread').split(',') as BenchShape[];
+const onlyCombined = process.env.BENCH_CASES === 'combined';
+/** The call the parts page makes, and the one the budget is about. */
+const COMBINED = 'page 1 with facets, one call';
 
 interface SizeResult {
   shape: BenchShape;
@@ -56,6 +61,10 @@ async function queryTimes(databaseUrl: string, vehicleId: string): Promise<SizeR
     );
     const filter = { fitsVehicle: vehicleId };
     const cases: [string, () => Promise<unknown>][] = [
+      [
+        'page 1 with facets (repository.listWithFacets)',
+        () => parts.listWithFacets(filter, { limit: 24, markFitFor: vehicleId }, vehicleId),
+      ],
       ['page 1 (repository.list)', () => parts.list(filter, { limit: 24, markFitFor: vehicleId })],
       ['facet counts (repository.facets)', () => parts.facets(filter, vehicleId)],
     ];
@@ -120,15 +129,19 @@ async function runSize(shape: BenchShape, parts: number): Promise<SizeResult> {
       const counts = (await (await fetch(`${base}${facets}`)).json()) as { total: number };
       if (counts.total !== fitting) throw new Error(`facets total ${counts.total} ≠ X-Total-Count ${fitting}`);
       console.log(`  vehicle ${vehicleId}: ${fitting} fitting parts (universal included)`);
+      const combined = `/api/part/page?vehicle=${vehicleId}&fits=true&limit=24`;
+      const both = (await (await fetch(`${base}${combined}`)).json()) as { total: number; items: unknown[] };
+      if (both.total !== fitting || both.items.length !== 24) throw new Error('page with facets answers differently');
       const figures: LoadFigures[] = [];
-      for (const [title, path] of [
-        ['page 1 (fits=true, limit 24)', page],
-        ['facet counts (fits=true)', facets],
-      ] as const) {
+      const cases: [string, string][] = [[COMBINED, combined]];
+      if (!onlyCombined) {
+        cases.push(['page 1 (fits=true, limit 24)', page], ['facet counts (fits=true)', facets]);
+      }
+      for (const [title, path] of cases) {
         await warmUp(`${base}${path}`);
         figures.push(await measure({ title, url: `${base}${path}`, connections, durationSeconds: duration }));
       }
-      figures.push(await measureBoth('page 1 + facets, alternating', base, [page, facets]));
+      if (!onlyCombined) figures.push(await measureBoth('page 1 + facets, alternating', base, [page, facets]));
       return { shape, parts, fitmentRows, fitting, figures, queries: await queryTimes(databaseUrl, vehicleId) };
     } finally {
       await app.stop();
@@ -191,10 +204,12 @@ for (const shape of SHAPES) {
     if (!before) continue;
     const ratio = figure.p99Ms / Math.max(before.p99Ms, 1);
     const withinBudget = figure.p99Ms <= 50 && ratio <= 2;
-    // Only the fixed shape is the budget; the spread shape's answer grows with the catalogue.
-    if (!withinBudget && shape === 'fixed') failed = true;
+    // Only the fixed shape's one call is the budget; the spread shape's answer grows with the catalogue, and the two
+    // separate calls are what the parts page asked before.
+    const budgeted = shape === 'fixed' && figure.title === COMBINED;
+    if (!withinBudget && budgeted) failed = true;
     console.log(
-      `${shape}, ${figure.title}: p99 ${before.p99Ms} ms → ${figure.p99Ms} ms (×${ratio.toFixed(2)}) ${withinBudget ? 'within' : 'over'} the budget (≤ 50 ms, ≤ ×2)${shape === 'fixed' ? '' : ' (not budgeted)'}`,
+      `${shape}, ${figure.title}: p99 ${before.p99Ms} ms → ${figure.p99Ms} ms (×${ratio.toFixed(2)}) ${withinBudget ? 'within' : 'over'} the budget (≤ 50 ms, ≤ ×2)${budgeted ? '' : ' (not budgeted)'}`,
     );
   }
 }

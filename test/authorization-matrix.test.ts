@@ -51,6 +51,8 @@ const matrix: Record<string, Expected> = {
   'GET /api/part/{id}': all(200),
   // Issue 13: the filters' counts, categories, brands and the vehicle selector.
   'GET /api/part/facets': all(200),
+  // Issue 13: the parts page's one call, page 1 with the filters' counts.
+  'GET /api/part/page': all(200),
   // Issue 14: search suggestions, public like the list.
   'GET /api/part/suggest': all(200),
   'GET /api/category': all(200),

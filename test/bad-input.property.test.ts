@@ -121,6 +121,7 @@ const routeSchemas: Record<string, { body?: ZodType; query?: ZodType; params?: Z
   'POST /api/part': { body: partInputSchema },
   'GET /api/part/{id}': { params: uuidParamsSchema, query: partDetailsQuerySchema },
   'GET /api/part/facets': { query: partFacetsQuerySchema },
+  'GET /api/part/page': { query: partListQuerySchema },
   'GET /api/part/suggest': { query: partSuggestQuerySchema },
   'GET /api/category': {},
   'GET /api/brand': {},

@@ -490,6 +490,10 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
     method: 'GET',
     url: `/api/part/facets?vehicle=${(await fx.sharedVehicle()).vehicleId}&fits=true&category=brakes&brand=ebc&minPrice=1&maxPrice=500&inStock=true&q=pad`,
   }),
+  'GET /api/part/page': async (fx) => ({
+    method: 'GET',
+    url: `/api/part/page?vehicle=${(await fx.sharedVehicle()).vehicleId}&fits=true&brand=ebc&inStock=true&sort=price_asc&limit=24&offset=0`,
+  }),
   // Issue 14: search-as-you-type.
   'GET /api/part/suggest': async () => ({ method: 'GET', url: '/api/part/suggest?q=brak%20pa' }),
   'GET /api/category': async () => ({ method: 'GET', url: '/api/category' }),

@@ -7,6 +7,7 @@ import {
   fitmentRowsInputSchema,
   fitStatuses,
   partCategorySchema,
+  partFacetsSchema,
   slugSchema,
 } from './fitment.ts';
 import { partPhotosSchema } from './media.ts';
@@ -157,3 +158,14 @@ export type PartInput = z.infer<typeof partInputSchema>;
 /** The body of `PATCH /api/part/:id` (admin): any subset of the fields, under the same rules. */
 export const partPatchSchema = partInputSchema.omit({ email: true }).partial().strict();
 export type PartPatch = z.infer<typeof partPatchSchema>;
+
+/**
+ * `GET /api/part/page`: one page of the parts list (the query of `GET /api/part`) with the counts beside its filters,
+ * as the parts page shows them: one request, and with a vehicle or a search one read of the matching parts.
+ */
+export const partListPageSchema = z.object({
+  items: z.array(partSchema),
+  total: z.number().int().describe("Every part matching the filters (the list's X-Total-Count)"),
+  facets: partFacetsSchema,
+});
+export type PartListPage = z.infer<typeof partListPageSchema>;

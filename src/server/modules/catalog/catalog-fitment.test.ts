@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { databaseChecksum } from '../../../../test/support/table-checksum.ts';
 import { createUser, describeEachDatabase, type TestUser } from '../../../../test/support/test-app.ts';
 import { partFacetsSchema, type Vehicle } from '../../../shared/schemas/fitment.ts';
-import { type PartDetails, partDetailsSchema, partSchema } from '../../../shared/schemas/parts.ts';
+import { type PartDetails, partDetailsSchema, partListPageSchema, partSchema } from '../../../shared/schemas/parts.ts';
 import { VehicleBuilder } from '../fitment/fitment-test-helpers.ts';
 
 /**
@@ -251,6 +251,31 @@ describeEachDatabase('catalogue: fitment, filters, facets and part numbers', (ct
     expect(fitting.price).toEqual({ min: 25, max: 325 });
   });
 
+  it.each([
+    ['fits a vehicle', () => `?vehicle=${yz250f2019.id}&fits=true&limit=2`],
+    ['fits, a second page by price', () => `?vehicle=${yz250f2019.id}&fits=true&limit=2&offset=2&sort=price_desc`],
+    ['fits, newest first, in stock', () => `?vehicle=${yz250f2019.id}&fits=true&sort=newest&inStock=true`],
+    ['fits, by name, a brand', () => `?vehicle=${yz250f2019.id}&fits=true&sort=name&brand=kmc`],
+    ['fits, past the end', () => `?vehicle=${yz250f2019.id}&fits=true&limit=2&offset=10`],
+    ['a search with a vehicle marked', () => `?q=brake&vehicle=${mt072019abs.id}`],
+    ['a search by price range', () => '?q=brake&minPrice=50&limit=1'],
+    ['no fitment yet', () => '?fitment=none'],
+    ['the whole catalogue, a category', () => '?category=brakes&limit=1'],
+    ['the whole catalogue, a vehicle marked', () => `?vehicle=${mt072019.id}&limit=3&offset=1`],
+    ['the spec call', () => ''],
+  ])('answers a page with its counts in one call as the list and the facets do: %s', async (_case, query) => {
+    const res = await inject({ method: 'GET', url: `/api/part/page${query()}` });
+    expect(res.statusCode, res.body).toBe(200);
+    const page = partListPageSchema.parse(res.json());
+    const listed = await list(query());
+    expect(page.items).toEqual(listed.items);
+    expect([page.total, Number(res.headers['x-total-count'])]).toEqual([listed.total, listed.total]);
+    const filters = new URLSearchParams(query());
+    for (const paging of ['limit', 'offset', 'sort']) filters.delete(paging);
+    const rest = filters.toString();
+    expect(page.facets).toEqual(await facets(rest ? `?${rest}` : ''));
+  });
+
   it('answers the category tree and the brands', async () => {
     const tree = (await inject({ method: 'GET', url: '/api/category' })).json();
     expect(tree.map((c: { slug: string }) => c.slug)).toEqual([
@@ -286,7 +311,7 @@ describeEachDatabase('catalogue: fitment, filters, facets and part numbers', (ct
     }
 
     it('refuses a fit filter without a vehicle, prices the wrong way round, an unknown or malformed vehicle', async () => {
-      for (const path of ['/api/part', '/api/part/facets']) {
+      for (const path of ['/api/part', '/api/part/facets', '/api/part/page']) {
         await expectRefused(
           { method: 'GET', url: `${path}?fits=true` },
           400,

@@ -7,6 +7,7 @@ import {
   partDetailsSchema,
   partFacetsQuerySchema,
   partInputSchema,
+  partListPageSchema,
   partListQuerySchema,
   partPatchSchema,
   partSchema,
@@ -55,6 +56,28 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
       },
     },
     async (request) => catalog.facets(request.query),
+  );
+
+  app.get(
+    '/api/part/page',
+    {
+      schema: {
+        tags: ['catalog'],
+        summary: 'A page of parts with its filter counts',
+        description:
+          'Takes the query of `GET /api/part` and answers what the parts page shows in one call: `items` (the ' +
+          'list `GET /api/part` gives for that query), `total` (its `X-Total-Count`, also sent as that header) and ' +
+          '`facets` (what `GET /api/part/facets` gives for the same filters). With `fits=true` or `q`, the page and ' +
+          'the counts come from one read of the matching parts. An unknown `vehicle` is 404.',
+        querystring: partListQuerySchema,
+        response: { 200: partListPageSchema, ...errorResponses(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      const page = await catalog.listWithFacets(request.query, { isAdmin: request.user?.isAdmin === true });
+      reply.header('x-total-count', String(page.total));
+      return page;
+    },
   );
 
   app.get(

@@ -94,13 +94,51 @@ export class CatalogService {
   /** Counts for the list's filters: each facet under every other filter; `total` is the list's X-Total-Count. */
   async facets(query: PartFacetsQuery): Promise<PartFacets> {
     await this.#assertVehicle(query.vehicle);
+    return this.#wireFacets(await this.#facetCounts(filterOf(query), query.vehicle));
+  }
+
+  /**
+   * One page of the list with the counts beside its filters, in one call (the parts page's view, issue 13's budget).
+   * With a scope (a vehicle's fitting parts, a search, no fitment yet) both come from one read of the scoped parts;
+   * without one the page is read in index order and the counts are the remembered ones, as the two calls would.
+   */
+  async listWithFacets(
+    query: PartListQuery,
+    viewer: Viewer,
+  ): Promise<{ items: Part[]; total: number; facets: PartFacets }> {
+    const { sort, limit, offset, vehicle } = query;
+    await this.#assertVehicle(vehicle);
     const filter = filterOf(query);
-    const key = query.vehicle === undefined ? JSON.stringify(filter) : undefined;
+    const page = { sort, limit, offset, markFitFor: vehicle };
+    const scoped = filter.q !== undefined || filter.fitsVehicle !== undefined || filter.withoutFitment !== undefined;
+    if (scoped) {
+      const { rows, total, facets } = await this.#parts.listWithFacets(filter, page, vehicle);
+      return {
+        items: rows.map((row) => toWirePart(row, viewer)),
+        total,
+        facets: await this.#wireFacets(facets),
+      };
+    }
+    const [{ rows, total }, counts] = await Promise.all([
+      this.#parts.list(filter, page),
+      this.#facetCounts(filter, vehicle),
+    ]);
+    return { items: rows.map((row) => toWirePart(row, viewer)), total, facets: await this.#wireFacets(counts) };
+  }
+
+  /** Facet counts; without a vehicle (the whole catalogue's scope) remembered for a few seconds. */
+  async #facetCounts(filter: PartFilter, vehicle: string | undefined): Promise<FacetCounts> {
+    const key = vehicle === undefined ? JSON.stringify(filter) : undefined;
     let counts = key === undefined ? undefined : this.#facetMemory.get(key);
     if (!counts) {
-      counts = await this.#parts.facets(filter, query.vehicle);
+      counts = await this.#parts.facets(filter, vehicle);
       if (key !== undefined) this.#facetMemory.remember(key, counts);
     }
+    return counts;
+  }
+
+  /** The counts as the API gives them: every category in tree order (a count includes its subcategories), dollars. */
+  async #wireFacets(counts: FacetCounts): Promise<PartFacets> {
     const tree = await this.#categories();
     const own = counts.categories;
     const countOf = (id: string) =>

@@ -115,6 +115,16 @@ const orderBy: Record<PartSort, SQL[]> = {
   name: [asc(parts.name), asc(parts.id)],
 };
 
+/** The same orders over the facet statement's `scoped` rows (`PartRepository.listWithFacets`). */
+const scopedOrder: Record<PartSort | 'relevance' | 'catalogue', SQL> = {
+  newest: sql`created_at desc nulls last, id desc nulls last`,
+  price_asc: sql`price_cents asc, id asc`,
+  price_desc: sql`price_cents desc, id desc`,
+  name: sql`name asc, id asc`,
+  relevance: sql`rank desc, created_at asc nulls first, id asc nulls first`,
+  catalogue: sql`created_at asc nulls first, id asc nulls first`,
+};
+
 /** The part's own category and its parent, joined for its labels. */
 const partCategory = alias(categories, 'part_category');
 const partParentCategory = alias(categories, 'part_parent_category');
@@ -496,7 +506,47 @@ export class PartRepository {
    * through the fitment index, so the cost follows that set and not the catalogue (ADR 010).
    */
   async facets(filter: PartFilter, fitsFor: string | undefined): Promise<FacetCounts> {
-    const groups = conditionsOf(filter, this.#fitment, await this.#plan(filter.q));
+    const { facets } = this.#facetsOf(await this.#facetRows(filter, fitsFor, await this.#plan(filter.q)), fitsFor);
+    return facets;
+  }
+
+  /**
+   * One page of the list AND its facet counts from ONE read of the scoped parts (issue 13's "parts that fit V, page 1
+   * with facet counts"): the facet statement also picks the page's ids (the list's order, its limit and offset) and
+   * its `total` is the list's X-Total-Count; a second, small statement reads those few rows with their labels.
+   * Meant for a filter with a scope (vehicle fit, search, no fitment): without one the scope is the whole catalogue,
+   * and `list` (index order, a remembered count) plus `facets` is the cheaper way.
+   */
+  async listWithFacets(
+    filter: PartFilter,
+    page: PartPageOptions,
+    fitsFor: string | undefined,
+  ): Promise<{ rows: PartRow[]; total: number; facets: FacetCounts }> {
+    const search = await this.#plan(filter.q);
+    const offset = page.offset ?? 0;
+    const { facets, pageIds } = this.#facetsOf(
+      await this.#facetRows(filter, fitsFor, search, { sort: page.sort, limit: page.limit, offset }),
+      fitsFor,
+    );
+    if (pageIds.length === 0) return { rows: [], total: facets.total, facets };
+    const found = await this.#select(this.#columns(page.markFitFor, filter)).where(inArray(parts.id, pageIds));
+    const byId = new Map(found.map((row) => [row.id, withoutMatches(row)]));
+    const rows = pageIds.map((id) => byId.get(id)).filter((row): row is PartRow => row !== undefined);
+    return { rows, total: facets.total, facets };
+  }
+
+  /**
+   * The facet statement: the scoped parts are read once into `scoped`, and each facet is counted from it under every
+   * filter but its own. With `page`, the page's ids come out of the same statement (rows of kind 'page', `n` their
+   * position), ordered over `scoped` as `list` orders the parts.
+   */
+  async #facetRows(
+    filter: PartFilter,
+    fitsFor: string | undefined,
+    search: SearchPlan | undefined,
+    page?: { sort: PartSort | undefined; limit: number | undefined; offset: number },
+  ): Promise<FacetRow[]> {
+    const groups = conditionsOf(filter, this.#fitment, search);
     const all = (...keys: FacetKey[]) => {
       const conditions = keys.flatMap((key) => groups[key]);
       return conditions.length > 0 ? and(...conditions) : sql`true`;
@@ -508,11 +558,28 @@ export class PartRepository {
       fits = sql`(${parts.universal} or ${parts.id} in (${this.#fitment.partIdsFitting(fitsFor)}))`;
     }
     const scope = groups.scope.length > 0 ? and(...groups.scope) : sql`true`;
+    // The page's own columns are read only when a page is asked for (its order's columns, relevance when searching).
+    const pageColumns = page
+      ? sql`, ${parts.id} as id, ${parts.createdAt} as created_at, ${parts.name} as name, ${
+          search && !page.sort ? relevance(search) : sql`0`
+        } as rank`
+      : sql``;
+    // The page's rows: `n` is each one's position. The id is renamed so that the ORDER BY sorts the uuid, not its text.
+    const pageOrder = page ? scopedOrder[page.sort ?? (search ? 'relevance' : 'catalogue')] : undefined;
+    const pageRows =
+      page && pageOrder
+        ? sql`
+      union all
+      (select 'page', id::text as page_id, null, (row_number() over (order by ${pageOrder}))::int, null, null
+        from scoped where category_ok and brand_ok and price_ok and stock_ok
+        order by ${pageOrder}
+        ${page.limit === undefined ? sql`` : sql`limit ${page.limit}`} ${page.offset > 0 ? sql`offset ${page.offset}` : sql``})`
+        : sql``;
     const result = await this.#db.execute<FacetRow>(sql`
       with scoped as materialized (
         select ${parts.categoryId} as category_id, ${parts.brandId} as brand_id, ${parts.priceCents} as price_cents,
           ${inStock} as in_stock, ${all('category')} as category_ok, ${all('brand')} as brand_ok,
-          ${all('price')} as price_ok, ${all('inStock')} as stock_ok, ${fits} as fits
+          ${all('price')} as price_ok, ${all('inStock')} as stock_ok, ${fits} as fits${pageColumns}
         from ${parts} where ${scope}
       )
       select 'category' as kind, category_id::text as key, null as name, count(*)::int as n, null::int as lo, null::int as hi
@@ -533,9 +600,13 @@ export class PartRepository {
         from scoped where category_ok and brand_ok and price_ok and stock_ok
       union all
       select 'fits', null, null, count(*)::int, null, null
-        from scoped where category_ok and brand_ok and price_ok and stock_ok and fits
+        from scoped where category_ok and brand_ok and price_ok and stock_ok and fits${pageRows}
     `);
-    const rows = Array.isArray(result) ? result : (result as unknown as { rows: typeof result }).rows;
+    return rowsOf<FacetRow>(result);
+  }
+
+  /** The facet statement's rows → the counts, and the page's ids in order (when a page was asked for). */
+  #facetsOf(rows: FacetRow[], fitsFor: string | undefined): { facets: FacetCounts; pageIds: string[] } {
     const facets: FacetCounts = {
       categories: new Map(),
       brands: [],
@@ -544,7 +615,8 @@ export class PartRepository {
       total: 0,
       fits: fitsFor === undefined ? null : 0,
     };
-    for (const row of rows as FacetRow[]) {
+    const page: { id: string; position: number }[] = [];
+    for (const row of rows) {
       const n = Number(row.n);
       if (row.kind === 'category' && row.key) facets.categories.set(row.key, n);
       else if (row.kind === 'brand' && row.key)
@@ -554,9 +626,11 @@ export class PartRepository {
       else if (row.kind === 'inStock') facets.inStock = n;
       else if (row.kind === 'total') facets.total = n;
       else if (row.kind === 'fits' && fitsFor !== undefined) facets.fits = n;
+      else if (row.kind === 'page' && row.key) page.push({ id: row.key, position: n });
     }
     facets.brands.sort((a, b) => a.name.localeCompare(b.name) || a.slug.localeCompare(b.slug));
-    return facets;
+    page.sort((a, b) => a.position - b.position);
+    return { facets, pageIds: page.map((entry) => entry.id) };
   }
 
   /** Every category, in tree order (roots by position, then each root's children). */
