@@ -35,8 +35,9 @@ export const catalogTransferRoutes: FastifyPluginAsyncZod<{
   exports: CatalogExportService;
   maxBytes?: number;
 }> = async (app, { imports, exports, maxBytes = CATALOG_IMPORT_MAX_BYTES }) => {
-  // Only this plugin takes CSV bodies. A declared length past the cap is refused before a byte is read; an
+  // This plugin's routes take CSV and nothing else (a JSON body is 415, not parsed); only they take CSV. A declared length past the cap is refused before a byte is read; an
   // undeclared (chunked) one is counted as it streams and cut off at the cap.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('text/csv', (request, payload, done) => {
     const declared = Number(request.headers['content-length'] ?? 0);
     if (declared > maxBytes) {
