@@ -213,7 +213,6 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
       links: orderLinkSet,
       holdHours: config.ORDER_HOLD_HOURS,
       kick: () => jobs.kick(),
-      describe: (partId, tx) => orderStock.describe(partId, tx),
     },
   });
   // Issue 14 (ADR 014): import and export see the catalogue, the fitment module and the orders module through their

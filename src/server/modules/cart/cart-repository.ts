@@ -41,20 +41,22 @@ export class CartRepository {
   }
 
   /**
-   * Locks the caller's cart lines for the checkout's transaction, in part-id order (the order in which checkout
-   * then reserves the parts' stock, so two checkouts never wait on each other in a circle). A second checkout of the
-   * same cart waits here and then finds the lines gone.
+   * Takes the caller's cart lines in the checkout's transaction, in ONE statement: locks them in part-id order and
+   * deletes them, answering them in part-id order (the order in which checkout then reserves the parts' stock, so
+   * two checkouts never wait on each other in a circle). A refused checkout rolls its transaction back and the cart
+   * is as it was. A second checkout of the same cart waits on the locks here and then finds the lines gone.
    */
-  async lockLines(tx: Transaction, userId: string): Promise<{ partId: string; quantity: number }[]> {
-    return tx
-      .select({ partId: cartItems.partId, quantity: cartItems.quantity })
-      .from(cartItems)
-      .where(eq(cartItems.userId, userId))
-      .orderBy(asc(cartItems.partId))
-      .for('update');
-  }
-
-  async clear(tx: Transaction, userId: string): Promise<void> {
-    await tx.delete(cartItems).where(eq(cartItems.userId, userId));
+  async takeLines(tx: Transaction, userId: string): Promise<{ partId: string; quantity: number }[]> {
+    const result = await tx.execute(sql`
+      with line as (
+        select part_id from ${cartItems} where user_id = ${userId}::uuid order by part_id for update
+      )
+      delete from ${cartItems} item using line
+      where item.user_id = ${userId}::uuid and item.part_id = line.part_id
+      returning item.part_id, item.quantity`);
+    const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
+    return (rows as { part_id: string; quantity: number }[])
+      .map((row) => ({ partId: row.part_id, quantity: Number(row.quantity) }))
+      .sort((a, b) => (a.partId < b.partId ? -1 : a.partId > b.partId ? 1 : 0));
   }
 }

@@ -6,8 +6,10 @@ import { createTestDatabase, type TestDatabase, testDrivers } from '../../../../
 import { mailOutbox, users } from '../../db/schema.ts';
 import { verifyEmailMail } from './account-mails.ts';
 import { createMailDelivery, deliverDueMail, type MailDeliverySettings } from './mail-delivery.ts';
+import { renderMail } from './mail-layout.ts';
 import { claimDueMail, enqueueMail, mailOutboxStats } from './mail-outbox.ts';
 import { createSmtpTransport, type MailTransport } from './mail-transport.ts';
+import { checkoutPlacedMail, orderLinks } from './order-mails.ts';
 
 const SETTINGS: MailDeliverySettings = {
   from: 'Redline Parts <no-reply@redline.dev>',
@@ -85,6 +87,40 @@ describe.each(testDrivers)('mail outbox and SMTP delivery [%s]', (driver) => {
     // The one-time link does not outlive its delivery.
     expect(row?.html).toBeNull();
     expect(row?.text).toBeNull();
+  });
+
+  it('a mail enqueued as its document is rendered at delivery: the same subject, HTML and text as rendered before', async () => {
+    const orders = ['Brake Pads', 'Brake Disc <b>'].map((partName, index) => ({
+      id: `0000000${index}-0000-4000-8000-000000000000`,
+      partName,
+      quantity: index + 1,
+      unitPriceCents: 1500,
+      totalCents: 1500 * (index + 1),
+      buyerName: 'Ann Cart',
+      buyerEmail: `doc-${driver}@example.com`,
+      address: '3 Cart Road',
+      phone: '+1 555 0123',
+    }));
+    const payUrl = orderLinks('https://redline.dev').payAll(orders.map((order) => order.id));
+    const document = checkoutPlacedMail({ orders, buyerName: 'Ann Cart', payUrl }, 48);
+    const to = `doc-${driver}@example.com`;
+    const mail = await enqueueMail(database.db, { kind: 'order-placed', to, document });
+    await database.db.update(mailOutbox).set({ createdAt: T0, nextAttemptAt: T0 }).where(eq(mailOutbox.id, mail.id));
+    const rendered = await renderMail(document);
+    // Subject and text are there at once (what the outbox's readers and the order tests see); the HTML is not.
+    const [queued] = await database.db.select().from(mailOutbox).where(eq(mailOutbox.id, mail.id));
+    expect(queued).toMatchObject({ subject: rendered.subject, text: rendered.text, html: null });
+
+    const result = await deliverDueMail(database.db, transport, SETTINGS, { log: captureLog().log, now: at(1) });
+
+    expect(result).toEqual({ sent: 1, retrying: 0, failed: 0 });
+    const [received] = await smtp.waitForMessages(1);
+    expect(received?.parsed.subject).toBe(rendered.subject);
+    expect(received?.parsed.html).toBe(rendered.html);
+    expect(received?.parsed.text?.trim()).toBe(rendered.text.trim());
+    expect(received?.parsed.html).toContain('Brake Disc &lt;b&gt;');
+    const [row] = await database.db.select().from(mailOutbox);
+    expect(row).toMatchObject({ status: 'sent', html: null, text: null, document: null });
   });
 
   it('retries with back-off when the server refuses, with the same Message-ID, and never sends twice', async () => {

@@ -1,4 +1,5 @@
-import type { DbExecutor } from './mail-outbox.ts';
+import { renderMail } from './mail-layout.ts';
+import type { ClaimedMail, DbExecutor } from './mail-outbox.ts';
 import { claimDueMail, markMailAttemptFailed, markMailSent } from './mail-outbox.ts';
 import { type MailLogger, MailSendError, type MailTransport } from './mail-transport.ts';
 
@@ -72,7 +73,7 @@ export async function deliverDueMail(
           from: settings.from,
           to: mail.recipient,
           subject: mail.subject,
-          html: mail.html,
+          html: await htmlOf(mail),
           text: mail.text,
           date: mail.createdAt,
         });
@@ -99,6 +100,19 @@ export async function deliverDueMail(
     if (claimed.length < batchSize) break;
   }
   return result;
+}
+
+/** A mail enqueued as its document is rendered here, on each attempt (the same document renders the same HTML). */
+async function htmlOf(mail: ClaimedMail): Promise<string> {
+  if (mail.html || !mail.document) return mail.html;
+  try {
+    return (await renderMail(mail.document)).html;
+  } catch (error) {
+    // A document that cannot be rendered now never will be: give up on it rather than retry.
+    throw new MailSendError(`the mail could not be rendered: ${error instanceof Error ? error.message : error}`, true, {
+      cause: error,
+    });
+  }
 }
 
 export interface MailDelivery {

@@ -91,12 +91,21 @@ function loadReactEmail(): Promise<ReactEmail> {
 
 /** Renders a mail document to its HTML and plain-text parts with the shop's one layout. */
 export async function renderMail(document: MailDocument): Promise<MailContent> {
+  const { subject, text } = mailTextParts(document);
+  const rx = await loadReactEmail();
+  const html = await rx.render(layout(rx, document));
+  return { subject, html, text };
+}
+
+/**
+ * A document's subject and plain-text part without its HTML: synchronous and cheap (no React), checked as
+ * `renderMail` checks it. What the outbox writes at once for a mail whose HTML is rendered when it is delivered.
+ */
+export function mailTextParts(document: MailDocument): { subject: string; text: string } {
   for (const block of document.blocks) {
     if (block.kind === 'action') assertWebLink(block.url);
   }
-  const rx = await loadReactEmail();
-  const html = await rx.render(layout(rx, document));
-  return { subject: oneLine(document.subject), html, text: plainText(document) };
+  return { subject: oneLine(document.subject), text: plainText(document) };
 }
 
 function layout(rx: ReactEmail, doc: MailDocument): ReactNode {

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.ts';
 import { type MailStatus, mailOutbox } from '../../db/schema.ts';
+import { type MailDocument, mailTextParts } from './mail-layout.ts';
 
 /** The outer handle or a transaction: `enqueueMail` takes the transaction of the change that causes the mail. */
 export type DbExecutor = Database | Transaction;
@@ -14,6 +15,16 @@ export interface MailMessage {
   text: string;
 }
 
+/**
+ * A mail enqueued as its document (mail-layout): subject and text are written at once (cheap), the HTML is rendered
+ * by the delivery job from the stored document, so a transaction that enqueues it spends no time in React.
+ */
+export interface MailDocumentMessage {
+  kind: string;
+  to: string;
+  document: MailDocument;
+}
+
 /** A row claimed for one delivery attempt. */
 export interface ClaimedMail {
   id: string;
@@ -22,6 +33,8 @@ export interface ClaimedMail {
   subject: string;
   html: string;
   text: string;
+  /** The document the HTML is rendered from at delivery, when `html` was not rendered before (else null). */
+  document: MailDocument | null;
   /** This attempt's number, from 1. */
   attempts: number;
   messageId: string;
@@ -32,22 +45,28 @@ const KIND_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 /**
  * Writes a mail to the outbox inside the caller's transaction: it is sent if and only if that transaction commits.
- * Render it first (templates are async and take milliseconds), then open the transaction.
+ * Either rendered first (templates are async and take milliseconds; render, then open the transaction), or as its
+ * document, whose HTML the delivery job renders (subject and text are written now).
  */
-export async function enqueueMail(tx: DbExecutor, message: MailMessage): Promise<{ id: string }> {
+export async function enqueueMail(tx: DbExecutor, message: MailMessage | MailDocumentMessage): Promise<{ id: string }> {
   if (!KIND_PATTERN.test(message.kind)) throw new Error('Mail kind must be a short kebab-case name');
   // One address, no header folding: what reaches the SMTP envelope is exactly one recipient.
   if (!/^[^\s@<>,;"]+@[^\s@<>,;"]+$/.test(message.to) || message.to.length > 254) {
     throw new Error('Mail recipient must be one plain email address');
   }
+  const content =
+    'document' in message
+      ? { ...mailTextParts(message.document), html: null, document: message.document }
+      : { subject: message.subject, html: message.html, text: message.text, document: null };
   const [row] = await tx
     .insert(mailOutbox)
     .values({
       kind: message.kind,
       recipient: message.to,
-      subject: message.subject.replace(/\s+/g, ' ').trim(),
-      html: message.html,
-      text: message.text,
+      subject: content.subject.replace(/\s+/g, ' ').trim(),
+      html: content.html,
+      text: content.text,
+      document: content.document,
     })
     .returning({ id: mailOutbox.id });
   if (!row) throw new Error('mail not enqueued');
@@ -90,6 +109,7 @@ export async function claimDueMail(
     subject: row.subject,
     html: row.html ?? '',
     text: row.text ?? '',
+    document: (row.document as MailDocument | null) ?? null,
     attempts: row.attempts,
     messageId: row.messageId ?? '',
     createdAt: row.createdAt,
@@ -114,6 +134,7 @@ export async function markMailSent(
       lastError: null,
       html: null,
       text: null,
+      document: null,
     })
     .where(claimedBy(mail))
     .returning({ id: mailOutbox.id });

@@ -1,11 +1,12 @@
 import { centsToDollars, formatUsd } from '../../../shared/money.ts';
-import { greeting, type MailContent, renderMail } from './mail-layout.ts';
+import { greeting, type MailContent, type MailDocument, renderMail } from './mail-layout.ts';
 
 /**
  * The order mails (issue 12): placed (what to pay, and a link to pay), payment receipt (one per payment, listing
  * every order it paid), shipped, delivered, cancelled or expired, refunded, and the admin's 'new paid order'. Each
  * takes plain data (the orders module's and payments module's rows reduced to what a mail says) and is rendered
- * BEFORE the transaction that enqueues it, as the account mails are.
+ * BEFORE the transaction that enqueues it, as the account mails are; but for the checkout's mail, which is enqueued
+ * as its document and rendered by the delivery job (a checkout's transaction spends no time in React).
  */
 
 export type OrderMailKind =
@@ -85,14 +86,17 @@ export function orderPlacedMail(order: MailOrder, links: OrderLinks, holdHours: 
   });
 }
 
-/** A checkout placed several orders at once: one mail lists them all, with one link to pay for all of them. */
+/**
+ * A checkout placed several orders at once: one mail lists them all, with one link to pay for all of them. Answered
+ * as its document: the checkout enqueues it as data in its transaction and the delivery job renders the HTML.
+ */
 export function checkoutPlacedMail(
   checkout: { orders: readonly MailOrder[]; buyerName: string; payUrl: string },
   holdHours: number,
-): Promise<MailContent> {
+): MailDocument {
   const total = checkout.orders.reduce((sum, order) => sum + order.totalCents, 0);
   const count = checkout.orders.length === 1 ? '1 order' : `${checkout.orders.length} orders`;
-  return renderMail({
+  return {
     subject: `Your Redline Parts checkout: please pay ${usd(total)}`,
     preview: `We hold the parts of ${count} for you for ${holdHours} hours.`,
     heading: 'Thank you for your order',
@@ -108,7 +112,7 @@ export function checkoutPlacedMail(
       },
     ],
     reason: ORDER_REASON,
-  });
+  };
 }
 
 /** One receipt per payment: a group payment lists every order it paid. */

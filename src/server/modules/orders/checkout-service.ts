@@ -8,12 +8,11 @@ import type { Database, Transaction } from '../../db/client.ts';
 import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { AddressBookPort, Destination } from '../accounts/address-book.ts';
-import type { MailContent } from '../mail/mail-layout.ts';
 import { enqueueMail } from '../mail/mail-outbox.ts';
-import { checkoutPlacedMail, type MailOrder, type OrderLinks } from '../mail/order-mails.ts';
+import { checkoutPlacedMail, type OrderLinks } from '../mail/order-mails.ts';
 import { toMailOrder, toWireOrder } from './order-mapper.ts';
 import { refusalDetail } from './order-refusals.ts';
-import type { HoldLimit, HoldState, OrderRepository, OrderRow } from './order-repository.ts';
+import type { CheckoutLineState, HoldLimit, HoldState, OrderRepository, OrderRow } from './order-repository.ts';
 import { holdLimitError } from './orders-service.ts';
 
 /** What the checkout needs to mail what it placed (slice B's order mails). */
@@ -21,15 +20,12 @@ export interface CheckoutMail {
   links: OrderLinks;
   holdHours: number;
   kick(): void;
-  /** A part's name and price as they are now, read in the checkout's transaction (the catalogue's port). */
-  describe(partId: string, tx: Transaction): Promise<{ name: string; priceCents: number } | undefined>;
 }
 
-/** The cart as checkout sees it (a port the cart module fills, ADR 006): its lines, locked, and emptied. */
+/** The cart as checkout sees it (a port the cart module fills, ADR 006). */
 export interface CheckoutCartPort {
-  /** The caller's lines, locked until the transaction ends, in part-id order. */
-  lockLines(tx: Transaction, userId: string): Promise<{ partId: string; quantity: number }[]>;
-  clear(tx: Transaction, userId: string): Promise<void>;
+  /** The caller's lines, locked and removed until the transaction ends (a rollback puts them back), in part-id order. */
+  takeLines(tx: Transaction, userId: string): Promise<{ partId: string; quantity: number }[]>;
 }
 
 /** Why one cart line could not be placed, in the order rule's words (the API's `details` entry for that line). */
@@ -123,108 +119,71 @@ export class CheckoutService {
   }
 
   /**
-   * THE one function that places a checkout's orders, inside the caller's transaction: lock the cart, place every
-   * line (reserving its stock), save the address, empty the cart. Anything a placed checkout must also do (its
-   * mail, through the outbox) belongs here, in this transaction. Throws CheckoutRefused (rolling everything back)
-   * when any line cannot be placed, after trying every line so that each refusal is named.
+   * THE one function that places a checkout's orders, inside the caller's transaction: take the cart's lines (locked
+   * and removed), place every line in one statement (reserving its stock), save the address, enqueue the mail.
+   * Anything a placed checkout must also do belongs here, in this transaction. Throws CheckoutRefused (rolling
+   * everything back, the cart included) when any line cannot be placed, naming every such line and why.
+   *
+   * Round trips: the cart, the lines (one statement for all of them), the address (two), the mail; the mail is
+   * written as its document and rendered when it is delivered, not in this transaction.
    */
   async placeCheckout(tx: Transaction, user: SessionUser, checkoutId: string, destination: Destination) {
-    const lines = await this.#cart.lockLines(tx, user.id);
+    const lines = await this.#cart.takeLines(tx, user.id);
     if (lines.length === 0) {
       throw new BusinessRuleError('cart_empty', 'Your Cart Is Empty. Add A Part Before Checking Out.');
     }
-    const placed: Order[] = [];
-    const placedRows: OrderRow[] = [];
-    const refused: LineRefusal[] = [];
-    // Ids made here so the mail can name and link the orders before they exist: it is rendered BEFORE the lines
-    // take their parts' row locks (a render takes milliseconds; holding a hot part's lock that long queues every
-    // other buyer of it), from the parts as they are now.
-    const ids = lines.map(() => crypto.randomUUID());
-    const preview = await this.#previewMail(tx, user, lines, ids, destination);
-    // Lines come in part-id order: two checkouts sharing parts lock them in the same order and never deadlock.
-    for (const [index, line] of lines.entries()) {
-      const result = await this.#orders.place(
-        {
-          id: ids[index],
-          partId: line.partId,
-          userId: user.id,
-          quantity: line.quantity,
-          email: user.email,
-          userName: user.displayName,
-          address: destination.address,
-          phone: destination.phone,
-          checkoutId,
-        },
-        this.#holdLimit,
-        tx,
-      );
-      if (result.ok) {
-        placed.push(toWireOrder(result.order));
-        placedRows.push(result.order);
-        continue;
-      }
-      const path = `lines.${index}`;
-      if (!result.part) {
-        refused.push({ path, partId: line.partId, code: 'part_not_found', message: 'This part does not exist.' });
-        continue;
-      }
-      const check = checkOrderQuantity(result.part, line.quantity);
-      const { hold } = result.part;
-      if (!check.ok) {
-        const { ok: _ok, ...refusal } = check;
-        refused.push({ partId: line.partId, ...refusalDetail(refusal, path) });
-      } else if (hold.limit !== null && hold.held + line.quantity > hold.limit) {
-        refused.push({ path, partId: line.partId, ...holdRefusal(hold, line.quantity) });
-      } else {
-        // The rule allowed it against the part as read, the statement did not: other buyers took the stock.
-        refused.push({ partId: line.partId, ...refusalDetail(stockOutRefusal(result.part.availableQuantity), path) });
-      }
-    }
-    if (refused.length > 0) throw new CheckoutRefused(refused);
-    await this.#addresses.remember(tx, user.id, destination);
-    await this.#cart.clear(tx, user.id);
-    if (this.#mail && placedRows.length > 0) {
-      const orders = placedRows.map(toMailOrder);
-      // A part renamed or repriced between the preview and its line: the mail says what was really ordered.
-      const same = preview && JSON.stringify(preview.orders) === JSON.stringify(orders);
-      const mail = same ? preview.mail : await this.#render(user, orders);
-      await enqueueMail(tx, { kind: 'order-placed', to: user.email, ...mail });
-    }
-    return placed;
-  }
-
-  async #previewMail(
-    tx: Transaction,
-    user: SessionUser,
-    lines: readonly { partId: string; quantity: number }[],
-    ids: readonly string[],
-    destination: Destination,
-  ): Promise<{ orders: MailOrder[]; mail: MailContent } | undefined> {
-    if (!this.#mail) return undefined;
-    const orders: MailOrder[] = [];
-    for (const [index, line] of lines.entries()) {
-      const part = await this.#mail.describe(line.partId, tx);
-      if (!part) return undefined;
-      orders.push({
-        id: ids[index] ?? '',
-        partName: part.name,
-        quantity: line.quantity,
-        unitPriceCents: part.priceCents,
-        totalCents: part.priceCents * line.quantity,
-        buyerName: user.displayName,
-        buyerEmail: user.email,
+    const result = await this.#orders.placeAll(
+      {
+        checkoutId,
+        userId: user.id,
+        email: user.email,
+        userName: user.displayName,
         address: destination.address,
         phone: destination.phone,
-      });
-    }
-    return { orders, mail: await this.#render(user, orders) };
+        lines,
+      },
+      this.#holdLimit,
+      tx,
+    );
+    if (!result.ok) throw new CheckoutRefused(lineRefusals(result.lines));
+    await this.#addresses.remember(tx, user.id, destination);
+    if (this.#mail) await enqueueMail(tx, this.#placedMail(user, result.orders, this.#mail));
+    return result.orders.map(toWireOrder);
   }
 
-  #render(user: SessionUser, orders: MailOrder[]): Promise<MailContent> {
-    const mail = this.#mail as CheckoutMail;
-    return checkoutPlacedMail(
-      { orders, buyerName: user.displayName, payUrl: mail.links.payAll(orders.map((order) => order.id)) },
-      mail.holdHours,
-    );
+  #placedMail(user: SessionUser, rows: readonly OrderRow[], mail: CheckoutMail) {
+    const orders = rows.map(toMailOrder);
+    const payUrl = mail.links.payAll(orders.map((order) => order.id));
+    const document = checkoutPlacedMail({ orders, buyerName: user.displayName, payUrl }, mail.holdHours);
+    return { kind: 'order-placed', to: user.email, document };
   }
+}
+
+/**
+ * Why each line the statement did not place was refused, in the order rule's words: no such part, the rule itself
+ * (minimum, total, stock), the hold limit, or else stock other buyers took. Lines that passed are not named.
+ */
+function lineRefusals(lines: readonly CheckoutLineState[]): LineRefusal[] {
+  const refused: LineRefusal[] = [];
+  for (const [index, line] of lines.entries()) {
+    const path = `lines.${index}`;
+    const { part, partId, quantity } = line;
+    if (!part) {
+      refused.push({ path, partId, code: 'part_not_found', message: 'This part does not exist.' });
+      continue;
+    }
+    const check = checkOrderQuantity(part, quantity);
+    const { hold } = part;
+    if (!check.ok) {
+      const { ok: _ok, ...refusal } = check;
+      refused.push({ partId, ...refusalDetail(refusal, path) });
+    } else if (hold.limit !== null && hold.held + quantity > hold.limit) {
+      refused.push({ path, partId, ...holdRefusal(hold, quantity) });
+    } else if (!line.passed) {
+      // The rule allows it against the part as read, the statement's guard did not: other buyers took the stock.
+      refused.push({ partId, ...refusalDetail(stockOutRefusal(part.availableQuantity), path) });
+    }
+  }
+  if (refused.length === 0) throw new Error('checkout refused without a refused line');
+  return refused;
 }

@@ -101,6 +101,77 @@ describeEachDatabase('checkout', (ctx) => {
     expect(saved?.n).toBe(0);
   });
 
+  it('names every refused line with its own reason (minimum, hold limit) and writes nothing', async () => {
+    const user = await createUser(ctx());
+    const db = ctx().database.db;
+    const fine = await insertPart(db, { availableQuantity: 20 });
+    const raised = await insertPart(db, { availableQuantity: 20 });
+    // The default hold limit: at most half the stock unpaid per customer (here 5 of 10).
+    const held = await insertPart(db, { availableQuantity: 10 });
+    await addToCart(ctx(), user, fine.id, 3);
+    await addToCart(ctx(), user, raised.id, 2);
+    await addToCart(ctx(), user, held.id, 6);
+    await db.update(parts).set({ minimumOrder: 5 }).where(eq(parts.id, raised.id));
+
+    const res = await checkout(ctx(), user);
+    expect(res.statusCode, res.body).toBe(422);
+    const error = res.json().error;
+    expect(error.code).toBe('checkout_refused');
+    const lineOf = (partId: string) => `lines.${[fine.id, raised.id, held.id].sort().indexOf(partId)}`;
+    expect(error.details).toHaveLength(2);
+    expect(error.details).toEqual(
+      expect.arrayContaining([
+        {
+          path: lineOf(raised.id),
+          partId: raised.id,
+          code: 'below_minimum_order',
+          message: 'Order At Least 5 PCS',
+          minimumOrder: 5,
+        },
+        expect.objectContaining({ path: lineOf(held.id), partId: held.id, code: 'hold_limit', holdLimit: 5, held: 0 }),
+      ]),
+    );
+    expect(await stockOf(db, fine.id)).toBe(20);
+    expect(await stockOf(db, raised.id)).toBe(20);
+    expect(await stockOf(db, held.id)).toBe(10);
+    expect(await ordersOf(ctx(), user.id)).toBe(0);
+    expect(await cartLinesOf(ctx(), user.id)).toBe(3);
+  });
+
+  it('checkouts racing for the last units of the same parts: whole checkouts only, never below zero', async () => {
+    const db = ctx().database.db;
+    const STOCK = 10;
+    const shared = [];
+    for (let i = 0; i < 3; i++) shared.push(await insertPart(db, { availableQuantity: STOCK }));
+    const buyers = [];
+    for (let i = 0; i < 12; i++) {
+      const buyer = await createUser(ctx());
+      // Each cart holds the three parts, filled in a different order, 1 or 2 PCS each.
+      for (const [n, part] of [...shared].sort(() => Math.random() - 0.5).entries()) {
+        await addToCart(ctx(), buyer, part.id, 1 + ((i + n) % 2));
+      }
+      buyers.push(buyer);
+    }
+    const answers = await Promise.all(buyers.map((buyer) => checkout(ctx(), buyer)));
+    for (const answer of answers) {
+      expect([201, 422], answer.body).toContain(answer.statusCode);
+      if (answer.statusCode === 422) expect(answer.json().error.code).toBe('checkout_refused');
+    }
+    const placed = answers.filter((answer) => answer.statusCode === 201);
+    expect(placed.length).toBeGreaterThan(0);
+    for (const [index, buyer] of buyers.entries()) {
+      // All three lines or none.
+      expect(await ordersOf(ctx(), buyer.id)).toBe(answers[index]?.statusCode === 201 ? 3 : 0);
+    }
+    for (const part of shared) {
+      const rows = await db.select({ quantity: orders.quantity }).from(orders).where(eq(orders.partId, part.id));
+      const ordered = rows.reduce((sum, row) => sum + row.quantity, 0);
+      const stock = await stockOf(db, part.id);
+      expect(stock).toBeGreaterThanOrEqual(0);
+      expect(stock + ordered).toBe(STOCK);
+    }
+  });
+
   it('the same Idempotency-Key twice places one set of orders and answers the first result again', async () => {
     const user = await createUser(ctx());
     const part = await insertPart(ctx().database.db, { availableQuantity: 20 });

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { OrderCancelReason, OrderStatus } from '../../../shared/enums.ts';
 import { MAX_ORDER_TOTAL_CENTS, type OrderablePart } from '../../../shared/order-rules.ts';
 import type { Database, Transaction } from '../../db/client.ts';
@@ -39,6 +39,29 @@ type PlaceResult =
   | { ok: true; order: OrderRow }
   | { ok: false; part: (OrderablePart & { hold: HoldState }) | undefined };
 
+/** A checkout's orders: who places them, where they ship, and its cart lines (each part once). */
+export interface NewCheckout {
+  checkoutId: string;
+  userId: string;
+  email: string;
+  userName: string;
+  address: string;
+  phone: string;
+  lines: readonly { partId: string; quantity: number }[];
+}
+
+/** One cart line as the checkout's statement found it: its part (undefined: no such part) and whether it passed. */
+export interface CheckoutLineState {
+  partId: string;
+  quantity: number;
+  part: (OrderablePart & { hold: HoldState }) | undefined;
+  /** The statement's guard held for this line. */
+  passed: boolean;
+}
+
+/** Every line placed (its orders in line order), or none, with every line's state to explain why. */
+export type PlaceAllResult = { ok: true; orders: OrderRow[] } | { ok: false; lines: CheckoutLineState[] };
+
 /** Admin list filter: a status (or all) and a search over customer email/name and part name. */
 export interface OrderListFilter {
   status?: OrderStatus | undefined;
@@ -59,6 +82,37 @@ interface PlaceRow {
   price_cents: number;
   held_units: number;
   hold_limit: number | null;
+}
+
+interface CheckoutLineRow extends Record<string, unknown> {
+  line_part_id: string;
+  line_quantity: number;
+  found: boolean;
+  passed: boolean | null;
+  minimum_order: number | null;
+  available_quantity: number | null;
+  price_cents: number | null;
+  held_units: number | null;
+  hold_limit: number | null;
+}
+
+const orderColumns = Object.entries(getTableColumns(orders));
+
+/** An `orders` row as a raw statement answers it (column names, driver values) → the row Drizzle would answer. */
+function toOrderRow(raw: Record<string, unknown>): OrderRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of orderColumns) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as OrderRow;
+}
+
+/** How the hold limit is computed, given the part (`p`) and the customer's unpaid units of it (`held_units`). */
+function holdLimitSql(holdLimit: HoldLimit): SQL {
+  if (holdLimit === 'off') return sql`null::int`;
+  if (typeof holdLimit === 'number') return sql`greatest(p.minimum_order, ${holdLimit}::int)`;
+  return sql`greatest(p.minimum_order, (p.available_quantity + coalesce(h.units, 0)) / 2)`;
 }
 
 /** `%`, `_` and `\` typed in a search box are searched for, not wildcards. */
@@ -150,6 +204,114 @@ export class OrderRepository {
       hold: { held: Number(row.held_units ?? 0), limit: row.hold_limit === null ? null : Number(row.hold_limit) },
     };
     return { ok: false, part };
+  }
+
+  /**
+   * A checkout's lines, ALL in ONE statement (issue 12): the parts are locked in id order (two checkouts sharing
+   * parts wait on each other in one direction only, never in a circle) with the lock an UPDATE of the stock takes
+   * anyway (`for no key update`: inserts that only reference a part, a cart line or another order, are not held up,
+   * and a row lock `for update` here deadlocked with them, measured), every line is checked against the part as
+   * it is now (after any wait: a locking read answers the newest row), and only when EVERY line passes is every
+   * part's stock reserved and every order inserted; the orders come back from the insert itself. When any line
+   * fails, nothing is written and each line's state is answered, so that each refusal can be explained by the order
+   * rule. The guard is the one `place` applies (src/shared/order-rules.ts; change them together), per line, plus
+   * the same hold limit, serialised per customer by the same advisory lock. Like `place`, this is the documented
+   * exception of ADR 006: the catalogue's stock and the order are written together.
+   *
+   * Run it inside the checkout's transaction: the caller checks that every line came back placed and otherwise
+   * rolls back.
+   */
+  async placeAll(input: NewCheckout, holdLimit: HoldLimit, tx: Transaction): Promise<PlaceAllResult> {
+    if (input.lines.length === 0) return { ok: true, orders: [] };
+    if (holdLimit !== 'off') {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`order-hold:${input.userId}`}::text, 0))`);
+    }
+    const partIds = sql.join(
+      input.lines.map((line) => sql`${line.partId}`),
+      sql`, `,
+    );
+    const quantities = sql.join(
+      input.lines.map((line) => sql`${line.quantity}`),
+      sql`, `,
+    );
+    // Without a hold limit the customer's unpaid units are not needed (and a busy buyer has many orders to sum).
+    const held =
+      holdLimit === 'off'
+        ? sql`select null::uuid as part_id, 0 as units where false`
+        : sql`select part_id, sum(quantity)::int as units from ${orders}
+              where user_id = ${input.userId}::uuid and status = 'unpaid' and part_id in (select part_id from line)
+              group by part_id`;
+    const result = await tx.execute(sql`
+      with line as (
+        select part_id, quantity, ord
+        from unnest(array[${partIds}]::uuid[], array[${quantities}]::int[]) with ordinality as l(part_id, quantity, ord)
+      ),
+      part as (
+        select id, name, price_cents, minimum_order, available_quantity from ${parts}
+        where id in (select part_id from line)
+        order by id
+        for no key update
+      ),
+      held as (${held}),
+      checked as (
+        select line.ord, line.part_id, line.quantity, p.id is not null as found, p.name, p.price_cents,
+               p.minimum_order, p.available_quantity, coalesce(h.units, 0) as held_units,
+               ${holdLimitSql(holdLimit)} as hold_limit
+        from line left join part p on p.id = line.part_id left join held h on h.part_id = line.part_id
+      ),
+      verdict as (
+        select *,
+               found
+               and available_quantity >= quantity
+               and minimum_order <= quantity
+               and price_cents::bigint * quantity <= ${MAX_ORDER_TOTAL_CENTS}
+               and (hold_limit is null or held_units + quantity <= hold_limit) as passed
+        from checked
+      ),
+      every_line as (select bool_and(coalesce(passed, false)) as passed from verdict),
+      reserved as (
+        update ${parts} stock
+        set available_quantity = stock.available_quantity - v.quantity, updated_at = now()
+        from verdict v
+        where stock.id = v.part_id and (select passed from every_line) and stock.available_quantity >= v.quantity
+        returning stock.id as part_id, stock.name, stock.price_cents, v.quantity, v.ord
+      ),
+      placed as (
+        insert into ${orders} (part_id, user_id, part_name, unit_price_cents, quantity, total_cents, email, user_name,
+                               address, phone, checkout_id)
+        select part_id, ${input.userId}::uuid, name, price_cents, quantity, price_cents * quantity, ${input.email}::text,
+               ${input.userName}::text, ${input.address}::text, ${input.phone}::text, ${input.checkoutId}::uuid
+        from reserved
+        order by ord
+        returning *
+      )
+      select v.part_id as line_part_id, v.quantity as line_quantity, v.found, v.passed, v.minimum_order,
+             v.available_quantity, v.price_cents, v.held_units, v.hold_limit, placed.*
+      from verdict v left join placed on placed.part_id = v.part_id
+      order by v.ord`);
+    const rows = rowsOf<CheckoutLineRow>(result);
+    const placed = rows.filter((row) => row.id !== null && row.id !== undefined);
+    if (placed.length === input.lines.length) return { ok: true, orders: placed.map(toOrderRow) };
+    if (placed.length > 0) throw new Error('checkout placed only some of its lines');
+    return {
+      ok: false,
+      lines: rows.map((row) => ({
+        partId: row.line_part_id,
+        quantity: Number(row.line_quantity),
+        passed: row.passed === true,
+        part: row.found
+          ? {
+              minimumOrder: Number(row.minimum_order),
+              availableQuantity: Number(row.available_quantity),
+              priceCents: Number(row.price_cents),
+              hold: {
+                held: Number(row.held_units ?? 0),
+                limit: row.hold_limit === null ? null : Number(row.hold_limit),
+              },
+            }
+          : undefined,
+      })),
+    };
   }
 
   async findById(id: string, db: Executor = this.#db): Promise<OrderRow | undefined> {
