@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { expect, it } from 'vitest';
 import { stripeEvent } from '../../../../test/support/stripe-stand-in.ts';
@@ -158,6 +158,49 @@ describeEachDatabase('one payment for several orders (test gateway)', (ctx) => {
     expect((await confirm(ctx(), user, 'pi_made_up_000000')).statusCode).toBe(422);
     expect((await rowsOf(ctx(), ids)).some((row) => row.paid)).toBe(false);
   });
+
+  it('no order is paid twice: a newer payment for the same orders retires the older one, whose card step is refused', async () => {
+    const user = await createUser(ctx());
+    const ids = await checkoutOfThree(ctx(), user);
+    const [first = ''] = ids;
+    // The order's own payment page, then Pay All Unpaid for the three: the order's own intent is cancelled.
+    const own = (await intent(ctx(), user, { orderId: first })).json().clientSecret as string;
+    const group = (await intent(ctx(), user, { orderIds: ids })).json().clientSecret as string;
+    const ownRefused = await confirmTestCard(ctx(), user, own);
+    expect(ownRefused.statusCode, ownRefused.body).toBe(409);
+    expect(ownRefused.json().error.message).toMatch(/replaced by a newer one/);
+
+    // Back to the order's own page: a NEW intent (the cancelled one stays, as a record), and the group's is retired.
+    const again = (await intent(ctx(), user, { orderId: first })).json().clientSecret as string;
+    expect(again).not.toBe(own);
+    expect((await confirmTestCard(ctx(), user, group)).statusCode).toBe(409);
+    const paidWith = await payAtTestGateway(ctx(), user, again);
+    expect((await confirm(ctx(), user, paidWith)).statusCode).toBe(200);
+
+    // Paid: no payment can be offered for it any more, alone or with the others; the other two are still payable.
+    expect((await intent(ctx(), user, { orderIds: ids })).statusCode).toBe(409);
+    const rest = await intent(ctx(), user, { orderIds: ids.slice(1) });
+    expect(rest.statusCode, rest.body).toBe(200);
+    const rows = await rowsOf(ctx(), ids);
+    expect(rows.filter((row) => row.paid).map((row) => row.id)).toEqual([first]);
+  });
+
+  it('two payments for the same order confirmed side by side: exactly one goes through', async () => {
+    const user = await createUser(ctx());
+    const ids = await checkoutOfThree(ctx(), user);
+    const [first = ''] = ids;
+    const group = (await intent(ctx(), user, { orderIds: ids })).json().clientSecret as string;
+    // A second live intent for the first order, as two overlapping payment pages opened at once could leave behind
+    // (written directly: the service itself retires the older one).
+    const own = (await intent(ctx(), user, { orderId: first })).json().clientSecret as string;
+    const ownId = own.split('_secret_')[0] ?? '';
+    const groupId = group.split('_secret_')[0] ?? '';
+    await ctx().database.db.execute(
+      sql`update payment_intents set status = 'requires_payment_method' where id in (${ownId}, ${groupId})`,
+    );
+    const results = await Promise.all([confirmTestCard(ctx(), user, own), confirmTestCard(ctx(), user, group)]);
+    expect(results.map((res) => res.statusCode).sort()).toEqual([200, 409]);
+  });
 });
 
 const WEBHOOK_SECRET = 'whsec_group_standin_secret_0123456789';
@@ -196,6 +239,26 @@ describeEachDatabase(
       expect((await post()).json()).toEqual({ received: true, handled: false });
       // The client's confirmation after the webhook is a no-op 200.
       expect((await confirm(ctx(), user, intentId)).statusCode).toBe(200);
+    });
+
+    it('a group payment cancels the order’s own PaymentIntent at Stripe, so the customer cannot be charged twice', async () => {
+      const user = await createUser(ctx());
+      const ids = await checkoutOfThree(ctx(), user);
+      const own = await intent(ctx(), user, { orderId: ids[0] });
+      expect(own.statusCode, own.body).toBe(200);
+      const ownId = own.json().clientSecret.split('_secret_')[0];
+      const group = await intent(ctx(), user, { orderIds: ids });
+      expect(group.statusCode, group.body).toBe(200);
+      expect(
+        stripe.standIn.requests.some((r) => r.method === 'POST' && r.path === `/v1/payment_intents/${ownId}/cancel`),
+      ).toBe(true);
+
+      // Once the group's payment is under way at Stripe, no other payment for its orders is offered.
+      const groupId = group.json().clientSecret.split('_secret_')[0];
+      stripe.standIn.succeed(groupId);
+      const again = await intent(ctx(), user, { orderId: ids[0] });
+      expect(again.statusCode, again.body).toBe(409);
+      expect(again.json().error.code).toBe('payment_under_way');
     });
   },
   stripe.overrides,

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, notInArray, type SQL } from 'drizzle-orm';
 import type { PaymentProviderName } from '../../../shared/enums.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { paymentAttempts, paymentIntentOrders, paymentIntents, processedWebhookEvents } from '../../db/schema.ts';
@@ -11,19 +11,53 @@ export interface IntentOrderLink {
 }
 type Executor = Database | Transaction;
 
+/** Not cancelled: the intent a customer may still pay with (the partial unique indexes allow one per order/group). */
+const live = ne(paymentIntents.status, 'canceled');
+
 export class PaymentRepository {
   readonly #db: Database;
   constructor(db: Database) {
     this.#db = db;
   }
 
+  /** The order's own live (not cancelled) intent. */
   async findForOrder(orderId: string, provider: PaymentProviderName): Promise<PaymentIntentRow | undefined> {
-    return this.#findOne(and(eq(paymentIntents.orderId, orderId), eq(paymentIntents.provider, provider)));
+    return this.#findOne(and(eq(paymentIntents.orderId, orderId), eq(paymentIntents.provider, provider), live));
   }
 
-  /** A group payment's intent (issue 12): the same set of orders asked again finds it by this key. */
+  /** A group payment's live intent (issue 12): the same set of orders asked again finds it by this key. */
   async findForGroup(groupKey: string, provider: PaymentProviderName): Promise<PaymentIntentRow | undefined> {
-    return this.#findOne(and(eq(paymentIntents.groupKey, groupKey), eq(paymentIntents.provider, provider)));
+    return this.#findOne(and(eq(paymentIntents.groupKey, groupKey), eq(paymentIntents.provider, provider), live));
+  }
+
+  /**
+   * How many intents for this order (or group) were cancelled: part of the provider's idempotency key for the next
+   * one, which must be a new payment, not the cancelled one replayed by the provider's idempotency cache.
+   */
+  async retiredCount(
+    payFor: { orderId: string } | { groupKey: string },
+    provider: PaymentProviderName,
+  ): Promise<number> {
+    const which =
+      'orderId' in payFor ? eq(paymentIntents.orderId, payFor.orderId) : eq(paymentIntents.groupKey, payFor.groupKey);
+    const rows = await this.#db
+      .select({ id: paymentIntents.id })
+      .from(paymentIntents)
+      .where(and(which, eq(paymentIntents.provider, provider), eq(paymentIntents.status, 'canceled')));
+    return rows.length;
+  }
+
+  /**
+   * Cancels an intent unless it has succeeded (or is already cancelled): true when this call cancelled it. A
+   * confirmation holding the row (orders locked, then the intent) finishes first; its success is then seen here.
+   */
+  async cancelUnlessSucceeded(id: string): Promise<boolean> {
+    const rows = await this.#db
+      .update(paymentIntents)
+      .set({ status: 'canceled', updatedAt: new Date() })
+      .where(and(eq(paymentIntents.id, id), notInArray(paymentIntents.status, ['succeeded', 'canceled'])))
+      .returning({ id: paymentIntents.id });
+    return rows.length > 0;
   }
 
   /** Every intent that pays (or paid) this order, alone or in a group, for one provider or all. */
@@ -109,12 +143,15 @@ export class PaymentRepository {
     await tx.update(paymentIntents).set({ status, updatedAt: new Date() }).where(eq(paymentIntents.id, id));
   }
 
-  /** Succeeds an intent only once: a second confirmation of the same intent finds nothing to update. */
+  /**
+   * Succeeds an intent only once: a second confirmation of the same intent finds nothing to update, nor does one of
+   * an intent cancelled meanwhile.
+   */
   async succeedOnce(tx: Transaction, id: string): Promise<boolean> {
     const rows = await tx
       .update(paymentIntents)
       .set({ status: 'succeeded', updatedAt: new Date() })
-      .where(and(eq(paymentIntents.id, id), ne(paymentIntents.status, 'succeeded')))
+      .where(and(eq(paymentIntents.id, id), notInArray(paymentIntents.status, ['succeeded', 'canceled'])))
       .returning({ id: paymentIntents.id });
     return rows.length > 0;
   }

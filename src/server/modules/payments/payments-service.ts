@@ -36,6 +36,13 @@ class CardError extends AppError {
 
 const notYourOrder = () => new NotFoundError('This order does not exist.');
 
+/** Stripe's refusal to confirm a cancelled PaymentIntent, in the test gateway's words. */
+const cancelledIntent = () =>
+  new ConflictError(
+    'This payment was replaced by a newer one for the same orders. Reload the page to pay.',
+    'payment_intent_unexpected_state',
+  );
+
 /** A payment the provider confirmed, and the orders it pays: what `finishConfirm` marks paid. */
 export interface ConfirmedPayment {
   intentId: string;
@@ -151,14 +158,16 @@ export class PaymentsService implements PaymentGuard {
     assertPayable([order]);
 
     const existing = await this.#payments.findForOrder(order.id, this.provider.name);
+    await this.#retireOtherIntents([order.id], existing?.id);
     if (existing) return this.#answer(existing);
 
     // The amount comes from the order alone (unit price copied at ordering x quantity), never from the client.
+    const retired = await this.#payments.retiredCount({ orderId: order.id }, this.provider.name);
     const intent = await this.provider.createIntent({
       for: { orderId: order.id },
       amountCents: order.totalCents,
       currency: 'usd',
-      idempotencyKey: `order-${order.id}-${order.totalCents}`,
+      idempotencyKey: `order-${order.id}-${order.totalCents}${retired > 0 ? `-${retired}` : ''}`,
       receiptEmail: order.email,
     });
     const stored = await this.#payments.insertOrGet(
@@ -174,6 +183,46 @@ export class PaymentsService implements PaymentGuard {
       [{ orderId: order.id, amountCents: order.totalCents }],
     );
     return this.#answer(stored);
+  }
+
+  /**
+   * Before a payment is offered for these orders, every OTHER live intent that pays any of them is cancelled (at
+   * Stripe first), so that no order can be paid by two payments: its own and a group's (Pay All Unpaid after a
+   * checkout's payment was left half-way), or two overlapping groups. The payment page the customer opened last is
+   * the one that can be paid; an older page's card step then fails as Stripe fails a cancelled PaymentIntent. One
+   * that has gone through or is being processed refuses the new payment instead (409): the orders are paid or about
+   * to be.
+   */
+  async #retireOtherIntents(orderIds: readonly string[], keep: string | undefined): Promise<void> {
+    const underWay = () =>
+      new ConflictError(
+        'A card payment for this order has gone through or is being processed. Reload My Order to see it.',
+        'payment_under_way',
+      );
+    const seen = new Set<string>(keep ? [keep] : []);
+    for (const orderId of orderIds) {
+      for (const intent of await this.#payments.intentsForOrder(orderId, this.provider.name)) {
+        if (seen.has(intent.id) || intent.status === 'canceled') continue;
+        seen.add(intent.id);
+        if (intent.status === 'succeeded') throw underWay();
+        if (this.provider.name === 'stripe') {
+          const payment = await this.provider.retrievePayment(intent.id);
+          if (payment && PAYMENT_UNDER_WAY.has(payment.status)) throw underWay();
+          if (
+            payment &&
+            payment.status !== 'canceled' &&
+            (await this.provider.cancelPayment(intent.id)) === 'too_late'
+          ) {
+            throw underWay();
+          }
+        }
+        // Conditional: a test-card confirmation that won the intent's row meanwhile has succeeded it.
+        if (!(await this.#payments.cancelUnlessSucceeded(intent.id))) {
+          const now = await this.#payments.findById(intent.id, this.provider.name);
+          if (now?.status === 'succeeded') throw underWay();
+        }
+      }
+    }
   }
 
   #answer(intent: PaymentIntentRow): CreatePaymentIntentResponse {
@@ -209,13 +258,15 @@ export class PaymentsService implements PaymentGuard {
     }
     const groupKey = paymentGroupKey(orderIds);
     const existing = await this.#payments.findForGroup(groupKey, this.provider.name);
+    await this.#retireOtherIntents(orderIds, existing?.id);
     if (existing) return this.#answer(existing);
 
+    const retired = await this.#payments.retiredCount({ groupKey }, this.provider.name);
     const intent = await this.provider.createIntent({
       for: { paymentGroup: groupKey },
       amountCents,
       currency: 'usd',
-      idempotencyKey: `group-${groupKey}-${amountCents}`,
+      idempotencyKey: `group-${groupKey}-${amountCents}${retired > 0 ? `-${retired}` : ''}`,
       receiptEmail: orders[0]?.email,
     });
     const stored = await this.#payments.insertOrGet(
@@ -328,6 +379,7 @@ export class PaymentsService implements PaymentGuard {
     if (intent.status === 'succeeded' || orders.some((order) => order.status !== 'unpaid')) {
       throw new ConflictError('This payment has already succeeded.', 'payment_intent_unexpected_state');
     }
+    if (intent.status === 'canceled') throw cancelledIntent();
     const check = checkCardDetails(body.card);
     if (!check.ok) throw new CardError(check.code, check.message);
 
@@ -354,6 +406,11 @@ export class PaymentsService implements PaymentGuard {
         orders.map((order) => order.id),
       );
       if (locked.some((order) => order.status !== 'unpaid')) return 'not_payable' as const;
+      // Another payment for one of these orders went through first (a group's and the order's own, confirmed
+      // side by side): this one is refused, so nobody pays twice. (The intents are locked in id order.)
+      for (const order of locked) {
+        if (await this.#payments.lockHasSucceeded(tx, order.id)) return 'not_payable' as const;
+      }
       const first = await this.#payments.succeedOnce(tx, intent.id);
       if (first) {
         await this.#payments.recordAttempt(tx, {
@@ -371,7 +428,11 @@ export class PaymentsService implements PaymentGuard {
         'order_not_payable',
       );
     }
-    if (!won) throw new ConflictError('This payment has already succeeded.', 'payment_intent_unexpected_state');
+    if (!won) {
+      const now = await this.#payments.findById(intent.id, 'test');
+      if (now?.status === 'canceled') throw cancelledIntent();
+      throw new ConflictError('This payment has already succeeded.', 'payment_intent_unexpected_state');
+    }
     return { status: 'succeeded' as const, transactionId: intent.id, chargeId };
   }
 
