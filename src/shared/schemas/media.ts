@@ -24,6 +24,8 @@ export const partPhotosSchema = z.array(partPhotoSchema);
 export const PHOTO_FORMATS = ['JPEG', 'PNG', 'WebP', 'AVIF'] as const;
 /** What the file picker offers; the server checks the bytes anyway. */
 export const PHOTO_ACCEPT = 'image/jpeg,image/png,image/webp,image/avif';
+/** A part's `img` once its last photo is removed, and while an added part waits for its first upload. */
+export const NO_PHOTO_IMAGE = '/images/parts/no-photo.svg';
 /** The most photos one part may have. */
 export const MAX_PHOTOS_PER_PART = 12;
 

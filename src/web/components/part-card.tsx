@@ -21,6 +21,8 @@ interface PartCardProps {
   priority?: boolean;
   /** Under the name: whether the part fits the shopper's vehicle (issue 13), given by the page that knows it. */
   badge?: ReactNode;
+  /** Instead of the picture: e.g. the purchase screen's gallery of uploaded photos (issue 14). */
+  media?: ReactNode;
 }
 
 /** The card's stock status and the id of its text, so a Purchase button inside can say why it is disabled. */
@@ -47,24 +49,40 @@ export function partStock(part: Pick<Part, 'availablequantity' | 'minimunorder'>
   return stockStatus({ availableQuantity: part.availablequantity, minimumOrder: part.minimunorder });
 }
 
+/** A card is a column: the whole width on a phone, half on a tablet, a third (at most 400 px) on a desktop. */
+const CARD_SIZES = '(min-width: 1200px) 400px, (min-width: 768px) 50vw, 100vw';
+
+/**
+ * Issue 14: an uploaded main photo's `img` is its 640 px WebP; its 320 px one always exists beside it, so a phone's
+ * card can take the smaller file. Links and the demo pictures have no srcset.
+ */
+function uploadedSrcSet(img: string): string | undefined {
+  const match = /^(\/uploads\/parts\/[a-f0-9]+)-640\.webp$/.exec(img);
+  return match ? `${match[1]}-320.webp 320w, ${img} 640w` : undefined;
+}
+
 /** One part as the spec shows it everywhere: image, name, price per unit, stock, minimum order, description. */
-export function PartCard({ part, headingLevel = 2, children, priority = false, badge }: PartCardProps) {
+export function PartCard({ part, headingLevel = 2, children, priority = false, badge, media }: PartCardProps) {
   const Heading = `h${headingLevel}` as const;
   const stock = { status: partStock(part), id: useId() };
   return (
     <Card className="part-card h-100 shadow-sm">
-      <div className="part-card-media">
-        <Card.Img
-          variant="top"
-          src={part.img}
-          alt={part.name}
-          width={400}
-          height={400}
-          loading={priority ? 'eager' : 'lazy'}
-          fetchPriority={priority ? 'high' : 'auto'}
-          decoding="async"
-        />
-      </div>
+      {media ?? (
+        <div className="part-card-media">
+          <Card.Img
+            variant="top"
+            src={part.img}
+            srcSet={uploadedSrcSet(part.img)}
+            sizes={uploadedSrcSet(part.img) ? CARD_SIZES : undefined}
+            alt={part.name}
+            width={400}
+            height={400}
+            loading={priority ? 'eager' : 'lazy'}
+            fetchPriority={priority ? 'high' : 'auto'}
+            decoding="async"
+          />
+        </div>
+      )}
       <Card.Body className="d-flex flex-column">
         <Heading className="h5 card-title part-card-name">{part.name}</Heading>
         {part.brand || part.mpn ? (

@@ -54,7 +54,10 @@ export async function apiRequest<T>(path: string, options: ApiRequest<T> = {}): 
   const token = ownToken ? readToken() : options.token;
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (token) headers.authorization = `Bearer ${token}`;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  // A Blob (a chosen file, issue 14's photos) is sent as its bytes; anything else as JSON.
+  const raw = options.body instanceof Blob ? options.body : undefined;
+  if (options.body !== undefined)
+    headers['content-type'] = raw ? raw.type || 'application/octet-stream' : 'application/json';
 
   let response: Response;
   try {
@@ -63,7 +66,7 @@ export async function apiRequest<T>(path: string, options: ApiRequest<T> = {}): 
       headers,
       // Said outright: the Google sign-in code is redeemed with the cookie this origin set, and no other is sent.
       credentials: 'same-origin',
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
       signal: options.signal,
     });
   } catch (error) {

@@ -1,12 +1,10 @@
-import { MAX_PHOTOS_PER_PART, type PartPhoto } from '../../../shared/schemas/media.ts';
+import { MAX_PHOTOS_PER_PART, NO_PHOTO_IMAGE, type PartPhoto } from '../../../shared/schemas/media.ts';
 import type { Transaction } from '../../db/client.ts';
 import { ConflictError, InvalidError, NotFoundError } from '../../errors.ts';
 import type { PartPhotoRepository, PartPhotoRow } from './part-photo-repository.ts';
 import { convertPhoto } from './photo-conversion.ts';
 import type { PhotoStorage } from './photo-storage.ts';
 
-/** The part's `img` once its last photo is removed (a link typed earlier is not remembered). */
-export const NO_PHOTO_IMAGE = '/images/parts/no-photo.svg';
 /** The width whose URL is a photo's `url` and the main photo's part `img`. */
 const DEFAULT_WIDTH = 640;
 

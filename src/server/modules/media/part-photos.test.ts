@@ -6,9 +6,9 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseChecksum } from '../../../../test/support/table-checksum.ts';
 import { createUser, describeEachDatabase, type TestUser } from '../../../../test/support/test-app.ts';
+import { NO_PHOTO_IMAGE } from '../../../shared/schemas/media.ts';
 import { parts } from '../../db/schema.ts';
 import { insertPart } from '../orders/order-test-helpers.ts';
-import { NO_PHOTO_IMAGE } from './part-photos-service.ts';
 import { sniffFormat } from './photo-conversion.ts';
 
 /** Test images made here with sharp: no binary fixtures. */

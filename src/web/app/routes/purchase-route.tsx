@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
+import { PartGallery } from '../../components/part-gallery.tsx';
 import { partQueryOptions } from '../../features/catalog/parts-api.ts';
 import { FitBadge, fitText } from '../../features/fitment/fit-badge.tsx';
 import { FitmentList, summariseFitment } from '../../features/fitment/fitment-list.tsx';
@@ -33,6 +34,11 @@ export function Component() {
           : null
       }
       fitment={details ? <FitmentList groups={details.fitment} universal={details.universal} /> : null}
+      gallery={
+        details && details.photos.length > 0 ? (
+          <PartGallery key={details._id} name={details.name} photos={details.photos} />
+        ) : undefined
+      }
     />
   );
 }

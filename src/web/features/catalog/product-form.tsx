@@ -1,11 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { useController, useForm } from 'react-hook-form';
 import { toast } from 'react-toastify/unstyled';
+import { NO_PHOTO_IMAGE } from '../../../shared/schemas/media.ts';
 import type { PartDetails, PartInput } from '../../../shared/schemas/parts.ts';
 import { FormField } from '../../components/form-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
@@ -13,6 +15,7 @@ import { errorMessage } from '../../lib/api-client.ts';
 import { applyServerFieldErrors } from '../../lib/form.ts';
 import { categoryOptions } from './category-options.ts';
 import { FitmentRowsField } from './fitment-rows-field.tsx';
+import { PartPhotosField, type PendingPhotos, PendingPhotosField } from './part-photos-field.tsx';
 import { brandsQueryOptions, categoriesQueryOptions } from './parts-api.ts';
 import { initialProductValues, type ProductFormValues, productFormSchema } from './product-form-schema.ts';
 
@@ -67,13 +70,15 @@ interface ProductFormProps {
   /** Resolves when saved; `'reset'` clears the form (adding). A rejection is shown as a toast and under the fields. */
   onSubmit(values: PartInput): Promise<'reset' | 'keep'>;
   onCancel?: () => void;
+  /** Adding (issue 14): photos chosen before the part exists; the page uploads them once it is saved. */
+  pendingPhotos?: PendingPhotos;
 }
 
 /**
  * The one product form, for Add A Product and for Edit on Manage Products. Same zod schemas as the server, with
  * issue 13's brand, part numbers, category, universal flag and fitment rows.
  */
-export function ProductForm({ adminEmail, part, submitLabel, onSubmit, onCancel }: ProductFormProps) {
+export function ProductForm({ adminEmail, part, submitLabel, onSubmit, onCancel, pendingPhotos }: ProductFormProps) {
   const form = useForm<ProductFormValues, unknown, PartInput>({
     resolver: zodResolver(productFormSchema),
     defaultValues: initialProductValues(part),
@@ -81,6 +86,11 @@ export function ProductForm({ adminEmail, part, submitLabel, onSubmit, onCancel 
   });
   const { isSubmitting } = form.formState;
   const idPrefix = part ? `edit-${part._id}` : 'add';
+  // A part added with photos and no link starts with the no-photo picture; its first upload replaces it.
+  const hasPendingPhotos = (pendingPhotos?.files.length ?? 0) > 0;
+  useEffect(() => {
+    if (hasPendingPhotos && !form.getValues('img')) form.setValue('img', NO_PHOTO_IMAGE, { shouldValidate: true });
+  }, [hasPendingPhotos, form]);
 
   const submit = form.handleSubmit(async (values) => {
     try {
@@ -108,6 +118,12 @@ export function ProductForm({ adminEmail, part, submitLabel, onSubmit, onCancel 
         ))}
       </Row>
       <ProductField form={form} idPrefix={idPrefix} name="img" />
+      {/* Issue 14: uploaded photos beside the link; the main photo is the part's image while it has one. */}
+      {part ? (
+        <PartPhotosField partId={part._id} name={part.name} initial={part.photos} idPrefix={idPrefix} />
+      ) : pendingPhotos ? (
+        <PendingPhotosField pending={pendingPhotos} idPrefix={idPrefix} />
+      ) : null}
       <PartNumbersFields form={form} idPrefix={idPrefix} />
       <FitmentRowsField form={form} idPrefix={idPrefix} />
       <div className="d-flex flex-wrap gap-2">

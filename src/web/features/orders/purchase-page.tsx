@@ -54,13 +54,15 @@ interface PurchasePageProps {
   fitNotice?: FitNotice | null;
   /** The part's full fitment, below the order form. */
   fitment?: ReactNode;
+  /** Issue 14: the part's uploaded photos, shown in place of its picture. */
+  gallery?: ReactNode;
 }
 
 /**
  * Spec §2 Purchase screen: the part, the order form and its total. The part is the catalogue's and what fits is the
  * fitment feature's: the app's route loads them and hands them over.
  */
-export function PurchasePage({ part, badge, fitNotice = null, fitment }: PurchasePageProps) {
+export function PurchasePage({ part, badge, fitNotice = null, fitment, gallery }: PurchasePageProps) {
   usePageTitle(part.data ? `Purchase ${part.data.name}` : 'Purchase');
 
   if (part.isPending) {
@@ -96,7 +98,7 @@ export function PurchasePage({ part, badge, fitNotice = null, fitment }: Purchas
       </Container>
     );
   }
-  return <PurchaseScreen part={part.data} badge={badge} fitNotice={fitNotice} fitment={fitment} />;
+  return <PurchaseScreen part={part.data} badge={badge} fitNotice={fitNotice} fitment={fitment} gallery={gallery} />;
 }
 
 function PurchaseScreen({
@@ -104,7 +106,8 @@ function PurchaseScreen({
   badge,
   fitNotice,
   fitment,
-}: { part: Part } & Pick<PurchasePageProps, 'badge' | 'fitNotice' | 'fitment'>) {
+  gallery,
+}: { part: Part } & Pick<PurchasePageProps, 'badge' | 'fitNotice' | 'fitment' | 'gallery'>) {
   const { user, status: authStatus } = useAuth();
   const cart = useCart();
   const navigate = useNavigate();
@@ -225,7 +228,7 @@ function PurchaseScreen({
         <Col md={5} lg={4}>
           {/* The card fills its parent's height in a grid; here it sits on top of the total, at its own height. */}
           <div>
-            <PartCard part={part} badge={badge} />
+            <PartCard part={part} badge={badge} media={gallery} />
           </div>
           {fitNotice ? (
             <Alert variant="warning" className="mt-3 mb-0">
