@@ -148,7 +148,7 @@ function PhotoList({
                         variant="outline-dark"
                         disabled={busy}
                         onClick={() => onMain(index)}
-                        aria-label={`Make ${label} the main photo`}
+                        aria-label={`Make main ${label}`}
                       >
                         Make Main
                       </Button>
