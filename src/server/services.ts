@@ -215,6 +215,7 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
       kick: () => jobs.kick(),
     },
   });
+
   // Issue 14 (ADR 014): import and export see the catalogue, the fitment module and the orders module through their
   // bulk repositories as the catalog-transfer module's ports.
   const catalogBulk = new PartBulkRepository(db);
@@ -230,10 +231,9 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
   });
   const catalogExports = new CatalogExportService(catalogBulk, fitmentBulk, new OrderExportRepository(db));
 
-
+  return {
     catalogImports,
     catalogExports,
-  return {
     cart: new CartService(cartRecords, parts),
     checkout,
     addressBook,
