@@ -81,18 +81,22 @@ export async function convertPhoto(bytes: Buffer): Promise<ConvertedPhoto> {
   const widths = fitting.length > 0 ? fitting : [uprightWidth];
   const key = crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 32);
   try {
+    // Decoded once, upright and at the largest width (JPEG shrinks while decoding); each width is made from that.
+    const largest = await sharp(bytes, options)
+      .rotate()
+      .resize({ width: widths.at(-1), withoutEnlargement: true })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const { width: rawWidth, height: rawHeight, channels } = largest.info;
     const files: ConvertedPhoto['files'] = [];
-    let size = { width: 0, height: 0 };
     for (const width of widths) {
-      const { data, info } = await sharp(bytes, options)
-        .rotate()
+      const data = await sharp(largest.data, { raw: { width: rawWidth, height: rawHeight, channels } })
         .resize({ width, withoutEnlargement: true })
         .webp({ quality: WEBP_QUALITY })
-        .toBuffer({ resolveWithObject: true });
+        .toBuffer();
       files.push({ width, data });
-      size = { width: info.width, height: info.height };
     }
-    return { key, files, ...size };
+    return { key, files, width: rawWidth, height: rawHeight };
   } catch {
     // A header that passed but pixels that do not decode (truncated, corrupt, or over sharp's own pixel limit).
     throw new InvalidError('This photo could not be read: the file is damaged or not a complete image.');
