@@ -146,6 +146,13 @@ const matrix: Record<string, Expected> = {
   'PUT /api/part/{id}/photos': adminOnly(200),
   'PUT /api/part/{id}/photos/{photoId}/main': adminOnly(200),
   'DELETE /api/part/{id}/photos/{photoId}': adminOnly(200),
+  // Issue 14: CSV import of products and export of products and orders are the shop's.
+  'POST /api/admin/catalog/import': adminOnly(202),
+  'GET /api/admin/catalog/import': adminOnly(200),
+  'GET /api/admin/catalog/import/{id}': adminOnly(200),
+  'POST /api/admin/catalog/import/{id}/cancel': adminOnly(200),
+  'GET /api/admin/export/products.csv': adminOnly(200),
+  'GET /api/admin/export/orders.csv': adminOnly(200),
 };
 
 describeEachDatabase('authorization matrix over every route of the OpenAPI document', (ctx) => {

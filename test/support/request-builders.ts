@@ -682,6 +682,32 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
     const { partId, photoIds } = await fx.partWithPhotos();
     return { method: 'DELETE', url: `/api/part/${partId}/photos/${photoIds[0]}` };
   },
+  // Issue 14: CSV import (a dry run of one row, so no part changes) and export, admins only.
+  'POST /api/admin/catalog/import': async () => ({
+    method: 'POST',
+    url: '/api/admin/catalog/import?dryRun=true&fileName=matrix.csv',
+    raw: {
+      contentType: 'text/csv',
+      data: Buffer.from(`${IMPORT_HEADER}\nMATRIX-1,Matrix Part,9.50,3,/images/parts/oil-filter.svg\n`),
+    },
+  }),
+  'GET /api/admin/catalog/import': async (fx) => {
+    await fx.ctx().app.services.catalogImports.settled();
+    return { method: 'GET', url: '/api/admin/catalog/import' };
+  },
+  'GET /api/admin/catalog/import/{id}': async (fx) => ({
+    method: 'GET',
+    url: `/api/admin/catalog/import/${await finishedImport(fx)}`,
+  }),
+  'POST /api/admin/catalog/import/{id}/cancel': async (fx) => ({
+    method: 'POST',
+    url: `/api/admin/catalog/import/${await finishedImport(fx)}/cancel`,
+  }),
+  'GET /api/admin/export/products.csv': async () => ({ method: 'GET', url: '/api/admin/export/products.csv' }),
+  'GET /api/admin/export/orders.csv': async () => ({
+    method: 'GET',
+    url: '/api/admin/export/orders.csv?status=unpaid&from=2020-01-01&to=2030-12-31',
+  }),
   'POST /api/payments/webhook': async () => ({
     method: 'POST',
     url: '/api/payments/webhook',
@@ -689,6 +715,22 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
     headers: { 'stripe-signature': 't=1,v1=00' },
   }),
 };
+
+const IMPORT_HEADER = 'mpn,name,price,stock,image_url';
+
+/** Issue 14: a dry-run import by the admin, finished (its background run awaited, so it writes nothing later). */
+async function finishedImport(fx: Fixtures): Promise<string> {
+  const app = fx.ctx().app;
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/admin/catalog/import?dryRun=true',
+    headers: { ...fx.callers.admin.headers, 'content-type': 'text/csv' },
+    payload: `${IMPORT_HEADER}\nMATRIX-2,Matrix Part,9.50,3,/images/parts/oil-filter.svg\n`,
+  });
+  if (res.statusCode !== 202) throw new Error(`import not started: ${res.statusCode} ${res.body}`);
+  await app.services.catalogImports.settled();
+  return res.json().id as string;
+}
 
 /** Every `METHOD /path` of the OpenAPI document the app serves. */
 export async function openapiOperations(ctx: TestContext): Promise<{ key: string; operation: OpenApiOperation }[]> {

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   CATALOG_IMPORT_MAX_BYTES,
@@ -35,50 +35,54 @@ export const catalogTransferRoutes: FastifyPluginAsyncZod<{
   exports: CatalogExportService;
   maxBytes?: number;
 }> = async (app, { imports, exports, maxBytes = CATALOG_IMPORT_MAX_BYTES }) => {
-  // This plugin's routes take CSV and nothing else (a JSON body is 415, not parsed); only they take CSV. A declared length past the cap is refused before a byte is read; an
+  // The import takes CSV and nothing else (another type is 415, never parsed), in a scope of its own so the other
+  // routes keep the app's JSON parser. A declared length past the cap is refused before a byte is read; an
   // undeclared (chunked) one is counted as it streams and cut off at the cap.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('text/csv', (request, payload, done) => {
-    const declared = Number(request.headers['content-length'] ?? 0);
-    if (declared > maxBytes) {
-      done(new PayloadTooLargeError(maxBytes), undefined);
-      return;
-    }
-    csvBodies.set(request, payload as Readable);
-    done(null, undefined);
-  });
+  await app.register(async (plain) => {
+    const scope = plain.withTypeProvider<ZodTypeProvider>();
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('text/csv', (request, payload, done) => {
+      const declared = Number(request.headers['content-length'] ?? 0);
+      if (declared > maxBytes) {
+        done(new PayloadTooLargeError(maxBytes), undefined);
+        return;
+      }
+      csvBodies.set(request, payload as Readable);
+      done(null, undefined);
+    });
 
-  app.post(
-    '/api/admin/catalog/import',
-    {
-      onRequest: requireAdmin,
-      schema: {
-        tags: ['catalog-transfer'],
-        summary: 'Import products from CSV (admin)',
-        description:
-          'The body is the CSV file itself (`Content-Type: text/csv`, UTF-8, at most 50 MB). Columns by header name: ' +
-          '`mpn`, `name`, `price`, `stock`, `image_url` (required), `brand`, `oem_numbers` (`|`-separated), ' +
-          '`category` (slug or name), `minimum_order`, `description`, `universal`, `fitment` ' +
-          '(`make|model|years|variant` entries separated by `;`). Refused at once, changing nothing: over 50 MB ' +
-          '(413), not UTF-8, not CSV (400, with the line), a bad header. Otherwise 202: the import runs in the ' +
-          'background; each bad row is reported with its line and column and skipped; rows upsert by part number ' +
-          '(MPN in any spelling). `dryRun=true` checks and reports only.',
-        security: bearerAuth,
-        querystring: catalogImportQuerySchema,
-        response: { 202: catalogImportSchema, ...errorResponses(400, 401, 403, 413, 415) },
+    scope.post(
+      '/api/admin/catalog/import',
+      {
+        onRequest: requireAdmin,
+        schema: {
+          tags: ['catalog-transfer'],
+          summary: 'Import products from CSV (admin)',
+          description:
+            'The body is the CSV file itself (`Content-Type: text/csv`, UTF-8, at most 50 MB). Columns by header name: ' +
+            '`mpn`, `name`, `price`, `stock`, `image_url` (required), `brand`, `oem_numbers` (`|`-separated), ' +
+            '`category` (slug or name), `minimum_order`, `description`, `universal`, `fitment` ' +
+            '(`make|model|years|variant` entries separated by `;`). Refused at once, changing nothing: over 50 MB ' +
+            '(413), not UTF-8, not CSV (400, with the line), a bad header. Otherwise 202: the import runs in the ' +
+            'background; each bad row is reported with its line and column and skipped; rows upsert by part number ' +
+            '(MPN in any spelling). `dryRun=true` checks and reports only.',
+          security: bearerAuth,
+          querystring: catalogImportQuerySchema,
+          response: { 202: catalogImportSchema, ...errorResponses(400, 401, 403, 413, 415) },
+        },
       },
-    },
-    async (request, reply) => {
-      const body = csvBodies.get(request);
-      if (!body) throw new InvalidError('Send the CSV file as the body, with Content-Type: text/csv.');
-      const started = await imports.start(body, {
-        dryRun: request.query.dryRun === 'true',
-        fileName: request.query.fileName ?? '',
-        adminEmail: currentUser(request).email,
-      });
-      return reply.status(202).send(started);
-    },
-  );
+      async (request, reply) => {
+        const body = csvBodies.get(request);
+        if (!body) throw new InvalidError('Send the CSV file as the body, with Content-Type: text/csv.');
+        const started = await imports.start(body, {
+          dryRun: request.query.dryRun === 'true',
+          fileName: request.query.fileName ?? '',
+          adminEmail: currentUser(request).email,
+        });
+        return reply.status(202).send(started);
+      },
+    );
+  });
 
   app.get(
     '/api/admin/catalog/import',
