@@ -153,6 +153,10 @@ const matrix: Record<string, Expected> = {
   'POST /api/admin/catalog/import/{id}/cancel': adminOnly(200),
   'GET /api/admin/export/products.csv': adminOnly(200),
   'GET /api/admin/export/orders.csv': adminOnly(200),
+  // Issue 15: crawlers' files are public.
+  'GET /robots.txt': all(200),
+  'GET /sitemap.xml': all(200),
+  'GET /sitemaps/{file}': all(200),
 };
 
 describeEachDatabase('authorization matrix over every route of the OpenAPI document', (ctx) => {

@@ -58,6 +58,7 @@ import {
 } from '../src/shared/schemas/payments.ts';
 import { reviewInputSchema, reviewListQuerySchema } from '../src/shared/schemas/reviews.ts';
 import { partSuggestQuerySchema } from '../src/shared/schemas/search.ts';
+import { sitemapFileParamsSchema } from '../src/shared/schemas/seo.ts';
 import {
   type CallerName,
   Fixtures,
@@ -190,6 +191,10 @@ const routeSchemas: Record<string, { body?: ZodType; query?: ZodType; params?: Z
   'POST /api/admin/catalog/import/{id}/cancel': { params: uuidParamsSchema },
   'GET /api/admin/export/products.csv': {},
   'GET /api/admin/export/orders.csv': { query: orderExportQuerySchema },
+  // Issue 15: robots.txt and the sitemaps.
+  'GET /robots.txt': {},
+  'GET /sitemap.xml': {},
+  'GET /sitemaps/{file}': { params: sitemapFileParamsSchema },
 };
 
 const HOSTILE_TEXT = [

@@ -23,6 +23,7 @@ import { ordersRoutes } from './modules/orders/orders-routes.ts';
 import { paymentsRoutes } from './modules/payments/payments-routes.ts';
 import { refundsRoutes } from './modules/payments/refunds-routes.ts';
 import { reviewsRoutes } from './modules/reviews/reviews-routes.ts';
+import { seoRoutes } from './modules/seo/seo-routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { httpServerOptions, limitConnections } from './plugins/connection-limits.ts';
 import { dbPlugin } from './plugins/db.ts';
@@ -177,6 +178,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     maxUploadBytes: config.PHOTO_MAX_UPLOAD_MB * 1024 * 1024,
   });
 
+  await app.register(seoRoutes, { sitemap: services.sitemap });
   await app.register(staticSpaPlugin, { root: config.STATIC_DIR });
   return app;
 }

@@ -16,6 +16,7 @@ import { CartService } from './modules/cart/cart-service.ts';
 import { CatalogService } from './modules/catalog/catalog-service.ts';
 import { PartBulkRepository } from './modules/catalog/part-bulk-repository.ts';
 import { PartRepository } from './modules/catalog/part-repository.ts';
+import { PartSitemapRepository } from './modules/catalog/part-sitemap-repository.ts';
 import { CatalogExportService } from './modules/catalog-transfer/catalog-export-service.ts';
 import { CatalogImportService } from './modules/catalog-transfer/catalog-import-service.ts';
 import { ImportRepository } from './modules/catalog-transfer/import-repository.ts';
@@ -45,6 +46,7 @@ import { RefundRepository } from './modules/payments/refund-repository.ts';
 import { RefundsService } from './modules/payments/refunds-service.ts';
 import { ReviewRepository } from './modules/reviews/review-repository.ts';
 import { ReviewsService } from './modules/reviews/reviews-service.ts';
+import { SitemapService } from './modules/seo/sitemap-service.ts';
 
 /** How often the order-expiry job looks for unpaid orders past ORDER_HOLD_HOURS (an hour's hold ends within this). */
 const ORDER_EXPIRY_PERIOD_SECONDS = 300;
@@ -75,6 +77,8 @@ interface Services {
   catalogExports: CatalogExportService;
   /** Issue 14 (ADR 013): a part's uploaded photos (the media module). */
   photos: PartPhotosService;
+  /** Issue 15: robots.txt and the sitemaps (the seo module). */
+  sitemap: SitemapService;
 }
 
 declare module 'fastify' {
@@ -250,5 +254,7 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
     refunds,
     jobs,
     photos,
+    // Issue 15: robots.txt and the sitemaps read part ids through the catalogue's sitemap repository (its port).
+    sitemap: new SitemapService(new PartSitemapRepository(db), publicUrl(config)),
   };
 }

@@ -714,6 +714,9 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
     payload: { id: 'evt_test', type: 'payment_intent.created', data: { object: {} } },
     headers: { 'stripe-signature': 't=1,v1=00' },
   }),
+  'GET /robots.txt': async () => ({ method: 'GET', url: '/robots.txt' }),
+  'GET /sitemap.xml': async () => ({ method: 'GET', url: '/sitemap.xml' }),
+  'GET /sitemaps/{file}': async () => ({ method: 'GET', url: '/sitemaps/parts-1.xml' }),
 };
 
 const IMPORT_HEADER = 'mpn,name,price,stock,image_url';
