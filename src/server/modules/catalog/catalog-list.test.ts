@@ -178,7 +178,7 @@ describeEachDatabase('GET /api/part', (ctx) => {
     if (!first) throw new Error('no part');
     const res = await ctx().app.inject({ method: 'GET', url: `/api/part/${first._id}` });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ ...first, fitment: [] });
+    expect(res.json()).toEqual({ ...first, fitment: [], photos: [] });
     const missing = await ctx().app.inject({ method: 'GET', url: '/api/part/00000000-0000-4000-8000-000000000000' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ error: { code: 'not_found', message: 'This part does not exist.' } });

@@ -104,14 +104,14 @@ describeEachDatabase('catalogue writes', (ctx) => {
       expect(row).toMatchObject({ priceCents: 26000, createdByEmail: admin.email, description: 'Floating brake disc' });
       const read = await ctx().app.inject({ method: 'GET', url: `/api/part/${part._id}`, headers: admin.headers });
       // The one-part call also carries the part's fitment (issue 13); a new part has none.
-      expect(read.json()).toEqual({ ...part, fitment: [] });
+      expect(read.json()).toEqual({ ...part, fitment: [], photos: [] });
     });
 
     it('L2: never shows the adding admin’s email on public part records; only admins see who added a part', async () => {
       const part = await addPart(valid);
       for (const headers of [{}, customer.headers]) {
         const one = await ctx().app.inject({ method: 'GET', url: `/api/part/${part._id}`, headers });
-        expect(one.json()).toEqual({ ...part, email: null, fitment: [] });
+        expect(one.json()).toEqual({ ...part, email: null, fitment: [], photos: [] });
         const list = await ctx().app.inject({ method: 'GET', url: '/api/part?limit=100', headers });
         expect(list.body).not.toContain(admin.email);
         expect(list.json().find((p: { _id: string }) => p._id === part._id)).toEqual({ ...part, email: null });
@@ -252,7 +252,7 @@ describeEachDatabase('catalogue writes', (ctx) => {
         payload: { price: 199.99 },
       });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toEqual({ ...part, price: 199.99, fitment: [] });
+      expect(res.json()).toEqual({ ...part, price: 199.99, fitment: [], photos: [] });
 
       const second = await ctx().app.inject({
         method: 'PATCH',
@@ -270,6 +270,7 @@ describeEachDatabase('catalogue writes', (ctx) => {
       expect(second.json()).toEqual({
         ...part,
         fitment: [],
+        photos: [],
         price: 199.99,
         name: 'Sport Brake',
         desription: '',
