@@ -21,8 +21,9 @@ import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/se
  *   BENCH_TARGETS=postgres:1000,postgres:100000,pglite:100000 (the default)
  *
  * Budget (issue 14): PostgreSQL p99 ≤ 30 ms at 100,000 parts and ≤ 2× its p99 at 1,000; PGlite p99 ≤ 150 ms at
- * 100,000. PostgreSQL databases are created on BENCH_POSTGRES and dropped afterwards; PGlite's in a temporary
- * directory, removed afterwards.
+ * 100,000. PostgreSQL databases are created on BENCH_POSTGRES and dropped afterwards (BENCH_KEEP=1: kept as
+ * redline_bench_search_<parts> and reused next time, seeding 100,000 parts takes a minute or more); PGlite's in a
+ * temporary directory, removed afterwards.
  */
 const server = process.env.BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -73,19 +74,49 @@ async function measureMix(base: string): Promise<LoadFigures> {
   return loadFigures(`GET /api/part?q=… (${SEARCHES.length} searches)`, result);
 }
 
+const keep = process.env.BENCH_KEEP === '1';
+
+/** A kept, fully seeded database of an earlier run (BENCH_KEEP=1), or undefined. */
+async function keptDatabase(name: string): Promise<string | undefined> {
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  const client = new pg.Client({ connectionString: url.toString() });
+  try {
+    await client.connect();
+  } catch {
+    return undefined;
+  }
+  try {
+    // addWords runs last: a seeded database has the shop's words ("for the …" in every description).
+    const { rows } = await client.query(`select count(*)::int as n from parts where description like '% for %'`);
+    if ((rows[0] as { n: number }).n > 0) return url.toString();
+  } catch {
+    // Not seeded: dropped below.
+  } finally {
+    await client.end();
+  }
+  await dropPostgresDatabase(server, name);
+  return undefined;
+}
+
 async function runTarget(driver: 'postgres' | 'pglite', parts: number): Promise<Result> {
-  const name = `redline_bench_search_${parts}_${process.pid}`;
+  const name = keep ? `redline_bench_search_${parts}` : `redline_bench_search_${parts}_${process.pid}`;
   let databaseUrl: string | undefined;
   let dataDir: string | undefined;
+  let reused = false;
   const started = performance.now();
   if (driver === 'postgres') {
-    databaseUrl = await createPostgresDatabase(server, name);
+    const kept = keep ? await keptDatabase(name) : undefined;
+    reused = kept !== undefined;
+    databaseUrl = kept ?? (await createPostgresDatabase(server, name));
   } else {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-bench-search-'));
   }
   try {
     const opened = await openBenchDatabase({ databaseUrl, dataDir, describe: 'bench' });
-    if (databaseUrl) {
+    if (reused) {
+      await opened.close();
+    } else if (databaseUrl) {
       // The bulk statements run on a client without the server's statement timeout.
       await opened.close();
       const client = new pg.Client({ connectionString: databaseUrl });
@@ -105,7 +136,7 @@ async function runTarget(driver: 'postgres' | 'pglite', parts: number): Promise<
       }
     }
     const seedSeconds = (performance.now() - started) / 1000;
-    console.log(`${driver}: ${parts} parts seeded in ${seedSeconds.toFixed(1)} s`);
+    console.log(`${driver}: ${parts} parts ${reused ? 'reused' : 'seeded'} in ${seedSeconds.toFixed(1)} s`);
     const app = await startProductionServer({
       port: await benchPort(),
       databaseUrl,
@@ -134,7 +165,7 @@ async function runTarget(driver: 'postgres' | 'pglite', parts: number): Promise<
       await app.stop();
     }
   } finally {
-    if (databaseUrl) await dropPostgresDatabase(server, name);
+    if (databaseUrl && !keep) await dropPostgresDatabase(server, name);
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -166,6 +166,7 @@ export type PartPatch = z.infer<typeof partPatchSchema>;
 export const partListPageSchema = z.object({
   items: z.array(partSchema),
   total: z.number().int().describe("Every part matching the filters (the list's X-Total-Count)"),
+  capped: z.boolean().describe('A search with more matches than it ranks (1,000): `total` means "at least"'),
   facets: partFacetsSchema,
 });
 export type PartListPage = z.infer<typeof partListPageSchema>;

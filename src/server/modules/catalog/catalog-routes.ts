@@ -30,14 +30,17 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
           'typos ("brak pads"); without `sort` a search is ordered by relevance (ADR 012). `sort` orders, `limit`/`offset` page. Filters: ' +
           '`vehicle` marks each part `fit`, `fits=true` keeps parts that fit it (universal included), `category` ' +
           '(with its subcategories), `brand`, `minPrice`/`maxPrice` (dollars), `inStock=true`, `fitment=none`. ' +
-          'The total matching count is in the `X-Total-Count` header; an unknown `vehicle` is 404.',
+          'The total matching count is in the `X-Total-Count` header; a search ranks at most its best 1,000 ' +
+          'candidates (ADR 012), and when it has more, `X-Total-Count` is 1,000 and `X-Total-Count-Capped: true` ' +
+          'says "at least". An unknown `vehicle` is 404.',
         querystring: partListQuerySchema,
         response: { 200: z.array(partSchema), ...errorResponses(400, 404) },
       },
     },
     async (request, reply) => {
-      const { items, total } = await catalog.list(request.query, { isAdmin: request.user?.isAdmin === true });
+      const { items, total, capped } = await catalog.list(request.query, { isAdmin: request.user?.isAdmin === true });
       reply.header('x-total-count', String(total));
+      if (capped) reply.header('x-total-count-capped', 'true');
       return items;
     },
   );
@@ -67,7 +70,8 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
         description:
           'Takes the query of `GET /api/part` and answers what the parts page shows in one call: `items` (the ' +
           'list `GET /api/part` gives for that query), `total` (its `X-Total-Count`, also sent as that header) and ' +
-          '`facets` (what `GET /api/part/facets` gives for the same filters). With `fits=true` or `q`, the page and ' +
+          '`facets` (what `GET /api/part/facets` gives for the same filters); `capped` as `X-Total-Count-Capped`. ' +
+          'With `fits=true` or `q`, the page and ' +
           'the counts come from one read of the matching parts. An unknown `vehicle` is 404.',
         querystring: partListQuerySchema,
         response: { 200: partListPageSchema, ...errorResponses(400, 404) },
@@ -76,6 +80,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
     async (request, reply) => {
       const page = await catalog.listWithFacets(request.query, { isAdmin: request.user?.isAdmin === true });
       reply.header('x-total-count', String(page.total));
+      if (page.capped) reply.header('x-total-count-capped', 'true');
       return page;
     },
   );

@@ -4,6 +4,7 @@ import type {
   PartDetails,
   PartFacetsQuery,
   PartInput,
+  PartListPage,
   PartListQuery,
   PartPatch,
 } from '../../../shared/schemas/parts.ts';
@@ -84,11 +85,16 @@ export class CatalogService {
     this.#photos = photos;
   }
 
-  async list(query: PartListQuery, viewer: Viewer): Promise<{ items: Part[]; total: number }> {
+  async list(query: PartListQuery, viewer: Viewer): Promise<{ items: Part[]; total: number; capped: boolean }> {
     const { sort, limit, offset, vehicle } = query;
     await this.#assertVehicle(vehicle);
-    const { rows, total } = await this.#parts.list(filterOf(query), { sort, limit, offset, markFitFor: vehicle });
-    return { items: rows.map((row) => toWirePart(row, viewer)), total };
+    const { rows, total, capped } = await this.#parts.list(filterOf(query), {
+      sort,
+      limit,
+      offset,
+      markFitFor: vehicle,
+    });
+    return { items: rows.map((row) => toWirePart(row, viewer)), total, capped };
   }
 
   /** Counts for the list's filters: each facet under every other filter; `total` is the list's X-Total-Count. */
@@ -102,28 +108,31 @@ export class CatalogService {
    * With a scope (a vehicle's fitting parts, a search, no fitment yet) both come from one read of the scoped parts;
    * without one the page is read in index order and the counts are the remembered ones, as the two calls would.
    */
-  async listWithFacets(
-    query: PartListQuery,
-    viewer: Viewer,
-  ): Promise<{ items: Part[]; total: number; facets: PartFacets }> {
+  async listWithFacets(query: PartListQuery, viewer: Viewer): Promise<PartListPage> {
     const { sort, limit, offset, vehicle } = query;
     await this.#assertVehicle(vehicle);
     const filter = filterOf(query);
     const page = { sort, limit, offset, markFitFor: vehicle };
     const scoped = filter.q !== undefined || filter.fitsVehicle !== undefined || filter.withoutFitment !== undefined;
     if (scoped) {
-      const { rows, total, facets } = await this.#parts.listWithFacets(filter, page, vehicle);
+      const { rows, total, capped, facets } = await this.#parts.listWithFacets(filter, page, vehicle);
       return {
         items: rows.map((row) => toWirePart(row, viewer)),
         total,
+        capped,
         facets: await this.#wireFacets(facets),
       };
     }
-    const [{ rows, total }, counts] = await Promise.all([
+    const [{ rows, total, capped }, counts] = await Promise.all([
       this.#parts.list(filter, page),
       this.#facetCounts(filter, vehicle),
     ]);
-    return { items: rows.map((row) => toWirePart(row, viewer)), total, facets: await this.#wireFacets(counts) };
+    return {
+      items: rows.map((row) => toWirePart(row, viewer)),
+      total,
+      capped,
+      facets: await this.#wireFacets(counts),
+    };
   }
 
   /** Facet counts; without a vehicle (the whole catalogue's scope) remembered for a few seconds. */

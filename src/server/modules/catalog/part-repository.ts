@@ -9,7 +9,9 @@ import type { PartFitmentPort } from './part-fitment-port.ts';
 import {
   CLOSE_ENOUGH,
   hasLetterOrDigit,
+  namesIt,
   relevance,
+  SEARCH_CANDIDATES,
   type SearchPlan,
   type SearchWord,
   searchCondition,
@@ -244,6 +246,44 @@ class UnfilteredCatalogueCount {
   }
 }
 
+/**
+ * What a search word is (`PartRepository.#plan`): whether it has an English stem, whether the catalogue's full text
+ * knows it, and the vehicle models, brands and categories it names (typed: as the start of a name too).
+ */
+interface WordFacts {
+  stem: boolean;
+  known: boolean;
+  models: string[];
+  modelsTyped: string[];
+  brands: string[];
+  brandsTyped: string[];
+  categories: string[];
+  categoriesTyped: string[];
+}
+
+/**
+ * Word facts remembered for TTL_MS per instance, so a search is one statement rather than two. A stem never changes;
+ * a vehicle model added, renamed or removed meanwhile is seen by a search within TTL_MS (the vehicle tables change
+ * seldom, through the admin's vehicle pages).
+ */
+class WordFactsMemory {
+  static readonly TTL_MS = 10_000;
+  static readonly MAX_ENTRIES = 5_000;
+  readonly #entries = new Map<string, { facts: WordFacts; expires: number }>();
+
+  get(key: string): WordFacts | undefined {
+    const entry = this.#entries.get(key);
+    if (entry && entry.expires > Date.now()) return entry.facts;
+    this.#entries.delete(key);
+    return undefined;
+  }
+
+  remember(key: string, facts: WordFacts): void {
+    if (this.#entries.size >= WordFactsMemory.MAX_ENTRIES) this.#entries.clear();
+    this.#entries.set(key, { facts, expires: Date.now() + WordFactsMemory.TTL_MS });
+  }
+}
+
 /** Brand names become slugs for URLs: "Brembo" → "brembo", "SBS Friction" → "sbs-friction". */
 export function brandSlug(name: string): string {
   const slug = name
@@ -300,6 +340,8 @@ export class PartRepository {
   readonly #db: Database;
   readonly #fitment: PartFitmentPort;
   readonly #catalogueSize: UnfilteredCatalogueCount;
+  /** What #plan learnt about each searched word, for a few seconds (popular words are searched again and again). */
+  readonly #wordFacts = new WordFactsMemory();
   constructor(db: Database, fitment: PartFitmentPort) {
     this.#db = db;
     this.#fitment = fitment;
@@ -316,23 +358,57 @@ export class PartRepository {
     if (!text) return undefined;
     const candidates = searchWords(text);
     const lettered = candidates.filter(hasLetterOrDigit);
-    const known = new Map<string, { stem: boolean; models: string[]; modelsTyped: string[] }>();
-    if (lettered.length > 0) {
+    const known = new Map<string, WordFacts>();
+    const unknown: string[] = [];
+    for (const word of lettered) {
+      const facts = this.#wordFacts.get(`${prefixLast ? '+' : '='}${word}`);
+      if (facts) known.set(word, facts);
+      else unknown.push(word);
+    }
+    if (unknown.length > 0) {
       const list = sql.join(
-        lettered.map((word) => sql`${word}`),
+        unknown.map((word) => sql`${word}`),
         sql`, `,
       );
-      const rows = rowsOf<{ word: string; stem: boolean | string; models: string[]; typed: string[] }>(
+      // A brand or category the word names, and a category's subcategories, by id (`namesIt`).
+      const brandsNamed = (prefix: boolean) =>
+        sql`array(select named_brand.id::text from ${brands} named_brand where ${namesIt(sql`word`, sql`named_brand.name`, prefix)})`;
+      const categoriesNamed = (prefix: boolean) =>
+        sql`array(select named_category.id::text from ${categories} named_category where ${namesIt(sql`word`, sql`named_category.name`, prefix)} union select sub.id::text from ${categories} sub inner join ${categories} named_parent on named_parent.id = sub.parent_id where ${namesIt(sql`word`, sql`named_parent.name`, prefix)})`;
+      const rows = rowsOf<{
+        word: string;
+        stem: boolean | string;
+        known: boolean | string;
+        models: unknown;
+        typed: unknown;
+        brands: unknown;
+        brands_typed: unknown;
+        categories: unknown;
+        categories_typed: unknown;
+      }>(
         await this.#db.execute(
-          sql`select word, numnode(plainto_tsquery('english', word)) > 0 as stem, ${this.#fitment.modelsNamedBy(sql`word`, false)} as models, ${this.#fitment.modelsNamedBy(sql`word`, prefixLast)} as typed from unnest(array[${list}]::text[]) word`,
+          sql`select word, numnode(plainto_tsquery('english', word)) > 0 as stem,
+            exists (select 1 from ${parts} where ${parts.searchVector} @@ plainto_tsquery('english', word)) as known,
+            ${this.#fitment.modelsNamedBy(sql`word`, false)} as models, ${this.#fitment.modelsNamedBy(sql`word`, prefixLast)} as typed,
+            ${brandsNamed(false)} as brands, ${brandsNamed(prefixLast)} as brands_typed,
+            ${categoriesNamed(false)} as categories, ${categoriesNamed(prefixLast)} as categories_typed
+            from unnest(array[${list}]::text[]) word`,
         ),
       );
+      const yes = (value: boolean | string) => value === true || value === 't';
       for (const row of rows) {
-        known.set(row.word, {
-          stem: row.stem === true || row.stem === 't',
+        const facts: WordFacts = {
+          stem: yes(row.stem),
+          known: yes(row.known),
           models: pgTextArray(row.models),
           modelsTyped: pgTextArray(row.typed),
-        });
+          brands: pgTextArray(row.brands),
+          brandsTyped: pgTextArray(row.brands_typed),
+          categories: pgTextArray(row.categories),
+          categoriesTyped: pgTextArray(row.categories_typed),
+        };
+        known.set(row.word, facts);
+        this.#wordFacts.remember(`${prefixLast ? '+' : '='}${row.word}`, facts);
       }
     }
     const kept = candidates.filter((word) => !hasLetterOrDigit(word) || known.get(word)?.stem);
@@ -340,8 +416,15 @@ export class PartRepository {
       if (!hasLetterOrDigit(word)) return { text: word, kind: 'symbols' };
       const facts = known.get(word);
       // The last word is the one still being typed (searchCondition matches it as a prefix too).
-      const models = prefixLast && i === kept.length - 1 ? facts?.modelsTyped : facts?.models;
-      return { text: word, kind: 'word', models: models ?? [] };
+      const typed = prefixLast && i === kept.length - 1;
+      return {
+        text: word,
+        kind: 'word',
+        known: facts?.known ?? false,
+        models: (typed ? facts?.modelsTyped : facts?.models) ?? [],
+        brands: (typed ? facts?.brandsTyped : facts?.brands) ?? [],
+        categories: (typed ? facts?.categoriesTyped : facts?.categories) ?? [],
+      };
     });
     // Nothing but stop words ("the"): what was typed, as a substring.
     if (words.length === 0) words = [{ text, kind: 'symbols' }];
@@ -410,9 +493,20 @@ export class PartRepository {
     return { parts: closest, closest: true, categories: categoryRows, brands: brandRows, correction };
   }
 
-  /** One page of parts and how many parts match the filter in all (for X-Total-Count). */
-  async list(filter: PartFilter, page: PartPageOptions = {}): Promise<{ rows: PartRow[]; total: number }> {
+  /**
+   * One page of parts and how many parts match the filter in all (for X-Total-Count). `capped`: a search with more
+   * matches than it ranks (SEARCH_CANDIDATES, ADR 012); the total is then "at least".
+   */
+  async list(
+    filter: PartFilter,
+    page: PartPageOptions = {},
+  ): Promise<{ rows: PartRow[]; total: number; capped: boolean }> {
     const search = await this.#plan(filter.q);
+    const { rows, total } = await this.#list(filter, page, search);
+    return { rows, total, capped: search !== undefined && total >= SEARCH_CANDIDATES };
+  }
+
+  async #list(filter: PartFilter, page: PartPageOptions, search: SearchPlan | undefined) {
     // Without a sort the spec's order is kept: oldest first, as the catalogue was added; a search without a sort
     // puts the best answers first, ties in that same order.
     const order = page.sort
@@ -521,18 +615,19 @@ export class PartRepository {
     filter: PartFilter,
     page: PartPageOptions,
     fitsFor: string | undefined,
-  ): Promise<{ rows: PartRow[]; total: number; facets: FacetCounts }> {
+  ): Promise<{ rows: PartRow[]; total: number; capped: boolean; facets: FacetCounts }> {
     const search = await this.#plan(filter.q);
+    const capped = (total: number) => search !== undefined && total >= SEARCH_CANDIDATES;
     const offset = page.offset ?? 0;
     const { facets, pageIds } = this.#facetsOf(
       await this.#facetRows(filter, fitsFor, search, { sort: page.sort, limit: page.limit, offset }),
       fitsFor,
     );
-    if (pageIds.length === 0) return { rows: [], total: facets.total, facets };
+    if (pageIds.length === 0) return { rows: [], total: facets.total, capped: capped(facets.total), facets };
     const found = await this.#select(this.#columns(page.markFitFor, filter)).where(inArray(parts.id, pageIds));
     const byId = new Map(found.map((row) => [row.id, withoutMatches(row)]));
     const rows = pageIds.map((id) => byId.get(id)).filter((row): row is PartRow => row !== undefined);
-    return { rows, total: facets.total, facets };
+    return { rows, total: facets.total, capped: capped(facets.total), facets };
   }
 
   /**

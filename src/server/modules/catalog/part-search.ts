@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { normalizePartNumber } from '../../../shared/part-numbers.ts';
-import { brands, categories, parts } from '../../db/schema.ts';
+import { parts } from '../../db/schema.ts';
 import type { PartFitmentPort } from './part-fitment-port.ts';
 
 /**
@@ -36,6 +36,15 @@ export interface SearchWord {
    * a set of ids (see `wordCondition`), the one arm that is not a condition on the part's own row.
    */
   models?: readonly string[];
+  /** Ids of the brands the word names (as a whole word, typos tolerated): their parts match. */
+  brands?: readonly string[];
+  /** Ids of the categories the word names, and of their subcategories. */
+  categories?: readonly string[];
+  /**
+   * The catalogue's full text has the word's stem: the name's trigram likeness (typo tolerance, computed per row) is
+   * then left out, since the word is no typo of anything the shop sells under that stem.
+   */
+  known?: boolean;
 }
 
 export interface SearchPlan {
@@ -84,14 +93,14 @@ function numberMatch(number: string): SQL {
  * How a word names a brand, category, make or model: as a whole word, typos tolerated (strict word similarity, so
  * "brak" does not name "Brand 12" by its first letters); a word still being typed may be the start of one.
  */
-export function namesIt(word: string, name: SQL, prefix: boolean): SQL {
+export function namesIt(word: string | SQL, name: SQL, prefix: boolean): SQL {
   return prefix
     ? sql`word_similarity(${word}, ${name}) >= ${NAMES}`
     : sql`strict_word_similarity(${word}, ${name}) >= ${NAMES}`;
 }
 
 /** The condition one word puts on a part (see the top of this file). */
-function wordCondition(word: SearchWord, prefix: boolean, fitment: PartFitmentPort): SQL {
+function wordCondition(word: SearchWord, prefix: boolean, fitment: PartFitmentPort, alone: boolean): SQL {
   const contains = `%${escapeLike(word.text)}%`;
   if (word.kind === 'symbols') return sql`(${parts.name} ilike ${contains} or ${parts.description} ilike ${contains})`;
   const arms = ownArms(word, prefix, contains);
@@ -99,36 +108,56 @@ function wordCondition(word: SearchWord, prefix: boolean, fitment: PartFitmentPo
   // A make names thousands of fitted parts: as an array in the OR it would be searched row by row when PostgreSQL
   // rechecks each candidate (measured: a statement timeout at 100,000 parts). As a union of id sets each side is
   // read from its own index and hashed once. (The inner `parts` hides the outer one inside the subquery.)
-  return sql`${parts.id} in (select ${parts.id} from ${parts} where ${sql.join(arms, sql` or `)} union ${fitment.partIdsOfModels(word.models)})`;
+  // A word alone is the whole search, whose candidates are capped anyway: each side needs no more than the cap.
+  const cap = alone ? sql` limit ${SEARCH_CANDIDATES}` : sql``;
+  return sql`${parts.id} in ((select ${parts.id} from ${parts} where ${sql.join(arms, sql` or `)}${cap}) union (${fitment.partIdsOfModels(word.models)}${cap}))`;
 }
 
-/** The conditions a word puts on the part's own row, each answered by an index. */
+/** A uuid[] literal of ids from the plan (uuids, read from the database). */
+function idArray(ids: readonly string[]): SQL {
+  return sql`${`{${ids.join(',')}}`}::uuid[]`;
+}
+
+/**
+ * The conditions a word puts on the part's own row, each answered by an index. Brands and categories come as the
+ * plan's ids (constants, so PostgreSQL estimates them from its statistics and a word naming none adds no arm).
+ */
 function ownArms(word: SearchWord, prefix: boolean, contains: string): SQL[] {
   // PostgreSQL rechecks each candidate row against the whole OR, in this order: the cheap tests first, the name's
   // trigrams (computed per row) last.
-  const arms = [
-    sql`${parts.searchVector} @@ ${wordQuery(word.text, prefix)}`,
-    // A set of ids from a small table as an array: an index condition, so the arms still OR as bitmaps.
-    sql`${parts.brandId} = any(array(select named_brand.id from ${brands} named_brand where ${namesIt(word.text, sql`named_brand.name`, prefix)}))`,
-    sql`${parts.categoryId} = any(array(select named_category.id from ${categories} named_category where ${namesIt(word.text, sql`named_category.name`, prefix)} union all select sub.id from ${categories} sub inner join ${categories} named_parent on named_parent.id = sub.parent_id where ${namesIt(word.text, sql`named_parent.name`, prefix)}))`,
-  ];
+  const arms = [sql`${parts.searchVector} @@ ${wordQuery(word.text, prefix)}`];
+  if (word.brands?.length) arms.push(sql`${parts.brandId} = any(${idArray(word.brands)})`);
+  if (word.categories?.length) arms.push(sql`${parts.categoryId} = any(${idArray(word.categories)})`);
   const number = normalizePartNumber(word.text);
   if (number) arms.push(numberMatch(number));
-  arms.push(sql`${parts.name} ilike ${contains}`, sql`${word.text} <% ${parts.name}`);
+  arms.push(sql`${parts.name} ilike ${contains}`);
+  // Typo tolerance only for a word the full text does not know (or one still being typed).
+  if (!word.known || prefix) arms.push(sql`${word.text} <% ${parts.name}`);
   return arms;
 }
 
-/** The search's condition on `parts`. */
+/**
+ * At most this many matches of a search are ranked, counted and filtered (ADR 012): a broad search ("brake pads",
+ * "yamaha") matches a tenth or a third of a big catalogue, and ranking and counting all of them made its cost grow
+ * with the catalogue. The candidates are the first ones the indexes give, plus every exact part number; the list's
+ * total is then "at least this many" (`X-Total-Count-Capped`).
+ */
+export const SEARCH_CANDIDATES = 1000;
+
+/**
+ * The search's condition on `parts`: the part is one of the search's candidates, an exact part number or one of the
+ * first SEARCH_CANDIDATES parts every word matches. (The inner `parts` hides the outer one inside the subqueries.)
+ */
 export function searchCondition(plan: SearchPlan, fitment: PartFitmentPort): SQL {
   const words = plan.words.map((word, i) =>
-    wordCondition(word, plan.prefixLast && i === plan.words.length - 1, fitment),
+    wordCondition(word, plan.prefixLast && i === plan.words.length - 1, fitment, plan.words.length === 1),
   );
   const every = words.length > 0 ? sql`(${sql.join(words, sql` and `)})` : sql`false`;
-  if (!plan.number) return every;
-  if (!plan.words.some((word) => word.models?.length)) return sql`(${numberMatch(plan.number)} or ${every})`;
-  // An OR around a vehicle word's id set would make PostgreSQL run that set's query once per part when it is too
-  // big to hash (measured: 111 s for "yamah" at 100,000 parts); as a union each side stays a join.
-  return sql`${parts.id} in (select ${parts.id} from ${parts} where ${numberMatch(plan.number)} union select ${parts.id} from ${parts} where ${every})`;
+  const candidates = sql`(select ${parts.id} from ${parts} where ${every} limit ${SEARCH_CANDIDATES})`;
+  if (!plan.number) return sql`${parts.id} in ${candidates}`;
+  // A union, not an OR: an OR around a vehicle word's id set would make PostgreSQL run that set's query once per
+  // part when it is too big to hash (measured: 111 s for "yamah" at 100,000 parts).
+  return sql`${parts.id} in (select ${parts.id} from ${parts} where ${numberMatch(plan.number)} union all ${candidates})`;
 }
 
 /** How well a part answers the search, highest first (see the top of this file). */

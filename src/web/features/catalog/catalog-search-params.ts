@@ -1,5 +1,14 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { PartFacets } from '../../../shared/schemas/fitment.ts';
 import { type PartSort, partSortValues } from '../../../shared/schemas/parts.ts';
-import { type PartFilterParams, partFacetsQueryOptions, partsQueryOptions } from './parts-api.ts';
+import { queryClient } from '../../lib/query-client.ts';
+import {
+  type PartFilterParams,
+  type PartPage,
+  partKeys,
+  partListPageQueryOptions,
+  partsQueryOptions,
+} from './parts-api.ts';
 
 const PAGE_SIZE = 24;
 const MAX_PAGE = Math.floor(1_000_000 / PAGE_SIZE);
@@ -87,21 +96,50 @@ function defined<T extends object>(params: T): T {
   return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined)) as T;
 }
 
-/** The one page of parts a list state shows: the page asks for it, the router prefetches exactly the same query. */
-export function catalogPageQueryOptions(search: CatalogSearch, vehicleId?: string | null) {
-  return partsQueryOptions(
-    defined({
-      ...filterParams(search, vehicleId),
-      sort: search.sort,
-      limit: PAGE_SIZE,
-      offset: (search.page - 1) * PAGE_SIZE,
-    }),
-  );
+/** The list's query of a list state: its filters, order and page. */
+function pageParams(search: CatalogSearch, vehicleId?: string | null) {
+  return defined({
+    ...filterParams(search, vehicleId),
+    sort: search.sort,
+    limit: PAGE_SIZE,
+    offset: (search.page - 1) * PAGE_SIZE,
+  });
 }
 
-/** The counts beside the filters of a list state. */
+/** The page and its counts of a list state, in one request (`GET /api/part/page`), shared by the two queries below. */
+function catalogView(search: CatalogSearch, vehicleId?: string | null) {
+  return queryClient.fetchQuery(partListPageQueryOptions(pageParams(search, vehicleId)));
+}
+
+/**
+ * The one page of parts the parts page shows: the page asks for it, the router prefetches exactly the same query.
+ * It and `catalogFacetsQueryOptions` are answered by one request for both (issue 13).
+ */
+export function catalogPageQueryOptions(search: CatalogSearch, vehicleId?: string | null) {
+  const params = pageParams(search, vehicleId);
+  return queryOptions({
+    queryKey: partKeys.list(params),
+    queryFn: async (): Promise<PartPage> => {
+      const { items, total, capped } = await catalogView(search, vehicleId);
+      return { items, total, capped };
+    },
+    // Paging and typing a search keep the previous cards on screen instead of flashing skeletons.
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The counts beside the filters of a list state: from the same request as its page (paging keeps them). */
 export function catalogFacetsQueryOptions(search: CatalogSearch, vehicleId?: string | null) {
-  return partFacetsQueryOptions(defined(filterParams(search, vehicleId)));
+  return queryOptions({
+    queryKey: partKeys.facets(defined(filterParams(search, vehicleId))),
+    queryFn: async (): Promise<PartFacets> => (await catalogView(search, vehicleId)).facets,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Manage Products' page of a list state: the list alone (it shows no counts). */
+export function catalogListQueryOptions(search: CatalogSearch) {
+  return partsQueryOptions(pageParams(search));
 }
 
 /** How many pages a list of `total` parts fills (at least one, the page that says there are none). */

@@ -15,7 +15,7 @@ import { errorMessage } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-context.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { SearchBar, useCatalogSearch } from './catalog-search.tsx';
-import { catalogPageQueryOptions, pageCountOf } from './catalog-search-params.ts';
+import { catalogListQueryOptions, pageCountOf } from './catalog-search-params.ts';
 import { categoryOptions } from './category-options.ts';
 import { categoriesQueryOptions, partQueryOptions } from './parts-api.ts';
 import { PartsPagination } from './parts-pagination.tsx';
@@ -31,7 +31,7 @@ export function Component() {
   usePageTitle('Manage Products');
   const { user } = useAuth();
   const { search, q, sort, page, update } = useCatalogSearch();
-  const parts = useQuery(catalogPageQueryOptions(search));
+  const parts = useQuery(catalogListQueryOptions(search));
   const filtered = Boolean(q || search.category || search.noFitment);
   const [toDelete, setToDelete] = useState<Part | null>(null);
   const [toEdit, setToEdit] = useState<Part | null>(null);

@@ -1,8 +1,8 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
-import { brandSchema, categoryNodeSchema, partFacetsSchema } from '../../../shared/schemas/fitment.ts';
+import { brandSchema, categoryNodeSchema } from '../../../shared/schemas/fitment.ts';
 import type { PartFacetsQuery, PartInput, PartListQuery, PartPatch } from '../../../shared/schemas/parts.ts';
-import { type Part, partDetailsSchema, partSchema } from '../../../shared/schemas/parts.ts';
+import { type Part, partDetailsSchema, partListPageSchema, partSchema } from '../../../shared/schemas/parts.ts';
 import { partSuggestionsSchema } from '../../../shared/schemas/search.ts';
 import { api, apiRequest } from '../../lib/api-client.ts';
 import { queryRoots } from '../../lib/query-keys.ts';
@@ -18,6 +18,8 @@ export interface PartPage {
   items: Part[];
   /** Every part matching the search, from the X-Total-Count header. */
   total: number;
+  /** A search with more matches than the shop ranks (X-Total-Count-Capped): `total` means "at least". */
+  capped?: boolean;
 }
 
 /** Query keys: mutations invalidate `partKeys.all`, so every list, facet count, brand list and detail refreshes. */
@@ -25,6 +27,7 @@ export const partKeys = {
   all: queryRoots.parts,
   list: (params: PartListParams) => [...queryRoots.parts, 'list', params] as const,
   facets: (params: PartFilterParams) => [...queryRoots.parts, 'facets', params] as const,
+  view: (params: PartListParams) => [...queryRoots.parts, 'view', params] as const,
   detail: (id: string, vehicleId: string | null) => [...queryRoots.parts, 'detail', id, vehicleId] as const,
   categories: () => [...queryRoots.parts, 'categories'] as const,
   brands: () => [...queryRoots.parts, 'brands'] as const,
@@ -46,7 +49,11 @@ export function partSuggestionsQueryOptions(q: string) {
 async function fetchParts(params: PartListParams, signal?: AbortSignal): Promise<PartPage> {
   const { data, headers } = await apiRequest('/part', { query: { ...params }, schema: z.array(partSchema), signal });
   const total = Number(headers.get('x-total-count'));
-  return { items: data, total: Number.isFinite(total) ? total : data.length };
+  return {
+    items: data,
+    total: Number.isFinite(total) ? total : data.length,
+    capped: headers.get('x-total-count-capped') === 'true',
+  };
 }
 
 export function partsQueryOptions(params: PartListParams) {
@@ -58,12 +65,16 @@ export function partsQueryOptions(params: PartListParams) {
   });
 }
 
-/** `GET /api/part/facets`: the counts beside each filter, for the list's other filters. */
-export function partFacetsQueryOptions(params: PartFilterParams) {
+/**
+ * `GET /api/part/page` (issue 13): a page of the list with the counts beside its filters, in one request. The parts
+ * page's page and facet queries both read it (`catalog-search-params.ts`), so they share one request; it counts as
+ * fresh for a few seconds so the second of them finds the first one's answer. No abort signal: two queries wait on it.
+ */
+export function partListPageQueryOptions(params: PartListParams) {
   return queryOptions({
-    queryKey: partKeys.facets(params),
-    queryFn: ({ signal }) => api('/part/facets', { query: { ...params }, schema: partFacetsSchema, signal }),
-    placeholderData: keepPreviousData,
+    queryKey: partKeys.view(params),
+    queryFn: () => api('/part/page', { query: { ...params }, schema: partListPageSchema }),
+    staleTime: 5_000,
   });
 }
 

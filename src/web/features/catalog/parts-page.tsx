@@ -89,7 +89,7 @@ export function PartsPage({ vehicle, vehicleReady, vehiclePanel, renderBadge }: 
               Filters{filtersSet > 0 ? ` (${filtersSet})` : ''}
             </Button>
             <p className="text-body-secondary small mb-0" aria-live="polite">
-              {parts.isSuccess ? resultSummary(total, q, page, pageCount) : '\u00a0'}
+              {parts.isSuccess ? resultSummary(total, q, page, pageCount, parts.data.capped === true) : '\u00a0'}
             </p>
           </div>
           {vehicle ? (
@@ -234,7 +234,8 @@ function NoParts({
   );
 }
 
-function resultSummary(total: number, q: string, page: number, pageCount: number): string {
-  const what = `${total} ${total === 1 ? 'part' : 'parts'}${q ? ` matching “${q}”` : ''}`;
+function resultSummary(total: number, q: string, page: number, pageCount: number, capped: boolean): string {
+  // A broad search ranks its best 1,000 matches (ADR 012): the total is then "at least".
+  const what = `${total}${capped ? '+' : ''} ${total === 1 ? 'part' : 'parts'}${q ? ` matching “${q}”` : ''}`;
   return pageCount > 1 ? `${what}, page ${page} of ${pageCount}` : what;
 }
