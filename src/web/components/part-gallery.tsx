@@ -29,7 +29,7 @@ export function PartGallery({ name, photos }: { name: string; photos: PartPhoto[
   };
 
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: the arrow keys are a shortcut; every move is also a button
+    // The arrow keys are a shortcut; every move is also a button.
     <section className="part-gallery" aria-label={`Photos of ${name}`} onKeyDown={onArrows}>
       <button
         type="button"
@@ -89,7 +89,6 @@ export function PartGallery({ name, photos }: { name: string; photos: PartPhoto[
             {name}, {position}
           </Modal.Title>
         </Modal.Header>
-        {/* biome-ignore lint/a11y/noStaticElementInteractions: the arrow keys are a shortcut; the buttons move too */}
         <Modal.Body className="text-center" onKeyDown={onArrows}>
           <img
             src={current.largeUrl}
