@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import { centsToDollars } from '../../../shared/money.ts';
 import { checkOrderQuantity, stockOutRefusal } from '../../../shared/order-rules.ts';
 import type { ShipTo } from '../../../shared/schemas/addresses.ts';
@@ -78,14 +79,16 @@ export class CheckoutService {
   }
 
   /**
-   * `db` is the idempotency key's transaction when the request carries one (the checkout then runs in a savepoint
-   * of it, so key, orders and cart commit together).
+   * `db` is the idempotency key's transaction when the request carries one: the checkout then runs in it, so key,
+   * orders and cart commit together (no savepoint: a refusal or failure rolls that whole transaction back, and the
+   * key with it, which is what the key's plugin does for every refusal).
    */
   async checkout(user: SessionUser, shipTo: ShipTo, db: Database | Transaction = this.#db): Promise<CheckoutResponse> {
     const destination = await this.#addresses.resolve(user.id, shipTo, db);
     const checkoutId = crypto.randomUUID();
+    const place = (tx: Transaction) => this.placeCheckout(tx, user, checkoutId, destination);
     try {
-      const orders = await db.transaction((tx) => this.placeCheckout(tx, user, checkoutId, destination));
+      const orders = db instanceof PgTransaction ? await place(db) : await db.transaction(place);
       this.#mail?.kick();
       const totalCents = orders.reduce((sum, order) => sum + Math.round(order.total * 100), 0);
       return { checkoutId, orders, total: centsToDollars(totalCents) };
