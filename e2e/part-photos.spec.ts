@@ -104,10 +104,45 @@ test('an admin uploads three photos and picks the main one; a customer sees the 
     await gallery.getByRole('button', { name: `Zoom in: ${name}, 3 of 3` }).click();
     const zoom = shopper.getByRole('dialog', { name: `${name}, 3 of 3` });
     await expect(zoom.getByRole('img', { name: `${name}, 3 of 3` })).toBeVisible();
+    // axe reads colours: only once the dialog has faded in.
+    await expect(shopper.locator('.modal.show')).toHaveCSS('opacity', '1');
     await expectAccessible(shopper);
     await shopper.keyboard.press('Escape');
     await expect(zoom).toBeHidden();
   }
   await expectAccessible(shopper);
   await context.close();
+});
+
+test('Add A Product takes photos chosen before the product exists and uploads them once it is added', async ({
+  page,
+  request,
+}) => {
+  const admin = await signInAdminViaApi(request);
+  await useToken(page, admin.token);
+  const name = `New ${Math.random().toString(36).slice(2, 8)}`;
+  await page.goto('/dashboard/addaproduct');
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Price (USD per unit)').fill('19.5');
+  await page.getByLabel('Available Quantity (PCS)').fill('10');
+  await page.getByLabel('Minimum Order (PCS)').fill('1');
+  const [first, second] = await photoFiles();
+  await page.getByLabel('Add photos').setInputFiles([first, second].filter((file) => file !== undefined));
+  await expect(page.getByText('2 photos chosen: uploaded when the product is added.')).toBeVisible();
+  // No link typed: the no-photo picture stands in until the first upload replaces it.
+  await expect(page.getByLabel('Photo URL')).toHaveValue('/images/parts/no-photo.svg');
+  await page.getByRole('button', { name: 'Make main photo 2' }).click();
+  await expectAccessible(page);
+  await page.getByRole('button', { name: 'Add Item' }).click();
+  await expect(page.getByText('Product Added Successfully')).toBeVisible({ timeout: 30_000 });
+
+  const found = (await (await request.get(`/api/part?q=${encodeURIComponent(name)}`)).json()) as { _id: string }[];
+  expect(found).toHaveLength(1);
+  const details = await (await request.get(`/api/part/${found[0]?._id}`)).json();
+  // The second file (the 700 px square PNG) was made main before saving.
+  expect(details.photos.map((p: { width: number; height: number }) => [p.width, p.height])).toEqual([
+    [640, 640],
+    [640, 427],
+  ]);
+  expect(details.img).toBe(details.photos[0].url);
 });

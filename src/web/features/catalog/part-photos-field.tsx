@@ -1,4 +1,4 @@
-import { type DragEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type DragEvent, type ReactNode, useId, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -264,38 +264,31 @@ export function PartPhotosField({
   );
 }
 
+/** A preview of a chosen file, as a data: URL (the Content-Security-Policy allows data: images, not blob: ones). */
+function previewOf(file: File): Promise<string> {
+  return new Promise((resolve) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(typeof reader.result === 'string' ? reader.result : '');
+    reader.onerror = () => resolve('');
+    reader.readAsDataURL(file);
+  });
+}
+
 /** Add A Product: photos chosen before the part exists, uploaded in this order once it is saved. */
 export function usePendingPhotos() {
   const [files, setFiles] = useState<{ key: string; file: File; src: string }[]>([]);
-  // The previews' object URLs are given back when they leave the list, and the rest on leaving the page.
-  const current = useRef(files);
-  current.current = files;
-  useEffect(
-    () => () => {
-      for (const item of current.current) URL.revokeObjectURL(item.src);
-    },
-    [],
-  );
   return {
     files,
-    add: (chosen: File[]) =>
-      setFiles((list) => [
-        ...list,
-        ...withinLimit(chosen).map((file) => ({ key: crypto.randomUUID(), file, src: URL.createObjectURL(file) })),
-      ]),
+    add: async (chosen: File[]) => {
+      const items = await Promise.all(
+        withinLimit(chosen).map(async (file) => ({ key: crypto.randomUUID(), file, src: await previewOf(file) })),
+      );
+      setFiles((list) => [...list, ...items]);
+    },
     move: (from: number, to: number) => setFiles((list) => moved(list, from, to)),
     main: (index: number) => setFiles((list) => moved(list, index, 0)),
-    remove: (index: number) =>
-      setFiles((list) => {
-        const gone = list[index];
-        if (gone) URL.revokeObjectURL(gone.src);
-        return list.filter((_, i) => i !== index);
-      }),
-    clear: () =>
-      setFiles((list) => {
-        for (const item of list) URL.revokeObjectURL(item.src);
-        return [];
-      }),
+    remove: (index: number) => setFiles((list) => list.filter((_, i) => i !== index)),
+    clear: () => setFiles([]),
   };
 }
 export type PendingPhotos = ReturnType<typeof usePendingPhotos>;
@@ -311,7 +304,7 @@ export function PendingPhotosField({ pending, idPrefix }: { pending: PendingPhot
       status={
         count === 0 ? '' : `${count} ${count === 1 ? 'photo' : 'photos'} chosen: uploaded when the product is added.`
       }
-      onAdd={pending.add}
+      onAdd={(files) => void pending.add(files)}
       onMove={pending.move}
       onMain={pending.main}
       onRemove={pending.remove}
