@@ -141,7 +141,11 @@ export class CatalogImportService {
 
   async #run(record: ImportRecord, file: string, signal: AbortSignal): Promise<void> {
     const { catalog, fitment, imports, settings } = this.#c;
-    const [categoryIds, modelIds] = await Promise.all([catalog.categoryIds(), fitment.modelIds()]);
+    const [categoryIds, modelIds, existing] = await Promise.all([
+      catalog.categoryIds(),
+      fitment.modelIds(),
+      catalog.idsByMpn(),
+    ]);
     const records = createReadStream(file).pipe(parse({ ...CSV_OPTIONS, info: true }));
     let context: RowContext | undefined;
     let fields = new Set<keyof ImportPart>();
@@ -151,7 +155,7 @@ export class CatalogImportService {
     let errors: ImportError[] = [];
     let rows = 0;
     const flush = async (): Promise<boolean> => {
-      const cancelled = await this.#write(record, batch, { rows, errors }, fields, hasFitment, modelIds);
+      const cancelled = await this.#write(record, batch, { rows, errors }, { fields, hasFitment, modelIds, existing });
       batch = [];
       errors = [];
       rows = 0;
@@ -212,20 +216,23 @@ export class CatalogImportService {
     record: ImportRecord,
     batch: readonly ImportRow[],
     counts: { rows: number; errors: ImportError[] },
-    fields: ReadonlySet<keyof ImportPart>,
-    hasFitment: boolean,
-    modelIds: ReadonlyMap<string, string>,
+    file: {
+      fields: ReadonlySet<keyof ImportPart>;
+      hasFitment: boolean;
+      modelIds: ReadonlyMap<string, string>;
+      /** Part ids by MPN key: read at the start, and the parts this import adds are added to it. */
+      existing: Map<string, string>;
+    },
   ): Promise<boolean> {
     const { catalog, fitment, imports, db, modelKey } = this.#c;
+    const { fields, hasFitment, modelIds, existing } = file;
     const keys = batch.map((row) => row.key);
     if (record.dryRun) {
-      const existing = await catalog.idsByMpn(keys);
       const updated = keys.filter((key) => existing.has(key)).length;
       const progress = { rows: counts.rows, created: keys.length - updated, updated, errors: counts.errors };
       return (await imports.progress(record.id, progress)).cancelRequested;
     }
-    return db.transaction(async (tx) => {
-      const existing = await catalog.idsByMpn(keys, tx);
+    const outcome = await db.transaction(async (tx) => {
       const parts = batch.map((row) => row.part);
       const written = await catalog.upsert(tx, parts, existing, fields, record.createdByEmail);
       if (hasFitment) {
@@ -242,7 +249,10 @@ export class CatalogImportService {
         await fitment.replaceForParts(tx, [...written.ids.values()], fitmentRows);
       }
       const progress = { rows: counts.rows, created: written.created, updated: written.updated, errors: counts.errors };
-      return (await imports.progress(record.id, progress, tx)).cancelRequested;
+      return { ids: written.ids, cancelled: (await imports.progress(record.id, progress, tx)).cancelRequested };
     });
+    // Only once committed: a batch rolled back added nothing.
+    for (const [key, id] of outcome.ids) existing.set(key, id);
+    return outcome.cancelled;
   }
 }

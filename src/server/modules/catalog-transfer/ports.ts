@@ -41,8 +41,9 @@ export interface ExportPart {
 export interface CatalogBulkPort {
   /** Category ids by lower-case slug and name. */
   categoryIds(): Promise<Map<string, string>>;
-  /** Part ids by normalised MPN; with `tx`, the parts are locked for the rest of it. */
-  idsByMpn(keys: readonly string[], tx?: Transaction): Promise<Map<string, string>>;
+  /** Every part's id by its normalised MPN (read once per import). */
+  idsByMpn(): Promise<Map<string, string>>;
+  /** Updates the parts `existing` names (adding any deleted meanwhile) and adds the rest; ids by MPN key. */
   upsert(
     tx: Transaction,
     rows: readonly ImportPart[],

@@ -1,4 +1,4 @@
-import { asc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
 import { normalizePartNumber } from '../../../shared/part-numbers.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { brands, categories, parts } from '../../db/schema.ts';
@@ -49,6 +49,9 @@ const UPDATABLE = {
 } as const;
 type Updatable = keyof typeof UPDATABLE;
 
+/** Parts read per statement by `idsByMpn`. */
+const MPN_PAGE = 10_000;
+
 const textArray = (values: readonly string[]): SQL =>
   values.length === 0
     ? sql`'{}'::text[]`
@@ -66,6 +69,12 @@ function distinct(numbers: readonly string[]): string[] {
     seen.add(key);
     return true;
   });
+}
+
+/** A row's OEM numbers (each once) and its part numbers as search compares them (MPN and OEM numbers). */
+function numbersOf(row: BulkPart): { oem: string[]; all: string[] } {
+  const oem = distinct(row.oemNumbers ?? []);
+  return { oem, all: [...new Set([row.mpn, ...oem].map(normalizePartNumber))].filter(Boolean) };
 }
 
 /**
@@ -90,26 +99,31 @@ export class PartBulkRepository {
   }
 
   /**
-   * The parts that these normalised part numbers name as their MPN, by that key. Read through the GIN index of
-   * `part_numbers` (MPN and OEM numbers), then kept only where the MPN itself is the key. With `tx`, locked.
+   * Every part's id by its MPN as search compares part numbers (`normalizePartNumber`), read once per import in
+   * pages: a lookup per batch would scan `part_numbers` again and again (its GIN index does not serve a list of
+   * hundreds of numbers well). Where two parts share a number (typed before import existed) the oldest is kept.
    */
-  async idsByMpn(keys: readonly string[], tx?: Transaction): Promise<Map<string, string>> {
-    const found = new Map<string, string>();
-    if (keys.length === 0) return found;
-    const query = (tx ?? this.#db)
-      .select({ id: parts.id, mpn: parts.mpn })
-      .from(parts)
-      .where(sql`${parts.partNumbers} && ${textArray(keys)}`)
-      .orderBy(asc(parts.createdAt), asc(parts.id));
-    const rows = tx ? await query.for('update') : await query;
-    const wanted = new Set(keys);
-    for (const row of rows) {
-      if (!row.mpn) continue;
-      const key = normalizePartNumber(row.mpn);
-      // Two older parts of one number (typed before import existed): the oldest is the one updated.
-      if (wanted.has(key) && !found.has(key)) found.set(key, row.id);
+  async idsByMpn(): Promise<Map<string, string>> {
+    const found = new Map<string, { id: string; createdAt: number }>();
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.#db
+        .select({ id: parts.id, mpn: parts.mpn, createdAt: parts.createdAt })
+        .from(parts)
+        .where(and(isNotNull(parts.mpn), after === undefined ? undefined : gt(parts.id, after)))
+        .orderBy(asc(parts.id))
+        .limit(MPN_PAGE);
+      for (const row of page) {
+        const key = normalizePartNumber(row.mpn ?? '');
+        const known = found.get(key);
+        if (key && (!known || known.createdAt > row.createdAt.getTime())) {
+          found.set(key, { id: row.id, createdAt: row.createdAt.getTime() });
+        }
+      }
+      if (page.length < MPN_PAGE) break;
+      after = page.at(-1)?.id;
     }
-    return found;
+    return new Map([...found].map(([key, value]) => [key, value.id]));
   }
 
   /** Brand ids by brand slug, creating the brands not known yet. */
@@ -146,13 +160,16 @@ export class PartBulkRepository {
     );
     const brandIdOf = (row: BulkPart) =>
       row.brand === undefined ? undefined : row.brand === null ? null : (brandIds.get(brandSlug(row.brand)) ?? null);
-    const numbersOf = (row: BulkPart) => {
-      const oem = distinct(row.oemNumbers ?? []);
-      return { oem, all: [...new Set([row.mpn, ...oem].map(normalizePartNumber))].filter(Boolean) };
-    };
     const ids = new Map<string, string>();
     const fresh = rows.filter((row) => !existing.has(normalizePartNumber(row.mpn)));
     const known = rows.filter((row) => existing.has(normalizePartNumber(row.mpn)));
+    const updated = await this.#update(tx, known, existing, columns, brandIdOf);
+    // A part deleted since `existing` was read is added again rather than lost.
+    fresh.push(...known.filter((row) => !updated.has(existing.get(normalizePartNumber(row.mpn)) ?? '')));
+    for (const row of known) {
+      const id = existing.get(normalizePartNumber(row.mpn));
+      if (id && updated.has(id)) ids.set(normalizePartNumber(row.mpn), id);
+    }
     if (fresh.length > 0) {
       const inserted = await tx
         .insert(parts)
@@ -179,49 +196,55 @@ export class PartBulkRepository {
         .returning({ id: parts.id, mpn: parts.mpn });
       for (const row of inserted) if (row.mpn) ids.set(normalizePartNumber(row.mpn), row.id);
     }
-    if (known.length > 0) {
-      const optional = (Object.keys(UPDATABLE) as Updatable[]).filter((key) => columns.has(key));
-      const hasOem = columns.has('oemNumbers');
-      const hasBrand = columns.has('brand');
-      const values = sql.join(
-        known.map((row) => {
-          const numbers = numbersOf(row);
-          const cells: SQL[] = [
-            sql`${existing.get(normalizePartNumber(row.mpn))}::uuid`,
-            sql`${row.mpn}::text`,
-            sql`${row.name}::text`,
-            sql`${row.priceCents}::integer`,
-            sql`${row.availableQuantity}::integer`,
-            ...optional.map((key) => sql`${row[key] ?? null}::${sql.raw(UPDATABLE[key].type)}`),
-          ];
-          if (hasOem) cells.push(textArray(numbers.oem), textArray(numbers.all));
-          if (hasBrand) cells.push(sql`${brandIdOf(row) ?? null}::uuid`);
-          return sql`(${sql.join(cells, sql`, `)})`;
-        }),
-        sql`, `,
-      );
-      const names = [
-        'id',
-        'mpn',
-        'name',
-        'price_cents',
-        'available_quantity',
-        ...optional.map((key) => UPDATABLE[key].column),
-        ...(hasOem ? ['oem_numbers', 'part_numbers'] : []),
-        ...(hasBrand ? ['brand_id'] : []),
-      ];
-      const sets = names.filter((name) => name !== 'id').map((name) => sql.raw(`${name} = v.${name}`));
-      // Without OEM numbers in the file the part's list is kept: its MPN key (the match) is in it already.
-      await tx.execute(
-        sql`update ${parts} set ${sql.join([...sets, sql.raw('updated_at = now()')], sql`, `)} from (values ${values}) as v(${sql.raw(names.join(', '))}) where ${parts.id} = v.id`,
-      );
-      for (const row of known) {
-        const key = normalizePartNumber(row.mpn);
-        const id = existing.get(key);
-        if (id) ids.set(key, id);
-      }
-    }
-    return { ids, created: fresh.length, updated: known.length };
+    return { ids, created: fresh.length, updated: updated.size };
+  }
+
+  /** The existing parts' rows in one UPDATE … FROM (VALUES …); answers the ids it found. */
+  async #update(
+    tx: Transaction,
+    known: readonly BulkPart[],
+    existing: ReadonlyMap<string, string>,
+    columns: ReadonlySet<keyof BulkPart>,
+    brandIdOf: (row: BulkPart) => string | null | undefined,
+  ): Promise<Set<string>> {
+    if (known.length === 0) return new Set();
+    const optional = (Object.keys(UPDATABLE) as Updatable[]).filter((key) => columns.has(key));
+    const hasOem = columns.has('oemNumbers');
+    const hasBrand = columns.has('brand');
+    const values = sql.join(
+      known.map((row) => {
+        const numbers = numbersOf(row);
+        const cells: SQL[] = [
+          sql`${existing.get(normalizePartNumber(row.mpn))}::uuid`,
+          sql`${row.mpn}::text`,
+          sql`${row.name}::text`,
+          sql`${row.priceCents}::integer`,
+          sql`${row.availableQuantity}::integer`,
+          ...optional.map((key) => sql`${row[key] ?? null}::${sql.raw(UPDATABLE[key].type)}`),
+        ];
+        if (hasOem) cells.push(textArray(numbers.oem), textArray(numbers.all));
+        if (hasBrand) cells.push(sql`${brandIdOf(row) ?? null}::uuid`);
+        return sql`(${sql.join(cells, sql`, `)})`;
+      }),
+      sql`, `,
+    );
+    const names = [
+      'id',
+      'mpn',
+      'name',
+      'price_cents',
+      'available_quantity',
+      ...optional.map((key) => UPDATABLE[key].column),
+      ...(hasOem ? ['oem_numbers', 'part_numbers'] : []),
+      ...(hasBrand ? ['brand_id'] : []),
+    ];
+    const sets = names.filter((name) => name !== 'id').map((name) => sql.raw(`${name} = v.${name}`));
+    // Without OEM numbers in the file the part's list is kept: its MPN key (the match) is in it already.
+    const result = await tx.execute<{ id: string }>(
+      sql`update ${parts} set ${sql.join([...sets, sql.raw('updated_at = now()')], sql`, `)} from (values ${values}) as v(${sql.raw(names.join(', '))}) where ${parts.id} = v.id returning ${parts.id}`,
+    );
+    const rows = Array.isArray(result) ? result : (result as unknown as { rows: { id: string }[] }).rows;
+    return new Set(rows.map((row) => row.id));
   }
 
   /** A page of the catalogue for export, in id order after `afterId` (keyset paging: each page is an index read). */
