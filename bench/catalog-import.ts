@@ -8,69 +8,17 @@
  *   ROWS=20000 BENCH_PGLITE=1 node bench/catalog-import.ts          # the embedded database instead
  */
 
-import { once } from 'node:events';
-import { createWriteStream, openAsBlob } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createPostgresDatabase, dropPostgresDatabase } from './support/database.ts';
 import { BENCH_SHOP_ENV, logInBenchAdmin } from './support/http.ts';
+import { makeFile, runImport } from './support/product-csv.ts';
 import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/server.ts';
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
 const serverUrl = process.env.BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const pglite = process.env.BENCH_PGLITE === '1';
-
-const BRANDS = ['Brembo', 'EBC', 'DID', 'NGK', 'K&N', 'Pirelli', 'Akrapovic', 'Oxford'];
-const CATEGORIES = ['brake-pads', 'brake-discs', 'chains', 'sprockets', 'filters', 'ignition', 'exhaust', 'levers'];
-const FITMENT = ['Honda|CBR600RR|2007-2012', 'Yamaha|YZF-R1|2015-2020|', 'Kawasaki|Z900|2017-2025'];
-
-/** The file, written as a stream (it is larger than a benchmark should hold as one string). */
-async function makeFile(file: string): Promise<number> {
-  const out = createWriteStream(file);
-  out.write('mpn,name,brand,oem_numbers,category,price,stock,minimum_order,description,image_url,universal,fitment\n');
-  for (let i = 0; i < ROWS; i += 1) {
-    const fitment = i % 3 === 0 ? FITMENT[i % FITMENT.length] : '';
-    const line = `BENCH-${i},Bench part ${i},${BRANDS[i % BRANDS.length]},OEM-${i}|X${i},${CATEGORIES[i % CATEGORIES.length]},${(5 + (i % 500) / 10).toFixed(2)},${i % 200},1,"Imported part ${i}, for the benchmark",/images/parts/brake-pads.svg,false,${fitment}\n`;
-    if (!out.write(line)) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'finish');
-  return (await fs.stat(file)).size;
-}
-
-interface ImportState {
-  id: string;
-  status: string;
-  rowsDone: number;
-  totalRows: number;
-  created: number;
-  updated: number;
-  errorCount: number;
-  errors: { line: number; column: string | null; message: string }[];
-}
-
-async function runImport(base: string, token: string, file: string): Promise<{ seconds: number; state: ImportState }> {
-  const started = performance.now();
-  const res = await fetch(`${base}/api/admin/catalog/import?fileName=bench.csv`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv' },
-    body: await openAsBlob(file),
-  });
-  if (res.status !== 202) throw new Error(`upload: ${res.status} ${await res.text()}`);
-  let state = (await res.json()) as ImportState;
-  const uploaded = (performance.now() - started) / 1000;
-  while (state.status === 'running') {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    const poll = await fetch(`${base}/api/admin/catalog/import/${state.id}`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    state = (await poll.json()) as ImportState;
-  }
-  const seconds = (performance.now() - started) / 1000;
-  console.log(`  upload and checks ${uploaded.toFixed(1)} s; whole import ${seconds.toFixed(1)} s`);
-  return { seconds, state };
-}
 
 const [load1, load5] = os.loadavg();
 console.log(
@@ -78,7 +26,7 @@ console.log(
 );
 const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'redline-bench-import-'));
 const file = path.join(scratch, 'products.csv');
-const bytes = await makeFile(file);
+const bytes = await makeFile(file, ROWS);
 console.log(`${ROWS} rows, ${(bytes / 1024 / 1024).toFixed(1)} MB`);
 const dbName = `redline_bench_import_${process.pid}`;
 const databaseUrl = pglite ? undefined : await createPostgresDatabase(serverUrl, dbName);
