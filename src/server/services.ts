@@ -133,6 +133,8 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
         name: 'expired-idempotency-keys',
         run: async () => void (await purgeExpiredKeys(db, config.IDEMPOTENCY_KEY_TTL_HOURS)),
       },
+      // Issue 14 (ADR 013): files of photos whose rows are gone (a deleted part's), an hour after they were written.
+      { name: 'unused-photo-files', run: async () => void (await photos.sweepUnusedFiles()) },
     ],
   });
   const accounts = new AccountsService({

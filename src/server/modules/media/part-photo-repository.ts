@@ -1,4 +1,4 @@
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.ts';
 import { partPhotos } from '../../db/schema.ts';
 
@@ -48,6 +48,16 @@ export class PartPhotoRepository {
       .where(and(eq(partPhotos.partId, partId), eq(partPhotos.id, photoId)))
       .returning();
     return row;
+  }
+
+  /** Which of these storage keys some photo row names. */
+  async keysInUse(storageKeys: readonly string[]): Promise<Set<string>> {
+    if (storageKeys.length === 0) return new Set();
+    const rows = await this.#db
+      .selectDistinct({ key: partPhotos.storageKey })
+      .from(partPhotos)
+      .where(inArray(partPhotos.storageKey, [...storageKeys]));
+    return new Set(rows.map((row) => row.key));
   }
 
   /** Another photo row (of any part) still names these files. */

@@ -19,6 +19,9 @@ export interface PartImagePort {
   setImage(tx: Transaction, partId: string, img: string): Promise<void>;
 }
 
+/** How old a stored file must be before housekeeping may remove it for want of a row. */
+const UNUSED_FILE_GRACE_MS = 60 * 60 * 1000;
+
 const partNotFound = () => new NotFoundError('This part does not exist.');
 const photoNotFound = () => new NotFoundError('This photo does not exist.');
 
@@ -50,9 +53,7 @@ export class PartPhotosService {
     await this.#storage.put(converted.key, converted.files);
     const widths = converted.files.map((file) => file.width);
     try {
-      return await this.#photos.transaction(async (tx) => {
-        if (!(await this.#parts.lock(tx, partId))) throw partNotFound();
-        const current = await this.#photos.listOf(partId, tx);
+      return await this.#withLockedPart(partId, async (tx, current) => {
         if (current.length >= MAX_PHOTOS_PER_PART) {
           throw new ConflictError(`A part can have at most ${MAX_PHOTOS_PER_PART} photos. Remove one first.`);
         }
@@ -75,9 +76,7 @@ export class PartPhotosService {
 
   /** Every photo of the part, once each, in the new order; the first becomes the main photo. */
   async reorder(partId: string, order: readonly string[]): Promise<PartPhoto[]> {
-    return this.#photos.transaction(async (tx) => {
-      if (!(await this.#parts.lock(tx, partId))) throw partNotFound();
-      const current = await this.#photos.listOf(partId, tx);
+    return this.#withLockedPart(partId, async (tx, current) => {
       const known = new Set(current.map((row) => row.id));
       if (
         order.length !== current.length ||
@@ -93,9 +92,7 @@ export class PartPhotosService {
 
   /** The photo moves to the front; the others keep their order after it. */
   async makeMain(partId: string, photoId: string): Promise<PartPhoto[]> {
-    return this.#photos.transaction(async (tx) => {
-      if (!(await this.#parts.lock(tx, partId))) throw partNotFound();
-      const current = await this.#photos.listOf(partId, tx);
+    return this.#withLockedPart(partId, async (tx, current) => {
       if (!current.some((row) => row.id === photoId)) throw photoNotFound();
       const order = [photoId, ...current.map((row) => row.id).filter((id) => id !== photoId)];
       await this.#photos.setOrder(tx, partId, order);
@@ -104,9 +101,8 @@ export class PartPhotosService {
   }
 
   async remove(partId: string, photoId: string): Promise<PartPhoto[]> {
-    const { photos, removed } = await this.#photos.transaction(async (tx) => {
-      if (!(await this.#parts.lock(tx, partId))) throw partNotFound();
-      const wasMain = (await this.#photos.listOf(partId, tx))[0]?.id === photoId;
+    const { photos, removed } = await this.#withLockedPart(partId, async (tx, current) => {
+      const wasMain = current[0]?.id === photoId;
       const row = await this.#photos.delete(tx, partId, photoId);
       if (!row) throw photoNotFound();
       const rest = await this.#photos.listOf(partId, tx);
@@ -120,6 +116,30 @@ export class PartPhotosService {
     // After the commit: files another photo (the same picture on another part) still shows are kept.
     await this.#forgetFiles(removed.storageKey, removed.widths);
     return photos;
+  }
+
+  /**
+   * Housekeeping: files no photo row names any more (a deleted part's photos go with it by ON DELETE CASCADE, and an
+   * upload whose process died between its files and its row), removed once an hour old: younger files may belong to
+   * an upload still on its way to its row.
+   */
+  async sweepUnusedFiles(now = new Date()): Promise<number> {
+    const stored = await this.#storage.storedBefore(new Date(now.getTime() - UNUSED_FILE_GRACE_MS));
+    const used = await this.#photos.keysInUse(stored.map((entry) => entry.key));
+    const unused = stored.filter((entry) => !used.has(entry.key));
+    for (const entry of unused) await this.#storage.remove(entry.key, entry.widths);
+    return unused.length;
+  }
+
+  /**
+   * One transaction over a part's photos: the part's row locked first (two admins' changes to one part's photos
+   * take turns), then its photos as they are, in order.
+   */
+  #withLockedPart<T>(partId: string, work: (tx: Transaction, current: PartPhotoRow[]) => Promise<T>): Promise<T> {
+    return this.#photos.transaction(async (tx) => {
+      if (!(await this.#parts.lock(tx, partId))) throw partNotFound();
+      return work(tx, await this.#photos.listOf(partId, tx));
+    });
   }
 
   /** The photos as they now are; when the main photo changed, the part's `img` follows it in the same transaction. */

@@ -166,6 +166,25 @@ describeEachDatabase('part photos (issue 14)', (ctx) => {
     expect(unknown.statusCode).toBe(404);
   });
 
+  it('housekeeping removes files no photo names (a deleted part’s) once an hour old, and keeps the rest', async () => {
+    const db = ctx().database.db;
+    const kept = await insertPart(db);
+    const keptUrl = (await upload(kept.id, await picture(500, 400, '#ab1').jpeg().toBuffer())).json()[0].url;
+    const gone = await insertPart(db);
+    const goneUrl = (await upload(gone.id, await picture(500, 400, '#1ab').jpeg().toBuffer())).json()[0].url;
+    await db.delete(parts).where(eq(parts.id, gone.id));
+    const fileOf = (url: string) => path.join(uploadsDir, path.basename(url));
+    expect(fs.existsSync(fileOf(goneUrl))).toBe(true);
+
+    // Younger than an hour: it may be an upload on its way to its row.
+    await ctx().app.services.photos.sweepUnusedFiles();
+    expect(fs.existsSync(fileOf(goneUrl))).toBe(true);
+    await ctx().app.services.photos.sweepUnusedFiles(new Date(Date.now() + 2 * 60 * 60 * 1000));
+    expect(fs.existsSync(fileOf(goneUrl))).toBe(false);
+    expect(fs.existsSync(fileOf(goneUrl.replace('-320.webp', '-640.webp')))).toBe(false);
+    expect(fs.existsSync(fileOf(keptUrl))).toBe(true);
+  });
+
   describe('refusals write nothing: no row, no file', () => {
     let partId: string;
     beforeAll(async () => {

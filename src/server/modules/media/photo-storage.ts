@@ -19,6 +19,8 @@ export interface PhotoStorage {
   /** Removes every width of a key; files already gone are not an error. */
   remove(key: string, widths: readonly number[]): Promise<void>;
   urlOf(key: string, width: number): string;
+  /** The keys stored, each with its widths, whose files were all written before `before`. */
+  storedBefore(before: Date): Promise<{ key: string; widths: number[] }[]>;
 }
 
 /** The URL prefix the disk storage's files are served under (media-routes.ts serves UPLOADS_DIR there). */
@@ -55,6 +57,28 @@ export class DiskPhotoStorage implements PhotoStorage {
 
   urlOf(key: string, width: number): string {
     return `${UPLOADS_URL_PREFIX}${PARTS}/${key}-${width}.webp`;
+  }
+
+  async storedBefore(before: Date): Promise<{ key: string; widths: number[] }[]> {
+    let names: string[];
+    try {
+      names = await fs.readdir(this.#dir);
+    } catch {
+      return []; // Nothing uploaded yet.
+    }
+    const found = new Map<string, { widths: number[]; newest: number }>();
+    for (const name of names) {
+      const match = /^([a-f0-9]{16,64})-(\d+)\.webp$/.exec(name);
+      if (!match?.[1] || !match[2]) continue;
+      const modified = (await fs.stat(path.join(this.#dir, name)).catch(() => undefined))?.mtimeMs ?? Date.now();
+      const entry = found.get(match[1]) ?? { widths: [], newest: 0 };
+      entry.widths.push(Number(match[2]));
+      entry.newest = Math.max(entry.newest, modified);
+      found.set(match[1], entry);
+    }
+    return [...found]
+      .filter(([, entry]) => entry.newest < before.getTime())
+      .map(([key, entry]) => ({ key, widths: entry.widths }));
   }
 
   #path(key: string, width: number): string {
