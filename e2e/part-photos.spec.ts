@@ -75,6 +75,9 @@ test('an admin uploads three photos and picks the main one; a customer sees the 
   await dialog.getByRole('button', { name: 'Move photo 3 earlier' }).click();
   await expect(dialog.getByText('Photo 3 moved to place 2.')).toBeVisible();
   await expectAccessible(page);
+  // Saving the form afterwards keeps the main photo as the part's image (the link field followed it).
+  await dialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByText('Product Updated Successfully')).toBeVisible();
 
   const details = await (await request.get(`/api/part/${partId}`)).json();
   expect(details.photos).toHaveLength(3);

@@ -3,7 +3,7 @@ import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { toast } from 'react-toastify/unstyled';
-import { type PartPhoto, PHOTO_ACCEPT } from '../../../shared/schemas/media.ts';
+import { NO_PHOTO_IMAGE, type PartPhoto, PHOTO_ACCEPT } from '../../../shared/schemas/media.ts';
 import { errorMessage } from '../../lib/api-client.ts';
 import { usePartPhotoChange } from './use-part-photos.ts';
 import './part-photos-field.css';
@@ -199,13 +199,23 @@ export function PartPhotosField({
   name,
   initial,
   idPrefix,
+  onImageChange,
 }: {
   partId: string;
   name: string;
+  /**
+   * The part's `img` as the server set it after a change (the main photo's URL, or the no-photo picture after the
+   * last is removed), so the form's link field, sent again by Save Changes, does not put back the old one.
+   */
+  onImageChange?(img: string): void;
   initial: PartPhoto[];
   idPrefix: string;
 }) {
-  const [photos, setPhotos] = useState(initial);
+  const [photos, setShownPhotos] = useState(initial);
+  const setPhotos = (next: PartPhoto[]) => {
+    setShownPhotos(next);
+    onImageChange?.(next[0]?.url ?? NO_PHOTO_IMAGE);
+  };
   const [status, setStatus] = useState('');
   const change = usePartPhotoChange(partId);
   const [uploading, setUploading] = useState(false);

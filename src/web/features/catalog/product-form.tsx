@@ -120,7 +120,13 @@ export function ProductForm({ adminEmail, part, submitLabel, onSubmit, onCancel,
       <ProductField form={form} idPrefix={idPrefix} name="img" />
       {/* Issue 14: uploaded photos beside the link; the main photo is the part's image while it has one. */}
       {part ? (
-        <PartPhotosField partId={part._id} name={part.name} initial={part.photos} idPrefix={idPrefix} />
+        <PartPhotosField
+          partId={part._id}
+          name={part.name}
+          initial={part.photos}
+          idPrefix={idPrefix}
+          onImageChange={(img) => form.setValue('img', img, { shouldValidate: true })}
+        />
       ) : pendingPhotos ? (
         <PendingPhotosField pending={pendingPhotos} idPrefix={idPrefix} />
       ) : null}
