@@ -10,7 +10,7 @@ import {
   partPhotosSchema,
   photoOrderBodySchema,
 } from '../../../shared/schemas/media.ts';
-import { InvalidError } from '../../errors.ts';
+import { AppError, InvalidError } from '../../errors.ts';
 import { requireAdmin } from '../../plugins/auth.ts';
 import { bearerAuth, errorResponses } from '../../route-schemas.ts';
 import type { PartPhotosService } from './part-photos-service.ts';
@@ -50,6 +50,12 @@ export const mediaRoutes: FastifyPluginAsyncZod<MediaRoutesOptions> = async (
   await app.register(async (plain) => {
     const upload = plain.withTypeProvider<ZodTypeProvider>();
     upload.removeAllContentTypeParsers();
+    // Fastify's own 413 names no limit: this one says the photo's. Everything else goes on to the app's handler.
+    const tooLarge = `A photo may be at most ${Math.round(maxUploadBytes / 1024 / 1024)} MB. Make it smaller and upload it again.`;
+    upload.setErrorHandler((error) => {
+      if ((error as { statusCode?: unknown }).statusCode === 413) throw new AppError(413, 'too_large', tooLarge);
+      throw error;
+    });
     upload.addContentTypeParser(
       RAW_PHOTO_TYPES,
       { parseAs: 'buffer', bodyLimit: maxUploadBytes },
