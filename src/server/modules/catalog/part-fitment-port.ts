@@ -18,6 +18,11 @@ export interface PartFitmentPort {
   modelsNamedBy(word: SQL, prefix: boolean): SQL;
   /** Search: a subquery of the ids of parts fitted to any of these models, from `part_fitments_model_idx`. */
   partIdsOfModels(modelIds: readonly string[]): SQL;
+  /**
+   * Search: a condition, the part whose id is this column is fitted to one of these models (a probe of
+   * `part_fitments_part_idx` per part), for a vehicle word beside words that find the candidates themselves.
+   */
+  fitsAnyModel(partId: AnyColumn, modelIds: readonly string[]): SQL;
   /** Search: up to `limit` make and model names most like `text`, for "Did you mean …?" (similarity, best first). */
   vehicleNamesLike(text: string, limit: number): SQL;
   /** A condition: the part whose id is this column has at least one fitment row. */

@@ -100,11 +100,20 @@ export function namesIt(word: string | SQL, name: SQL, prefix: boolean): SQL {
 }
 
 /** The condition one word puts on a part (see the top of this file). */
-function wordCondition(word: SearchWord, prefix: boolean, fitment: PartFitmentPort, alone: boolean): SQL {
+function wordCondition(
+  word: SearchWord,
+  prefix: boolean,
+  fitment: PartFitmentPort,
+  alone: boolean,
+  probe: boolean,
+): SQL {
   const contains = `%${escapeLike(word.text)}%`;
   if (word.kind === 'symbols') return sql`(${parts.name} ilike ${contains} or ${parts.description} ilike ${contains})`;
   const arms = ownArms(word, prefix, contains);
   if (!word.models?.length) return sql`(${sql.join(arms, sql` or `)})`;
+  // Beside a word that finds its own candidates ("honda chain": "chain"), a make's fitted parts (a quarter of the
+  // catalogue) are not gathered at all: each candidate is asked whether it fits, until the cap is reached.
+  if (probe) return sql`(${sql.join([...arms, fitment.fitsAnyModel(parts.id, word.models)], sql` or `)})`;
   // A make names thousands of fitted parts: as an array in the OR it would be searched row by row when PostgreSQL
   // rechecks each candidate (measured: a statement timeout at 100,000 parts). As a union of id sets each side is
   // read from its own index and hashed once. (The inner `parts` hides the outer one inside the subquery.)
@@ -149,15 +158,19 @@ export const SEARCH_CANDIDATES = 1000;
  * first SEARCH_CANDIDATES parts every word matches. (The inner `parts` hides the outer one inside the subqueries.)
  */
 export function searchCondition(plan: SearchPlan, fitment: PartFitmentPort): SQL {
+  // Vehicle words are probed per candidate when another word, naming no vehicle, finds the candidates.
+  const probe = plan.words.some((word) => word.kind === 'word' && !word.models?.length);
   const words = plan.words.map((word, i) =>
-    wordCondition(word, plan.prefixLast && i === plan.words.length - 1, fitment, plan.words.length === 1),
+    wordCondition(word, plan.prefixLast && i === plan.words.length - 1, fitment, plan.words.length === 1, probe),
   );
   const every = words.length > 0 ? sql`(${sql.join(words, sql` and `)})` : sql`false`;
   const candidates = sql`(select ${parts.id} from ${parts} where ${every} limit ${SEARCH_CANDIDATES})`;
-  if (!plan.number) return sql`${parts.id} in ${candidates}`;
+  // The candidates are computed once, as an array the outer query reads by primary key: as an IN subquery their cost
+  // estimate (a per-row fitment probe counted on every row) led PostgreSQL to scan the whole catalogue around them.
+  if (!plan.number) return sql`${parts.id} = any(array${candidates})`;
   // A union, not an OR: an OR around a vehicle word's id set would make PostgreSQL run that set's query once per
   // part when it is too big to hash (measured: 111 s for "yamah" at 100,000 parts).
-  return sql`${parts.id} in (select ${parts.id} from ${parts} where ${numberMatch(plan.number)} union all ${candidates})`;
+  return sql`${parts.id} = any(array(select ${parts.id} from ${parts} where ${numberMatch(plan.number)} union all ${candidates}))`;
 }
 
 /** How well a part answers the search, highest first (see the top of this file). */

@@ -60,6 +60,19 @@ export class PartFitmentRepository {
     return sql`select ${partFitments.partId} from ${partFitments} where ${partFitments.modelId} = any(array[${ids}]::uuid[])`;
   }
 
+  /**
+   * Search: true when the part (an id column of the outer query) has a fitment row for one of these models. The
+   * `offset 0` keeps it a probe per part: without it PostgreSQL turns the EXISTS into a hashed set of every part
+   * fitted to those models (a quarter of the catalogue for a make), which is what the probe is there to avoid.
+   */
+  fitsAnyModel(partId: AnyColumn, modelIds: readonly string[]): SQL {
+    const ids = sql.join(
+      modelIds.map((id) => sql`${id}`),
+      sql`, `,
+    );
+    return sql`exists (select 1 from ${partFitments} where ${partFitments.partId} = ${partId} and ${partFitments.modelId} = any(array[${ids}]::uuid[]) offset 0)`;
+  }
+
   /** Search: make and model names most like the text (`name`, `score`), best first, for "Did you mean …?". */
   vehicleNamesLike(text: string, limit: number): SQL {
     return sql`(select name, similarity(${text}, name) as score from (select name from ${vehicleMakes} union all select name from ${vehicleModels}) vehicle_names order by score desc limit ${limit})`;

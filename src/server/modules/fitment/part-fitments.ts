@@ -81,6 +81,10 @@ export class PartFitments implements PartFitmentPort {
     return this.#rows.partIdsOfModels(modelIds);
   }
 
+  fitsAnyModel(partId: AnyColumn, modelIds: readonly string[]): SQL {
+    return this.#rows.fitsAnyModel(partId, modelIds);
+  }
+
   vehicleNamesLike(text: string, limit: number): SQL {
     return this.#rows.vehicleNamesLike(text, limit);
   }
