@@ -122,6 +122,9 @@ function wordCondition(
   return sql`${parts.id} in ((select ${parts.id} from ${parts} where ${sql.join(arms, sql` or `)}${cap}) union (${fitment.partIdsOfModels(word.models)}${cap}))`;
 }
 
+/** A vehicle word naming at most this many models is matched as a set of fitted parts even beside other words. */
+const FEW_MODELS = 2;
+
 /** A uuid[] literal of ids from the plan (uuids, read from the database). */
 function idArray(ids: readonly string[]): SQL {
   return sql`${`{${ids.join(',')}}`}::uuid[]`;
@@ -158,10 +161,17 @@ export const SEARCH_CANDIDATES = 1000;
  * first SEARCH_CANDIDATES parts every word matches. (The inner `parts` hides the outer one inside the subqueries.)
  */
 export function searchCondition(plan: SearchPlan, fitment: PartFitmentPort): SQL {
-  // Vehicle words are probed per candidate when another word, naming no vehicle, finds the candidates.
+  // Vehicle words are probed per candidate when another word, naming no vehicle, finds the candidates; a word naming
+  // a model or two (a few thousand fitted parts, "ka450") is cheaper as a set and narrows the candidates itself.
   const probe = plan.words.some((word) => word.kind === 'word' && !word.models?.length);
   const words = plan.words.map((word, i) =>
-    wordCondition(word, plan.prefixLast && i === plan.words.length - 1, fitment, plan.words.length === 1, probe),
+    wordCondition(
+      word,
+      plan.prefixLast && i === plan.words.length - 1,
+      fitment,
+      plan.words.length === 1,
+      probe && (word.models?.length ?? 0) > FEW_MODELS,
+    ),
   );
   const every = words.length > 0 ? sql`(${sql.join(words, sql` and `)})` : sql`false`;
   const candidates = sql`(select ${parts.id} from ${parts} where ${every} limit ${SEARCH_CANDIDATES})`;
