@@ -654,6 +654,8 @@ export const catalogImports = pgTable(
     message: text('message'),
     createdAt: createdAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** Moved on by every batch: a running import that has not moved for minutes died with its server. */
+    updatedAt: updatedAt(),
   },
   (t) => [
     check('catalog_imports_status_valid', sql`${t.status} in ${sqlList(catalogImportStatuses)}`),
