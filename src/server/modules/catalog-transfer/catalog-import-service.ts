@@ -32,6 +32,10 @@ interface Collaborators {
 }
 
 const notFound = () => new NotFoundError('This import does not exist.');
+/** A running import moves on with every batch (seconds); one still for this long died with its server. */
+const STALE_MS = 2 * 60 * 1000;
+const STOPPED =
+  'The import stopped: its server stopped or restarted. Upload the file again (rows already imported are updated).';
 
 /** The record as the page shows it, with the time left estimated from the pace so far. */
 export function toWireImport(record: ImportRecord, now = Date.now()): CatalogImport {
@@ -115,17 +119,30 @@ export class CatalogImportService {
   async get(id: string): Promise<CatalogImport> {
     const record = await this.#c.imports.find(id);
     if (!record) throw notFound();
-    return toWireImport(record);
+    return toWireImport(await this.#unlessStale(record));
   }
 
   async recent(): Promise<CatalogImport[]> {
-    return (await this.#c.imports.recent(10)).map((record) => toWireImport(record));
+    const records = await this.#c.imports.recent(10);
+    return Promise.all(records.map(async (record) => toWireImport(await this.#unlessStale(record))));
   }
 
   /** Stops a running import after its current batch (batches already written stay); a finished one is as it was. */
   async cancel(id: string): Promise<CatalogImport> {
     if (!(await this.#c.imports.requestCancel(id))) throw notFound();
     return this.get(id);
+  }
+
+  /**
+   * An import shown as running whose run is gone (its server was killed: a stop marks its runs itself) would
+   * show a moving bar forever; once it has not moved for STALE_MS it is marked failed. Another instance's live
+   * run moves on with every batch, so it is never taken for dead.
+   */
+  async #unlessStale(record: ImportRecord): Promise<ImportRecord> {
+    if (record.status !== 'running' || this.#running.has(record.id)) return record;
+    if (Date.now() - record.updatedAt.getTime() < STALE_MS) return record;
+    await this.#c.imports.finish(record.id, 'failed', STOPPED);
+    return (await this.#c.imports.find(record.id)) ?? record;
   }
 
   /** Until every import under way has ended (tests; a stop). */
@@ -167,7 +184,7 @@ export class CatalogImportService {
         info: { lines: number };
       }>) {
         if (signal.aborted) {
-          await imports.finish(record.id, 'failed', 'The server stopped during the import. Upload the file again.');
+          await imports.finish(record.id, 'failed', STOPPED);
           return;
         }
         if (!context) {

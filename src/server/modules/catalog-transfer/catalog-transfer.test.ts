@@ -267,6 +267,24 @@ lines",/images/parts/oil-filter.svg,,`,
     expect(unknown.statusCode).toBe(404);
   });
 
+  it('shows an import whose server died as stopped, not running forever', async () => {
+    const [orphan] = await ctx()
+      .database.db.insert(catalogImports)
+      .values({
+        dryRun: false,
+        createdByEmail: admin.email,
+        totalRows: 10,
+        updatedAt: new Date(Date.now() - 10 * 60_000),
+      })
+      .returning();
+    const res = await ctx().app.inject({
+      method: 'GET',
+      url: `/api/admin/catalog/import/${orphan?.id}`,
+      headers: admin.headers,
+    });
+    expect(res.json()).toMatchObject({ status: 'failed', message: expect.stringContaining('Upload the file again') });
+  });
+
   it('lists the latest imports for the page to find after a reload', async () => {
     const res = await ctx().app.inject({ method: 'GET', url: '/api/admin/catalog/import', headers: admin.headers });
     expect(res.statusCode).toBe(200);

@@ -48,6 +48,7 @@ export class ImportRepository {
     const [row] = await (tx ?? this.#db)
       .update(catalogImports)
       .set({
+        updatedAt: sql`now()`,
         rowsDone: sql`${catalogImports.rowsDone} + ${batch.rows}`,
         created: sql`${catalogImports.created} + ${batch.created}`,
         updated: sql`${catalogImports.updated} + ${batch.updated}`,
@@ -65,7 +66,7 @@ export class ImportRepository {
   async finish(id: string, status: Exclude<CatalogImportStatus, 'running'>, message: string | null = null) {
     await this.#db
       .update(catalogImports)
-      .set({ status, message, finishedAt: new Date() })
+      .set({ status, message, finishedAt: sql`now()`, updatedAt: sql`now()` })
       .where(and(eq(catalogImports.id, id), eq(catalogImports.status, 'running')));
   }
 
