@@ -60,9 +60,10 @@ test.describe('public pages', () => {
     await expectAccessible(page);
   });
 
-  test('an unknown route shows the not-found page with a way home', async ({ page }) => {
+  test('an unknown route answers 404 and shows the not-found page with a way home', async ({ page }) => {
+    // Issue 15: the server answers an address that is no page with 404 (crawlers see "not found"), the app's page.
     const response = await page.goto('/this/does/not/exist');
-    expect(response?.status()).toBe(200);
+    expect(response?.status()).toBe(404);
     await expect(page.getByRole('heading', { name: 'OPPS! Page Not Found' })).toBeVisible();
     await expectAccessible(page);
     await page.getByRole('link', { name: 'Back to home' }).click();

@@ -49,11 +49,21 @@ describe('serving the built SPA', () => {
   });
 
   it('serves index.html, revalidated, for every page path so the web app routes it', async () => {
-    for (const url of ['/', '/allparts', '/part/123', '/dashboard/myorder', '/no/such/page?x=1']) {
+    const pages = ['/', '/allparts?q=brake', '/part/123', '/Part/123/', '/dashboard/myorder', '/myprotfolio'];
+    for (const url of [...pages, '/dashboard/order/0b4c6b4e-2f8e-4f55-9b4d-3a3c5e0f1a22', '/dashboard/pay?orders=a']) {
       const res = await ctx.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type']).toContain('text/html');
       expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.body).toContain('<div id="root">');
+    }
+  });
+
+  it('answers an address that is no page with 404 and the page, so the app shows its not-found page', async () => {
+    for (const url of ['/no/such/page?x=1', '/allparts/extra', '/part', '/part/1/2', '/dashboard/nothing-here']) {
+      const res = await ctx.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type']).toContain('text/html');
       expect(res.body).toContain('<div id="root">');
     }
   });

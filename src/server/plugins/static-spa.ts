@@ -3,13 +3,15 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { isPagePath } from '../../shared/paths.ts';
 import { errorBody } from '../errors.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
  * Serves the built SPA: hashed assets cached for a year, everything else revalidated, and `index.html` for every
- * non-API path so the web app's router (and its own not-found page) decides what to show.
+ * non-API path so the web app's router decides what to show: with 200 for the app's pages (src/shared/paths.ts),
+ * with 404 for any other address, where the app shows its not-found page (issue 15: an unknown address is no page).
  */
 export const staticSpaPlugin = fp(
   async (app: FastifyInstance, options: { root: string }) => {
@@ -37,7 +39,11 @@ export const staticSpaPlugin = fp(
       const isPage = (request.method === 'GET' || request.method === 'HEAD') && !pathname.startsWith('/api');
       // Paths with a file extension are missing files, not pages: a 404 beats serving HTML as JavaScript.
       if (isPage && hasBuild && !path.extname(pathname)) {
-        return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html', root);
+        return reply
+          .status(isPagePath(pathname) ? 200 : 404)
+          .header('cache-control', 'no-cache')
+          .type('text/html')
+          .sendFile('index.html', root);
       }
       const what = pathname.startsWith('/api') ? 'API route' : 'file';
       return reply.status(404).send(errorBody('not_found', `No ${what} ${request.method} ${pathname}.`));

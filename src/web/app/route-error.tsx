@@ -1,7 +1,7 @@
 import Button from 'react-bootstrap/Button';
 import Container from 'react-bootstrap/Container';
 import { Link, useRouteError } from 'react-router';
-import { paths } from '../lib/paths.ts';
+import { paths } from '../../shared/paths.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
 
 /** Shown when a page fails to load (e.g. a deploy replaced its chunk); the user can reload or go home. */

@@ -1,8 +1,8 @@
 import { createBrowserRouter, type LoaderFunctionArgs, Outlet, type RouteObject } from 'react-router';
+import { paths, routePatterns } from '../../shared/paths.ts';
 import { RequireAuth } from '../features/accounts/require-auth.tsx';
 import { SessionEndedRedirect } from '../features/accounts/session-ended-redirect.tsx';
 import { readLastVehicle } from '../lib/current-vehicle.tsx';
-import { paths, routePatterns } from '../lib/paths.ts';
 import { queryClient } from '../lib/query-client.ts';
 import { CartProvider } from './cart-provider.tsx';
 import { GarageProvider } from './garage-provider.tsx';

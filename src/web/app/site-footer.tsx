@@ -2,9 +2,9 @@ import Col from 'react-bootstrap/Col';
 import Container from 'react-bootstrap/Container';
 import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router';
+import { paths } from '../../shared/paths.ts';
 import { SocialIcon, type SocialNetwork } from '../components/social-icons.tsx';
 import { shopInfo } from '../features/content/shop-info.ts';
-import { paths } from '../lib/paths.ts';
 
 const networks: SocialNetwork[] = ['facebook', 'twitter', 'linkedin', 'instagram'];
 

@@ -4,9 +4,9 @@ import Container from 'react-bootstrap/Container';
 import Nav from 'react-bootstrap/Nav';
 import Navbar from 'react-bootstrap/Navbar';
 import { Link, NavLink, useNavigate } from 'react-router';
+import { paths } from '../../shared/paths.ts';
 import { useAuth } from '../lib/auth-context.tsx';
 import { useCart } from '../lib/cart-context.tsx';
-import { paths } from '../lib/paths.ts';
 
 /** Sticky at the top; collapses below the lg breakpoint (992 px), as spec §2 and §9 say. */
 export function SiteNavbar() {

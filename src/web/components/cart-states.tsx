@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { paths } from '../../shared/paths.ts';
 import type { CartState } from '../lib/cart-context.tsx';
-import { paths } from '../lib/paths.ts';
 import { EmptyState, LoadError, LoadingSpinner } from './query-state.tsx';
 
 /**

@@ -3,9 +3,9 @@ import Card from 'react-bootstrap/Card';
 import Placeholder from 'react-bootstrap/Placeholder';
 import { Link } from 'react-router';
 import { formatUsd } from '../../shared/money.ts';
+import { paths } from '../../shared/paths.ts';
 import type { Part } from '../../shared/schemas/parts.ts';
 import { type StockLevel, type StockStatus, stockStatus } from '../../shared/stock-status.ts';
-import { paths } from '../lib/paths.ts';
 import './part-card.css';
 
 type HeadingLevel = 2 | 3 | 4;

@@ -5,11 +5,11 @@ import Container from 'react-bootstrap/Container';
 import Nav from 'react-bootstrap/Nav';
 import Row from 'react-bootstrap/Row';
 import { Navigate, NavLink, Route, Routes, useLocation } from 'react-router';
+import { dashboardRoute, paths, routePatterns } from '../../../shared/paths.ts';
 import { LoadingSpinner } from '../../components/query-state.tsx';
 import { adminCheckQuery } from '../../features/accounts/accounts-api.ts';
 import { RequireAdmin } from '../../features/accounts/require-admin.tsx';
 import { useAuth } from '../../lib/auth-context.tsx';
-import { dashboardRoute, paths, routePatterns } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import './dashboard.css';
 

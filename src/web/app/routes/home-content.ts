@@ -1,4 +1,4 @@
-import { paths } from '../../lib/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 
 // The home page's fixed content (spec §1, §9): these are marketing texts, not catalogue data.
 

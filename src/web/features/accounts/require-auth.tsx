@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
+import { paths } from '../../../shared/paths.ts';
 import { LoadingSpinner } from '../../components/query-state.tsx';
 import { useAuth } from '../../lib/auth-context.tsx';
-import { paths } from '../../lib/paths.ts';
 import type { LoginLocationState } from './session-ended-redirect.tsx';
 
 /** Pages that need a signed-in user send visitors to /login, remembering where they were going. */

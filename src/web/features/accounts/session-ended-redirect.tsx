@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { isAdminPath, paths } from '../../../shared/paths.ts';
 import { useAuth } from '../../lib/auth-context.tsx';
-import { isAdminPath, paths } from '../../lib/paths.ts';
 
 /** Why the login page was opened, when it was not the visitor's own idea; the page says it. */
 export type LoginNotice = 'session-ended' | 'not-allowed' | 'signed-out-everywhere';

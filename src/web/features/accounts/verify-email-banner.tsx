@@ -1,7 +1,7 @@
 import Container from 'react-bootstrap/Container';
 import { useLocation } from 'react-router';
+import { paths } from '../../../shared/paths.ts';
 import { useAuth } from '../../lib/auth-context.tsx';
-import { paths } from '../../lib/paths.ts';
 import { ResendVerification } from './resend-verification.tsx';
 
 /**

@@ -7,11 +7,11 @@ import Table from 'react-bootstrap/Table';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { formatUsd } from '../../../shared/money.ts';
+import { paths } from '../../../shared/paths.ts';
 import type { CartLine } from '../../../shared/schemas/cart.ts';
 import { CartStates } from '../../components/cart-states.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useCart } from '../../lib/cart-context.tsx';
-import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import './cart.css';
 

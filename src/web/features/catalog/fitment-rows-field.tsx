@@ -6,9 +6,9 @@ import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { type FieldError, type UseFormReturn, useController, useFieldArray, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
+import { paths } from '../../../shared/paths.ts';
 import { MAX_FITMENT_ROWS } from '../../../shared/schemas/fitment.ts';
 import type { PartInput } from '../../../shared/schemas/parts.ts';
-import { paths } from '../../lib/paths.ts';
 import {
   vehicleMakesQueryOptions,
   vehicleModelsQueryOptions,

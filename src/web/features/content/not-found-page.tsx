@@ -1,7 +1,7 @@
 import Container from 'react-bootstrap/Container';
 import { Link } from 'react-router';
 import { notFoundText } from '../../../shared/messages.ts';
-import { paths } from '../../lib/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 
 export function Component() {

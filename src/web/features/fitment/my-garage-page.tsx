@@ -6,6 +6,7 @@ import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
+import { paths } from '../../../shared/paths.ts';
 import { type GaragePatch, garagePatchSchema, vehicleTypeLabels } from '../../../shared/schemas/fitment.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { FormField } from '../../components/form-field.tsx';
@@ -13,7 +14,6 @@ import { EmptyState, LoadError, LoadingSpinner } from '../../components/query-st
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { type GarageVehicle, useGarage } from '../../lib/current-vehicle.tsx';
-import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { submitOrShow } from './submit-or-show.ts';
 import { VehicleSelector } from './vehicle-selector.tsx';

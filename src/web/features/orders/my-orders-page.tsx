@@ -3,9 +3,9 @@ import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import { formatUsd } from '../../../shared/money.ts';
+import { paths } from '../../../shared/paths.ts';
 import type { Order } from '../../../shared/schemas/orders.ts';
 import { EmptyState, QueryStatus } from '../../components/query-state.tsx';
-import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { OrderStatusText, TrackingText } from './order-status.tsx';
 import {

@@ -3,9 +3,9 @@ import { lazy, type ReactNode, Suspense } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import { Link } from 'react-router';
 import type { z } from 'zod';
+import { paths } from '../../../shared/paths.ts';
 import type { CreatePaymentIntentResponse, paymentsConfigSchema } from '../../../shared/schemas/payments.ts';
 import { LoadError, LoadingSpinner } from '../../components/query-state.tsx';
-import { paths } from '../../lib/paths.ts';
 import type { CardFormProps } from './card-form-props.ts';
 import { TestCardForm } from './test-card-form.tsx';
 

@@ -77,3 +77,28 @@ export function dashboardRoute(path: string): string {
   if (!path.startsWith(`${DASHBOARD}/`)) throw new Error(`${path} is not a dashboard address`);
   return path.slice(DASHBOARD.length + 1);
 }
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+
+/** Every page address without an id, as the router matches it (the dashboard's nested pages included). */
+const staticPages: ReadonlySet<string> = new Set(
+  [
+    ...Object.values<unknown>(paths).filter(isString),
+    ...Object.values<unknown>(paths.dashboard).filter(isString),
+  ].map((page) => page.toLowerCase()),
+);
+
+/** The addresses that carry an id, as patterns: `:name` stands for one segment. */
+const idPages = Object.values(routePatterns).map(
+  (pattern) => new RegExp(`^${pattern.toLowerCase().replace(/:[a-z]+/gi, '[^/]+')}$`),
+);
+
+/**
+ * Whether a path is one of the web app's pages (issue 15: any other address answers 404, with the app's not-found
+ * page, so crawlers and links see a real "not found"). Matched as the router matches: case-insensitive, a trailing
+ * slash ignored, the query left aside.
+ */
+export function isPagePath(pathname: string): boolean {
+  const page = (pathname.split('?')[0] ?? '').replace(/\/+$/, '').toLowerCase() || '/';
+  return staticPages.has(page) || idPages.some((pattern) => pattern.test(page));
+}
