@@ -3,8 +3,10 @@ import { count, eq, inArray } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import { databaseChecksum } from '../../../../test/support/table-checksum.ts';
 import { createUser, describeEachDatabase, type TestUser } from '../../../../test/support/test-app.ts';
+import { normalizePartNumber } from '../../../shared/part-numbers.ts';
 import type { CatalogImport } from '../../../shared/schemas/catalog-transfer.ts';
 import { catalogImports, partFitments, parts } from '../../db/schema.ts';
+import { PartBulkRepository } from '../catalog/part-bulk-repository.ts';
 import { uniqueSuffix, VehicleBuilder } from '../fitment/fitment-test-helpers.ts';
 import { insertPart } from '../orders/order-test-helpers.ts';
 
@@ -86,6 +88,38 @@ describeEachDatabase('catalog import and export (issue 14)', (ctx) => {
     expect(a).toMatchObject({ name: 'Brake Pads v2', priceCents: 3000, availableQuantity: 5, minimumOrder: 2 });
     expect(a?.oemNumbers).toEqual(['OEM-1', 'OEM 2']);
     expect(await partsOf(mpn('A'))).toHaveLength(0);
+  });
+
+  it('leaves a part whose row is unchanged unwritten, and adds again a part deleted since the run read the keys', async () => {
+    const file = `mpn,name,price,stock,image_url\n${mpn('SAME')},Same Part,12,3,/images/parts/oil-filter.svg\n`;
+    await importFile(file);
+    const [first] = await partsOf(mpn('SAME'));
+    const again = await importFile(file);
+    expect(again).toMatchObject({ created: 0, updated: 1 });
+    const [second] = await partsOf(mpn('SAME'));
+    expect(second?.updatedAt).toEqual(first?.updatedAt);
+    // The run's map still names a part that was deleted meanwhile: the row is added, not lost.
+    const bulk = new PartBulkRepository(ctx().database.db);
+    const gone = '00000000-0000-4000-8000-00000000dead';
+    const written = await ctx().database.db.transaction((tx) =>
+      bulk.upsert(
+        tx,
+        [
+          {
+            mpn: mpn('GONE'),
+            name: 'Gone Part',
+            priceCents: 100,
+            availableQuantity: 1,
+            img: '/images/parts/oil-filter.svg',
+          },
+        ],
+        new Map([[normalizePartNumber(mpn('GONE')), gone]]),
+        new Set(['img']),
+        admin.email,
+      ),
+    );
+    expect(written).toMatchObject({ created: 1, updated: 0 });
+    expect(await partsOf(mpn('GONE'))).toHaveLength(1);
   });
 
   it('a dry run reports what would happen and writes nothing to the catalogue', async () => {

@@ -238,12 +238,21 @@ export class PartBulkRepository {
       ...(hasOem ? ['oem_numbers', 'part_numbers'] : []),
       ...(hasBrand ? ['brand_id'] : []),
     ];
-    const sets = names.filter((name) => name !== 'id').map((name) => sql.raw(`${name} = v.${name}`));
-    // Without OEM numbers in the file the part's list is kept: its MPN key (the match) is in it already.
-    const result = await tx.execute<{ id: string }>(
-      sql`update ${parts} set ${sql.join([...sets, sql.raw('updated_at = now()')], sql`, `)} from (values ${values}) as v(${sql.raw(names.join(', '))}) where ${parts.id} = v.id returning ${parts.id}`,
+    const changed = names.filter((name) => name !== 'id');
+    const sets = changed.map((name) => sql.raw(`${name} = v.${name}`));
+    // A row whose values are all as they were is not written: a supplier's file resent with a few new prices
+    // rewrites only those parts (each rewrite costs a new row version and new entries in every index).
+    const differs = sql.raw(
+      `(${changed.map((name) => `parts.${name}`).join(', ')}) is distinct from (${changed.map((name) => `v.${name}`).join(', ')})`,
     );
-    const rows = Array.isArray(result) ? result : (result as unknown as { rows: { id: string }[] }).rows;
+    // Locked first, so the statement below and the answer agree. Every part still there counts as updated, changed
+    // or not; one deleted since the import read the MPN keys is missing here (and added again by the caller).
+    const ids = known.map((row) => existing.get(normalizePartNumber(row.mpn)) ?? '');
+    const rows = await tx.select({ id: parts.id }).from(parts).where(inArray(parts.id, ids)).for('update');
+    // Without OEM numbers in the file the part's list is kept: its MPN key (the match) is in it already.
+    await tx.execute(
+      sql`update ${parts} set ${sql.join([...sets, sql.raw('updated_at = now()')], sql`, `)} from (values ${values}) as v(${sql.raw(names.join(', '))}) where ${parts.id} = v.id and ${differs}`,
+    );
     return new Set(rows.map((row) => row.id));
   }
 
