@@ -1,12 +1,16 @@
 import os from 'node:os';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { PartRepository } from '../src/server/modules/catalog/part-repository.ts';
 import { KnownVehicles } from '../src/server/modules/fitment/known-vehicles.ts';
 import { PartFitmentRepository } from '../src/server/modules/fitment/part-fitment-repository.ts';
 import { PartFitments } from '../src/server/modules/fitment/part-fitments.ts';
 import { type BenchShape, benchVehicle, seedFitmentBench } from './fitment-seed.ts';
-import { createPostgresDatabase, dropPostgresDatabase, openBenchDatabase } from './support/database.ts';
+import {
+  createPostgresDatabase,
+  dropPostgresDatabase,
+  keptPostgresDatabase,
+  openBenchDatabase,
+} from './support/database.ts';
 import { formatFigures, type LoadFigures, loadFigures, measure, warmUp } from './support/load.ts';
 import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/server.ts';
 
@@ -104,7 +108,8 @@ async function runSize(shape: BenchShape, parts: number): Promise<SizeResult> {
   const keep = process.env.BENCH_KEEP === '1';
   const dbName = `redline_bench_fitment_${shape}_${parts}`;
   const name = keep ? dbName : `${dbName}_${process.pid}`;
-  const existing = keep ? await kept(name) : undefined;
+  // A kept database answers with the vehicle it asked about; a half-seeded one (an interrupted run) is dropped.
+  const existing = keep ? await keptPostgresDatabase(server, name, benchVehicle) : undefined;
   const databaseUrl = existing?.url ?? (await createPostgresDatabase(server, name));
   try {
     const started = performance.now();
@@ -148,30 +153,6 @@ async function runSize(shape: BenchShape, parts: number): Promise<SizeResult> {
     }
   } finally {
     if (!keep) await dropPostgresDatabase(server, name);
-  }
-}
-
-/** A kept database of an earlier run, with the vehicle it asked about. */
-async function kept(
-  name: string,
-): Promise<{ url: string; seeded: { vehicleId: string; fitmentRows: number } } | undefined> {
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  const client = new pg.Client({ connectionString: url.toString() });
-  try {
-    await client.connect();
-  } catch {
-    return undefined;
-  }
-  try {
-    return { url: url.toString(), seeded: await benchVehicle(client) };
-  } catch {
-    // Left half-seeded by an interrupted run: start again.
-    await client.end();
-    await dropPostgresDatabase(server, name);
-    return undefined;
-  } finally {
-    await client.end().catch(() => undefined);
   }
 }
 

@@ -6,7 +6,12 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { seedFitmentRows } from './fitment-seed.ts';
 import { addWords } from './search-seed.ts';
-import { createPostgresDatabase, dropPostgresDatabase, openBenchDatabase } from './support/database.ts';
+import {
+  createPostgresDatabase,
+  dropPostgresDatabase,
+  keptPostgresDatabase,
+  openBenchDatabase,
+} from './support/database.ts';
 import { formatFigures, type LoadFigures, loadFigures, warmUp } from './support/load.ts';
 import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/server.ts';
 
@@ -78,25 +83,12 @@ const keep = process.env.BENCH_KEEP === '1';
 
 /** A kept, fully seeded database of an earlier run (BENCH_KEEP=1), or undefined. */
 async function keptDatabase(name: string): Promise<string | undefined> {
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  const client = new pg.Client({ connectionString: url.toString() });
-  try {
-    await client.connect();
-  } catch {
-    return undefined;
-  }
-  try {
+  const kept = await keptPostgresDatabase(server, name, async (client) => {
     // addWords runs last: a seeded database has the shop's words ("for the …" in every description).
     const { rows } = await client.query(`select count(*)::int as n from parts where description like '% for %'`);
-    if ((rows[0] as { n: number }).n > 0) return url.toString();
-  } catch {
-    // Not seeded: dropped below.
-  } finally {
-    await client.end();
-  }
-  await dropPostgresDatabase(server, name);
-  return undefined;
+    return (rows[0] as { n: number }).n > 0 ? true : undefined;
+  });
+  return kept?.url;
 }
 
 async function runTarget(driver: 'postgres' | 'pglite', parts: number): Promise<Result> {

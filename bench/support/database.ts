@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import type { DatabaseHandle } from '../../src/server/db/client.ts';
 import { openDatabase } from '../../src/server/db/open-database.ts';
 import { withAdminClient } from '../../test/support/postgres-admin.ts';
@@ -52,6 +53,37 @@ export async function createPostgresDatabase(serverUrl: string, name: string): P
 export async function dropPostgresDatabase(serverUrl: string, name: string): Promise<void> {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Unsafe database name: ${name}`);
   await withAdminClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+}
+
+/**
+ * A database kept by an earlier run (BENCH_KEEP=1) next to `serverUrl`'s, with what `seeded` reads from it; one that
+ * is missing gives undefined, and one `seeded` finds unfinished (it returns undefined or throws: a run interrupted
+ * while seeding) is dropped, so the caller seeds afresh.
+ */
+export async function keptPostgresDatabase<T>(
+  serverUrl: string,
+  name: string,
+  seeded: (client: pg.Client) => Promise<T | undefined>,
+): Promise<{ url: string; seeded: T } | undefined> {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const client = new pg.Client({ connectionString: url.toString() });
+  try {
+    await client.connect();
+  } catch {
+    return undefined;
+  }
+  let found: T | undefined;
+  try {
+    found = await seeded(client);
+  } catch {
+    found = undefined;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+  if (found !== undefined) return { url: url.toString(), seeded: found };
+  await dropPostgresDatabase(serverUrl, name);
+  return undefined;
 }
 
 function redact(url: string): string {

@@ -10,3 +10,14 @@ export function normalizePartNumber(text: string): string {
     .toLowerCase()
     .replace(/[\s\-._/\\]+/g, '');
 }
+
+/** The same part number twice (in any spelling) is kept once, in the first spelling. */
+export function distinctPartNumbers(numbers: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return numbers.filter((n) => {
+    const key = normalizePartNumber(n);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

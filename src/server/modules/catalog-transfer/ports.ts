@@ -8,7 +8,11 @@ import type { Transaction } from '../../db/client.ts';
  * of an import (parts, their fitment, the import's progress) commits together.
  */
 
-/** One part as the import writes it (see `BulkPart` in catalog/part-bulk-repository.ts). */
+/**
+ * One part as the import writes it (the catalogue's `PartBulkRepository` takes it as is). `mpn` is the key. Columns
+ * left undefined are left as they are on a part that exists; a new part gets the table's default (or the import's,
+ * for the required ones). `brand` is a brand name; null clears the part's brand.
+ */
 export interface ImportPart {
   mpn: string;
   name: string;
@@ -23,6 +27,7 @@ export interface ImportPart {
   categoryId?: string | null | undefined;
 }
 
+/** What an export row needs of a part: its own columns, its brand's name and its category's slug. */
 export interface ExportPart {
   id: string;
   mpn: string | null;

@@ -1,43 +1,9 @@
 import { and, asc, eq, gt, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
-import { normalizePartNumber } from '../../../shared/part-numbers.ts';
+import { distinctPartNumbers, normalizePartNumber } from '../../../shared/part-numbers.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { brands, categories, parts } from '../../db/schema.ts';
+import type { ImportPart as BulkPart, ExportPart as ExportPartRow } from '../catalog-transfer/ports.ts';
 import { brandSlug } from './part-repository.ts';
-
-/**
- * One part of a bulk write (issue 14, CSV import). `mpn` is the key. Columns left undefined are left as they are on
- * a part that exists; a new part gets the table's default (or the import's, for the required ones).
- */
-export interface BulkPart {
-  mpn: string;
-  name: string;
-  priceCents: number;
-  availableQuantity: number;
-  description?: string | undefined;
-  img?: string | undefined;
-  minimumOrder?: number | undefined;
-  oemNumbers?: string[] | undefined;
-  universal?: boolean | undefined;
-  /** A brand name; null clears the part's brand. */
-  brand?: string | null | undefined;
-  categoryId?: string | null | undefined;
-}
-
-/** What an export row needs of a part: its own columns, its brand's name and its category's slug. */
-export interface ExportPartRow {
-  id: string;
-  mpn: string | null;
-  name: string;
-  brandName: string | null;
-  oemNumbers: string[];
-  categorySlug: string | null;
-  priceCents: number;
-  availableQuantity: number;
-  minimumOrder: number;
-  description: string;
-  img: string;
-  universal: boolean;
-}
 
 /** Optional columns of a bulk update and their SQL types (a VALUES list needs each cell cast). */
 const UPDATABLE = {
@@ -60,20 +26,9 @@ const textArray = (values: readonly string[]): SQL =>
         sql`, `,
       )}]::text[]`;
 
-/** The same OEM number twice (in any spelling) is kept once, in the first spelling (as the part form does). */
-function distinct(numbers: readonly string[]): string[] {
-  const seen = new Set<string>();
-  return numbers.filter((n) => {
-    const key = normalizePartNumber(n);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
 /** A row's OEM numbers (each once) and its part numbers as search compares them (MPN and OEM numbers). */
 function numbersOf(row: BulkPart): { oem: string[]; all: string[] } {
-  const oem = distinct(row.oemNumbers ?? []);
+  const oem = distinctPartNumbers(row.oemNumbers ?? []);
   return { oem, all: [...new Set([row.mpn, ...oem].map(normalizePartNumber))].filter(Boolean) };
 }
 

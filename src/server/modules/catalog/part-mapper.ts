@@ -1,5 +1,5 @@
 import { centsToDollars, dollarsToCents } from '../../../shared/money.ts';
-import { normalizePartNumber } from '../../../shared/part-numbers.ts';
+import { distinctPartNumbers, normalizePartNumber } from '../../../shared/part-numbers.ts';
 import type { FitStatus } from '../../../shared/schemas/fitment.ts';
 import type { Part, PartInput, PartPatch } from '../../../shared/schemas/parts.ts';
 import type { PartChanges, PartRow } from './part-repository.ts';
@@ -48,21 +48,10 @@ export function partNumbersOf(mpn: string | null, oemNumbers: string[]): string[
   return [...new Set([mpn, ...oemNumbers].filter((n): n is string => !!n).map(normalizePartNumber))].filter(Boolean);
 }
 
-/** The same OEM number twice (in any spelling) is kept once, in the first spelling. */
-function distinctNumbers(numbers: string[]): string[] {
-  const seen = new Set<string>();
-  return numbers.filter((n) => {
-    const key = normalizePartNumber(n);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
 /** Wire fields of a new part → columns; dollars become integer cents here and nowhere else. */
 export function fromPartInput(input: PartInput): Required<Omit<PartChanges, 'brandId' | 'categoryId'>> {
   const mpn = input.mpn ?? null;
-  const oemNumbers = distinctNumbers(input.oemNumbers ?? []);
+  const oemNumbers = distinctPartNumbers(input.oemNumbers ?? []);
   return {
     name: input.name,
     description: input.desription ?? '',
@@ -90,7 +79,7 @@ export function fromPartPatch(patch: PartPatch): PartChanges {
   if (patch.availablequantity !== undefined) changes.availableQuantity = patch.availablequantity;
   if (patch.minimunorder !== undefined) changes.minimumOrder = patch.minimunorder;
   if (patch.mpn !== undefined) changes.mpn = patch.mpn;
-  if (patch.oemNumbers !== undefined) changes.oemNumbers = distinctNumbers(patch.oemNumbers);
+  if (patch.oemNumbers !== undefined) changes.oemNumbers = distinctPartNumbers(patch.oemNumbers);
   if (patch.universal !== undefined) changes.universal = patch.universal;
   return changes;
 }
