@@ -63,7 +63,8 @@ function writeWebBuild(root: string): void {
   fs.writeFileSync(path.join(root, 'assets', 'index-abc123.js'), `console.log(${JSON.stringify('x'.repeat(4000))});`);
   fs.writeFileSync(path.join(root, 'assets', 'index-abc123.css'), 'body{color:#111}');
   fs.writeFileSync(path.join(root, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-  fs.writeFileSync(path.join(root, 'robots.txt'), 'User-agent: *\n');
+  // (robots.txt is the app's own answer, built from PUBLIC_URL: src/server/modules/seo.)
+  fs.writeFileSync(path.join(root, 'humans.txt'), 'Redline Parts\n');
 }
 
 interface Operation {
@@ -147,6 +148,8 @@ describe.each(testDrivers)('security headers [%s]', (driver) => {
       { method: 'GET', url: '/assets/index-abc123.css' },
       { method: 'GET', url: '/favicon.svg' },
       { method: 'GET', url: '/robots.txt' },
+      { method: 'GET', url: '/humans.txt' },
+      { method: 'GET', url: '/sitemap.xml' },
       { method: 'GET', url: '/assets/missing-999.js' },
       { method: 'GET', url: '/api/no-such-route' },
       { method: 'POST', url: '/' },

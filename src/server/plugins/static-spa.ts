@@ -12,6 +12,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * Serves the built SPA: hashed assets cached for a year, everything else revalidated, and `index.html` for every
  * non-API path so the web app's router decides what to show: with 200 for the app's pages (src/shared/paths.ts),
  * with 404 for any other address, where the app shows its not-found page (issue 15: an unknown address is no page).
+ * `/robots.txt` and the sitemaps are the app's own answers (modules/seo): a build must not carry files of those
+ * names (each file becomes a route here, and two routes for one path stop the start with Fastify's error).
  */
 export const staticSpaPlugin = fp(
   async (app: FastifyInstance, options: { root: string }) => {
