@@ -111,6 +111,8 @@ for (const width of [1280, 375]) {
       await expect(page.getByRole('heading', { name: 'Please Pay for 3 Orders' })).toBeVisible();
       await expect(page.getByText('Please Pay: $99.75')).toBeVisible();
       await expect(page.getByLabel('Card number')).toBeVisible();
+      // The card step is ready (Pay enabled, its colours settled) before axe reads the page.
+      await expect(page.getByRole('button', { name: 'Pay', exact: true })).toBeEnabled();
       await noSidewaysScroll(page, width);
       await expectAccessible(page);
       const transactionId = await payWithTestCard(page);
@@ -166,6 +168,8 @@ test('an order placed without an address gets one on the payment page, before th
   await page.getByRole('textbox', { name: 'Phone Number' }).fill('555-0199');
   await page.getByRole('button', { name: 'Ship Here' }).click();
   await expect(page.getByLabel('Card number')).toBeVisible();
+  // The card step is ready (Pay enabled, its colours settled) before axe reads the page.
+  await expect(page.getByRole('button', { name: 'Pay', exact: true })).toBeEnabled();
   await payWithTestCard(page);
   // The address is in the address book, offered next time.
   await page.goto('/dashboard/myprofile');

@@ -170,6 +170,8 @@ test.describe('on a 375 px phone', () => {
     await useToken(page, customer.token);
     await page.goto(`/dashboard/payment/${orderId}`);
     await expect(page.getByLabel('Card number')).toBeVisible();
+    // The card step is ready (Pay enabled, its colours settled) before axe reads the page.
+    await expect(page.getByRole('button', { name: 'Pay', exact: true })).toBeEnabled();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await page.screenshot({ path: testInfo.outputPath('payments-375.png'), fullPage: true });
   });

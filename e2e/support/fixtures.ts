@@ -28,8 +28,19 @@ export const test = base.extend<{ allowedConsoleErrors: RegExp[]; consoleErrors:
 
 export { expect };
 
-/** axe must find no serious or critical violation on the page as it is now. */
+/** axe must find no serious or critical violation on the page as it is now, once its transitions have ended. */
 export async function expectAccessible(page: Page): Promise<void> {
+  // axe reads colours as they are painted: a button still fading from its hover or focus colours (Bootstrap's
+  // 0.15 s transitions) after a click measured as too little contrast now and then. Wait for every running CSS
+  // transition and animation that ends to finish (a cancelled one counts as finished; a spinner never ends).
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(

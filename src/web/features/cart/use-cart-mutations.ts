@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Cart } from '../../../shared/schemas/cart.ts';
+import { replaceCached } from '../../lib/replace-cached.ts';
 import { cartKeys, mergeCart, removeCartItem, setCartItem } from './cart-api.ts';
 
 /** Every cart write answers the whole cart: it replaces the cached one, no second request. */
@@ -7,7 +8,7 @@ function useCartWrite<T>(write: (input: T) => Promise<Cart>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: write,
-    onSuccess: (cart) => queryClient.setQueryData(cartKeys.all, cart),
+    onSuccess: (cart) => replaceCached(queryClient, cartKeys.all, cart),
   });
 }
 

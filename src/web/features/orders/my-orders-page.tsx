@@ -106,7 +106,7 @@ export function Component() {
             Showing {list.length} of {total} orders
           </span>
           <Button
-            variant="outline-secondary"
+            variant="outline-dark"
             onClick={() => void orders.fetchNextPage()}
             disabled={orders.isFetchingNextPage}
           >
