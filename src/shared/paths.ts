@@ -82,10 +82,9 @@ const isString = (value: unknown): value is string => typeof value === 'string';
 
 /** Every page address without an id, as the router matches it (the dashboard's nested pages included). */
 const staticPages: ReadonlySet<string> = new Set(
-  [
-    ...Object.values<unknown>(paths).filter(isString),
-    ...Object.values<unknown>(paths.dashboard).filter(isString),
-  ].map((page) => page.toLowerCase()),
+  [...Object.values<unknown>(paths).filter(isString), ...Object.values<unknown>(paths.dashboard).filter(isString)].map(
+    (page) => page.toLowerCase(),
+  ),
 );
 
 /** The addresses that carry an id, as patterns: `:name` stands for one segment. */

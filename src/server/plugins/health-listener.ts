@@ -26,13 +26,11 @@ export async function listenForHealth(
         app.routing(request, response);
         return;
       }
-      response
-        .writeHead(404, { 'content-type': 'application/json; charset=utf-8' })
-        .end(
-          JSON.stringify({
-            error: { code: 'not_found', message: 'Only the health checks are answered on this port.' },
-          }),
-        );
+      response.writeHead(404, { 'content-type': 'application/json; charset=utf-8' }).end(
+        JSON.stringify({
+          error: { code: 'not_found', message: 'Only the health checks are answered on this port.' },
+        }),
+      );
     },
   );
   server.keepAliveTimeout = 5000;
