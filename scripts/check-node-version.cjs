@@ -1,7 +1,7 @@
-// Preflight of `npm install` and `npm start` (the preinstall and prestart scripts). The server runs its TypeScript
-// directly on Node (docs/decisions/003), which an older Node cannot do: without this check Node 20 fails deep inside
-// start-up with ERR_UNKNOWN_FILE_EXTENSION ".ts". So this file is plain CommonJS in old syntax (no `?.`, no `??`, no
-// `node:` prefix): it has to run, and say one clear sentence, on exactly the Node versions we do not support.
+// Preflight of `npm install`, `npm start`, `npm test` and `npm run check` (their pre- scripts). The server runs its
+// TypeScript directly on Node (docs/decisions/003), which an older Node cannot do: without this check Node 20 fails
+// deep inside start-up with ERR_UNKNOWN_FILE_EXTENSION ".ts". So this file is plain CommonJS in old syntax (no `?.`,
+// no `??`, no `node:` prefix): it has to run, and say one clear sentence, on exactly the Node versions we do not support.
 'use strict';
 
 // One source of truth for the minimum: package.json's engines field, which .npmrc's engine-strict also enforces.
