@@ -442,15 +442,18 @@ function attemptsFor(
   if (bodySchema && schemas.body && base.payload !== undefined) {
     const bodyZod = schemas.body;
     options.push(
+      // Judged on what is sent: JSON turns NaN and Infinity into null and drops undefined members, which can make
+      // a wrong object a valid body on the wire (CI once drew currentVehicleId NaN, sent as a valid null).
       wrongObject(bodySchema, base.payload as Record<string, unknown>)
-        .filter((body) => !bodyZod.safeParse(body).success)
-        .map((body) => ({
+        .map((body) => JSON.stringify(body))
+        .filter((text) => !bodyZod.safeParse(JSON.parse(text)).success)
+        .map((text) => ({
           kind: 'wrong body',
           method: base.method,
           url: base.url,
           mustRefuse: true,
           headers: json,
-          ...withBody(JSON.stringify(body)),
+          ...withBody(text),
         })),
     );
     // Numbers JSON.parse turns into Infinity or loses precision, written as JSON text.
