@@ -1,3 +1,4 @@
+import { type SQL, sql } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 
 /** A page of a list: `limit` rows after skipping `offset` (either may be absent: no limit, from the start). */
@@ -12,4 +13,49 @@ export function withPage<Query extends PgSelect>(query: Query, page: Page): Quer
   if (page.limit !== undefined) paged = paged.limit(page.limit);
   if (page.offset) paged = paged.offset(page.offset);
   return paged;
+}
+
+/**
+ * One column of a keyset order. Every column of one order runs the same way (the id last, as the tie-breaker), so
+ * "after this row" is one row comparison, `(key, id) > (k, i)`, which PostgreSQL answers as an index range scan on
+ * an index of exactly these columns. `nulls` must match the index too (see part-repository.ts), although the keys
+ * themselves are never null.
+ */
+export interface KeyColumn {
+  expr: SQL;
+  dir: 'asc' | 'desc';
+  nulls: 'first' | 'last';
+}
+
+/** Forward: the rows after a position, in the list's order. Backward: the rows before it, read in reverse. */
+export type KeysetDirection = 'forward' | 'backward';
+
+/** The index's backward scan: each column's direction and nulls placement flipped. */
+function reversed(keys: readonly KeyColumn[]): KeyColumn[] {
+  return keys.map((key) => ({
+    expr: key.expr,
+    dir: key.dir === 'asc' ? 'desc' : 'asc',
+    nulls: key.nulls === 'first' ? 'last' : 'first',
+  }));
+}
+
+function inDirection(keys: readonly KeyColumn[], direction: KeysetDirection): readonly KeyColumn[] {
+  return direction === 'forward' ? keys : reversed(keys);
+}
+
+/** ORDER BY of the keys as the rows are read (for `backward`, reversed: the caller turns the page round again). */
+export function keysetOrder(keys: readonly KeyColumn[], direction: KeysetDirection = 'forward'): SQL[] {
+  return inDirection(keys, direction).map((key) => sql`${key.expr} ${sql.raw(key.dir)} nulls ${sql.raw(key.nulls)}`);
+}
+
+/** WHERE of the rows strictly beyond a position (`values`, one per key, already cast) in the reading direction. */
+export function keysetBeyond(keys: readonly KeyColumn[], values: readonly SQL[], direction: KeysetDirection): SQL {
+  const read = inDirection(keys, direction);
+  const dirs = new Set(read.map((key) => key.dir));
+  if (dirs.size !== 1 || values.length !== keys.length) throw new Error('a keyset order runs one way, one value a key');
+  const columns = sql.join(
+    read.map((key) => key.expr),
+    sql`, `,
+  );
+  return sql`(${columns}) ${sql.raw(read[0]?.dir === 'asc' ? '>' : '<')} (${sql.join([...values], sql`, `)})`;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type CursorOrder, checkCursorQuery, cursorQuery } from '../cursor.ts';
 import { hasAtMostTwoDecimals } from '../money.ts';
 import { imageRefSchema } from './common.ts';
 import {
@@ -100,14 +101,28 @@ const filterRules = <T extends z.ZodType<PartFilterQuery>>(schema: T) =>
       { message: 'Lowest Price Must Not Be Above Highest Price', path: ['maxPrice'] },
     );
 
+/**
+ * The cursor order of a list query: its sort, or the catalogue order without one. A search without a sort is ordered
+ * by relevance, which pages by offset only (its candidates are capped at 1,000 anyway, ADR 012).
+ */
+export function partCursorOrder(query: {
+  sort?: PartSort | undefined;
+  q?: string | undefined;
+}): CursorOrder | undefined {
+  if (query.sort) return query.sort;
+  return query.q ? undefined : 'catalogue';
+}
+
 export const partListQuerySchema = filterRules(
   z.strictObject({
     ...partFilterFields,
     sort: z.enum(partSortValues).optional(),
     limit: z.coerce.number().int().min(1).max(100).optional(),
     offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
+    after: cursorQuery.optional().describe('The page after this cursor (keyset paging; not with `offset`)'),
+    before: cursorQuery.optional().describe('The page before this cursor (the Previous of keyset paging)'),
   }),
-);
+).superRefine((query, ctx) => checkCursorQuery(query, partCursorOrder(query), ctx));
 /** `GET /api/part/facets`: the same filters, no paging. */
 export const partFacetsQuerySchema = filterRules(z.strictObject(partFilterFields));
 export type PartFacetsQuery = z.infer<typeof partFacetsQuerySchema>;
@@ -168,5 +183,13 @@ export const partListPageSchema = z.object({
   total: z.number().int().describe("Every part matching the filters (the list's X-Total-Count)"),
   capped: z.boolean().describe('A search with more matches than it ranks (1,000): `total` means "at least"'),
   facets: partFacetsSchema,
+  nextCursor: z
+    .string()
+    .nullable()
+    .describe('`after` for the next page; null on the last page, without `limit` and for a search by relevance'),
+  prevCursor: z
+    .string()
+    .nullable()
+    .describe('`before` for the previous page; null on the first page and for a search by relevance'),
 });
 export type PartListPage = z.infer<typeof partListPageSchema>;

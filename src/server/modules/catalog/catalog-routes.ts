@@ -16,6 +16,7 @@ import { partSuggestionsSchema, partSuggestQuerySchema } from '../../../shared/s
 import { currentUser, requireAdmin } from '../../plugins/auth.ts';
 import { bearerAuth, errorResponses } from '../../route-schemas.ts';
 import type { CatalogService } from './catalog-service.ts';
+import { pageLinks } from './page-links.ts';
 
 export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> = async (app, { catalog }) => {
   app.get(
@@ -32,16 +33,19 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
           '(with its subcategories), `brand`, `minPrice`/`maxPrice` (dollars), `inStock=true`, `fitment=none`. ' +
           'The total matching count is in the `X-Total-Count` header; a search ranks at most its best 1,000 ' +
           'candidates (ADR 012), and when it has more, `X-Total-Count` is 1,000 and `X-Total-Count-Capped: true` ' +
-          'says "at least". An unknown `vehicle` is 404.',
+          'says "at least". An unknown `vehicle` is 404. Keyset paging (docs/api.md, Cursors): with `limit`, ' +
+          '`X-Next-Cursor` and `Link: <…>; rel="next"` name the next page (`after=`), `rel="prev"` the previous ' +
+          '(`before=`); a malformed cursor or one of another sort is 400.',
         querystring: partListQuerySchema,
         response: { 200: z.array(partSchema), ...errorResponses(400, 404) },
       },
     },
     async (request, reply) => {
-      const { items, total, capped } = await catalog.list(request.query, { isAdmin: request.user?.isAdmin === true });
-      reply.header('x-total-count', String(total));
-      if (capped) reply.header('x-total-count-capped', 'true');
-      return items;
+      const page = await catalog.list(request.query, { isAdmin: request.user?.isAdmin === true });
+      reply.header('x-total-count', String(page.total));
+      if (page.capped) reply.header('x-total-count-capped', 'true');
+      pageLinks(reply, request.url, page);
+      return page.items;
     },
   );
 

@@ -1,3 +1,4 @@
+import { type CursorPayload, decodeCursor, encodeCursor } from '../../../shared/cursor.ts';
 import type { Brand, CategoryNode, PartFacets } from '../../../shared/schemas/fitment.ts';
 import type {
   Part,
@@ -14,7 +15,7 @@ import { InvalidError, NotFoundError } from '../../errors.ts';
 import type { PartFitmentPort } from './part-fitment-port.ts';
 import { fromPartInput, fromPartPatch, partNumbersOf, toWirePart } from './part-mapper.ts';
 import type { PartPhotosPort } from './part-photos-port.ts';
-import type { FacetCounts, PartFilter, PartRepository } from './part-repository.ts';
+import type { FacetCounts, PartFilter, PartListResult, PartRepository } from './part-repository.ts';
 
 const notFound = () => new NotFoundError('This part does not exist.');
 const vehicleNotFound = () => new NotFoundError('This vehicle does not exist.');
@@ -70,6 +71,24 @@ class ShortMemory<V> {
   }
 }
 
+/** The list query's paging → the repository's page (the query schema has already checked the cursor). */
+function pageOf(query: PartListQuery) {
+  const { sort, limit, offset, vehicle, after, before } = query;
+  const position = (text: string | undefined) => (text === undefined ? undefined : decodeCursor(text));
+  return { sort, limit, offset, markFitFor: vehicle, after: position(after), before: position(before) };
+}
+
+/** Where the pages beside this one start, as the cursors a client sends back (null: there is none). */
+export interface PageCursors {
+  nextCursor: string | null;
+  prevCursor: string | null;
+}
+const cursorText = (cursor: CursorPayload | undefined) => (cursor ? encodeCursor(cursor) : null);
+const cursorsOf = (result: PartListResult): PageCursors => ({
+  nextCursor: cursorText(result.next),
+  prevCursor: cursorText(result.prev),
+});
+
 type CategoryRows = Awaited<ReturnType<PartRepository['categories']>>;
 
 /** The catalogue. Ids reach it already checked as UUIDs by the routes' params schema. */
@@ -85,16 +104,14 @@ export class CatalogService {
     this.#photos = photos;
   }
 
-  async list(query: PartListQuery, viewer: Viewer): Promise<{ items: Part[]; total: number; capped: boolean }> {
-    const { sort, limit, offset, vehicle } = query;
-    await this.#assertVehicle(vehicle);
-    const { rows, total, capped } = await this.#parts.list(filterOf(query), {
-      sort,
-      limit,
-      offset,
-      markFitFor: vehicle,
-    });
-    return { items: rows.map((row) => toWirePart(row, viewer)), total, capped };
+  async list(
+    query: PartListQuery,
+    viewer: Viewer,
+  ): Promise<{ items: Part[]; total: number; capped: boolean } & PageCursors> {
+    await this.#assertVehicle(query.vehicle);
+    const result = await this.#parts.list(filterOf(query), pageOf(query));
+    const { rows, total, capped } = result;
+    return { items: rows.map((row) => toWirePart(row, viewer)), total, capped, ...cursorsOf(result) };
   }
 
   /** Counts for the list's filters: each facet under every other filter; `total` is the list's X-Total-Count. */
@@ -109,29 +126,30 @@ export class CatalogService {
    * without one the page is read in index order and the counts are the remembered ones, as the two calls would.
    */
   async listWithFacets(query: PartListQuery, viewer: Viewer): Promise<PartListPage> {
-    const { sort, limit, offset, vehicle } = query;
+    const { vehicle } = query;
     await this.#assertVehicle(vehicle);
     const filter = filterOf(query);
-    const page = { sort, limit, offset, markFitFor: vehicle };
+    const page = pageOf(query);
     const scoped = filter.q !== undefined || filter.fitsVehicle !== undefined || filter.withoutFitment !== undefined;
     if (scoped) {
-      const { rows, total, capped, facets } = await this.#parts.listWithFacets(filter, page, vehicle);
+      const result = await this.#parts.listWithFacets(filter, page, vehicle);
+      const { rows, total, capped, facets } = result;
       return {
         items: rows.map((row) => toWirePart(row, viewer)),
         total,
         capped,
         facets: await this.#wireFacets(facets),
+        ...cursorsOf(result),
       };
     }
-    const [{ rows, total, capped }, counts] = await Promise.all([
-      this.#parts.list(filter, page),
-      this.#facetCounts(filter, vehicle),
-    ]);
+    const [result, counts] = await Promise.all([this.#parts.list(filter, page), this.#facetCounts(filter, vehicle)]);
+    const { rows, total, capped } = result;
     return {
       items: rows.map((row) => toWirePart(row, viewer)),
       total,
       capped,
       facets: await this.#wireFacets(counts),
+      ...cursorsOf(result),
     };
   }
 

@@ -1,9 +1,17 @@
-import { and, asc, count, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import type { CursorOrder, CursorPayload } from '../../../shared/cursor.ts';
 import { normalizePartNumber } from '../../../shared/part-numbers.ts';
 import type { PartSort } from '../../../shared/schemas/parts.ts';
 import type { Database, Transaction } from '../../db/client.ts';
-import { type Page, withPage } from '../../db/paging.ts';
+import {
+  type KeyColumn,
+  type KeysetDirection,
+  keysetBeyond,
+  keysetOrder,
+  type Page,
+  withPage,
+} from '../../db/paging.ts';
 import { brands, categories, parts } from '../../db/schema.ts';
 import type { PartFitmentPort } from './part-fitment-port.ts';
 import {
@@ -29,6 +37,8 @@ export interface PartRow extends PartColumns {
   parentCategoryName: string | null;
   /** Only when the list was asked to mark fit for a vehicle (else null): its fitment rows match it (universal aside). */
   fitsVehicle: boolean | null;
+  /** `created_at` to the microsecond, as a cursor holds it (a Date has milliseconds only). */
+  createdAtKey: string;
 }
 type NewPartRow = typeof parts.$inferInsert;
 
@@ -100,32 +110,134 @@ export interface FacetCounts {
 
 interface PartPage extends Page {
   sort?: PartSort | undefined;
+  /** Keyset paging (issue 15): the page after, or before, this position of the list's order (not with `offset`). */
+  after?: CursorPayload | undefined;
+  before?: CursorPayload | undefined;
 }
+
+/** A list order that pages by cursor: the sorts, and the catalogue order of the unsorted list (not relevance). */
+type KeyedOrder = Exclude<CursorOrder, 'orders'>;
+
+/** The columns an order is made of: the table's, or the facet statement's `scoped` rows. */
+interface OrderColumns {
+  createdAt: SQL;
+  id: SQL;
+  priceCents: SQL;
+  name: SQL;
+}
+const tableColumns: OrderColumns = {
+  createdAt: sql`${parts.createdAt}`,
+  id: sql`${parts.id}`,
+  priceCents: sql`${parts.priceCents}`,
+  name: sql`${parts.name}`,
+};
+const scopedColumns: OrderColumns = {
+  createdAt: sql`created_at`,
+  id: sql`id`,
+  priceCents: sql`price_cents`,
+  name: sql`name`,
+};
 
 /**
  * Each order matches an index exactly, NULLS placement included: Postgres does not use NOT NULL to relax it, and a
  * mismatch (plain DESC is NULLS FIRST, the index is DESC NULLS LAST) turns a 24-row index scan into a full sort.
  * `parts_created_at_idx` is (created_at DESC NULLS LAST, id DESC NULLS LAST); scanned backwards it gives the
- * catalogue order (ASC NULLS FIRST).
+ * catalogue order (ASC NULLS FIRST). `parts_price_idx` (price_cents, id) and `parts_name_idx` (name, id) are plain
+ * ASC (NULLS LAST); their backward scans are DESC NULLS FIRST. The id in each is the tie-breaker a cursor needs.
  */
-const newestFirst = [sql`${parts.createdAt} desc nulls last`, sql`${parts.id} desc nulls last`];
-const oldestFirst = [sql`${parts.createdAt} asc nulls first`, sql`${parts.id} asc nulls first`];
-const orderBy: Record<PartSort, SQL[]> = {
-  newest: newestFirst,
-  price_asc: [asc(parts.priceCents), asc(parts.id)],
-  price_desc: [desc(parts.priceCents), desc(parts.id)],
-  name: [asc(parts.name), asc(parts.id)],
-};
+function keysOf(order: KeyedOrder, c: OrderColumns): KeyColumn[] {
+  const both = (key: SQL, dir: 'asc' | 'desc', nulls: 'first' | 'last'): KeyColumn[] => [
+    { expr: key, dir, nulls },
+    { expr: c.id, dir, nulls },
+  ];
+  switch (order) {
+    case 'catalogue':
+      return both(c.createdAt, 'asc', 'first');
+    case 'newest':
+      return both(c.createdAt, 'desc', 'last');
+    case 'price_asc':
+      return both(c.priceCents, 'asc', 'last');
+    case 'price_desc':
+      return both(c.priceCents, 'desc', 'first');
+    case 'name':
+      return both(c.name, 'asc', 'last');
+  }
+}
 
-/** The same orders over the facet statement's `scoped` rows (`PartRepository.listWithFacets`). */
-const scopedOrder: Record<PartSort | 'relevance' | 'catalogue', SQL> = {
-  newest: sql`created_at desc nulls last, id desc nulls last`,
-  price_asc: sql`price_cents asc, id asc`,
-  price_desc: sql`price_cents desc, id desc`,
-  name: sql`name asc, id asc`,
-  relevance: sql`rank desc, created_at asc nulls first, id asc nulls first`,
-  catalogue: sql`created_at asc nulls first, id asc nulls first`,
-};
+/** A cursor's position as SQL values, cast to the key's type. */
+function positionOf(cursor: CursorPayload): SQL[] {
+  const key =
+    cursor.o === 'price_asc' || cursor.o === 'price_desc'
+      ? sql`${cursor.k}::int`
+      : cursor.o === 'name'
+        ? sql`${cursor.k}::text`
+        : sql`${cursor.k}::timestamptz`;
+  return [key, sql`${cursor.i}::uuid`];
+}
+
+/** A row's position in an order, as a cursor names it. */
+function cursorOf(order: KeyedOrder, row: PartRow): CursorPayload {
+  switch (order) {
+    case 'catalogue':
+    case 'newest':
+      return { o: order, k: row.createdAtKey, i: row.id };
+    case 'price_asc':
+    case 'price_desc':
+      return { o: order, k: row.priceCents, i: row.id };
+    case 'name':
+      return { o: order, k: row.name, i: row.id };
+  }
+}
+
+/** How a list reads its page: the order as keys (none for relevance), and the cursor's position in it, if any. */
+interface PagePlan {
+  keyed: KeyedOrder | undefined;
+  direction: KeysetDirection;
+  position: CursorPayload | undefined;
+  /** The page size asked for; one row more is read to know whether there is a next (or previous) page. */
+  limit: number | undefined;
+  offset: number;
+}
+
+function planOf(page: PartPage, search: SearchPlan | undefined): PagePlan {
+  const position = page.after ?? page.before;
+  const keyed: KeyedOrder | undefined = page.sort ?? (search ? undefined : 'catalogue');
+  // The query schema refuses a cursor of another order; a relevance order has no keys (ADR 012: capped, offset).
+  if (position && position.o !== keyed) throw new Error('a cursor of another order reached the repository');
+  return {
+    keyed,
+    direction: page.before ? 'backward' : 'forward',
+    position,
+    limit: page.limit,
+    offset: page.offset ?? 0,
+  };
+}
+
+const readLimit = (plan: PagePlan) => (plan.limit === undefined ? undefined : plan.limit + 1);
+
+/** A page as read (one row too many when there is more; reversed when read backwards) → its rows and cursors. */
+function finishPage(plan: PagePlan, read: PartRow[]): { rows: PartRow[]; next?: CursorPayload; prev?: CursorPayload } {
+  const more = plan.limit !== undefined && read.length > plan.limit;
+  const rows = more ? read.slice(0, plan.limit) : read;
+  if (plan.direction === 'backward') rows.reverse();
+  const { keyed } = plan;
+  const first = rows[0];
+  const last = rows.at(-1);
+  if (!keyed || !first || !last) return { rows };
+  if (plan.direction === 'backward') {
+    return { rows, next: cursorOf(keyed, last), ...(more ? { prev: cursorOf(keyed, first) } : {}) };
+  }
+  const notFirstPage = plan.position !== undefined || plan.offset > 0;
+  return {
+    rows,
+    ...(more ? { next: cursorOf(keyed, last) } : {}),
+    ...(notFirstPage ? { prev: cursorOf(keyed, first) } : {}),
+  };
+}
+
+const oldestFirst = keysetOrder(keysOf('catalogue', tableColumns));
+/** Relevance over the facet statement's `scoped` rows (`PartRepository.listWithFacets`); the sorts are `keysOf`. */
+const scopedRelevance = sql`rank desc, created_at asc nulls first, id asc nulls first`;
 
 /** The part's own category and its parent, joined for its labels. */
 const partCategory = alias(categories, 'part_category');
@@ -210,6 +322,7 @@ const partWithLabels = {
   categorySlug: partCategory.slug,
   categoryName: partCategory.name,
   parentCategoryName: partParentCategory.name,
+  createdAtKey: sql<string>`to_char(${parts.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
 };
 
 /**
@@ -301,6 +414,15 @@ export function brandSlug(name: string): string {
 interface PartPageOptions extends PartPage {
   /** Mark each row's `fitsVehicle` for this vehicle (its fitment rows match it). */
   markFitFor?: string | undefined;
+}
+
+/** One page of a list: its rows, the filter's total, and where the pages beside it start (keyed orders only). */
+export interface PartListResult {
+  rows: PartRow[];
+  total: number;
+  capped: boolean;
+  next?: CursorPayload;
+  prev?: CursorPayload;
 }
 
 /** What the search box offers while a shopper types (`PartRepository.suggest`). */
@@ -497,27 +619,25 @@ export class PartRepository {
    * One page of parts and how many parts match the filter in all (for X-Total-Count). `capped`: a search with more
    * matches than it ranks (SEARCH_CANDIDATES, ADR 012); the total is then "at least".
    */
-  async list(
-    filter: PartFilter,
-    page: PartPageOptions = {},
-  ): Promise<{ rows: PartRow[]; total: number; capped: boolean }> {
+  async list(filter: PartFilter, page: PartPageOptions = {}): Promise<PartListResult> {
     const search = await this.#plan(filter.q);
-    const { rows, total } = await this.#list(filter, page, search);
-    return { rows, total, capped: search !== undefined && total >= SEARCH_CANDIDATES };
+    const plan = planOf(page, search);
+    const { rows, total } = await this.#list(filter, page, search, plan);
+    return { ...finishPage(plan, rows), total, capped: search !== undefined && total >= SEARCH_CANDIDATES };
   }
 
-  async #list(filter: PartFilter, page: PartPageOptions, search: SearchPlan | undefined) {
+  /** The page as read: one row more than the limit when there is more, in reverse when read backwards. */
+  async #list(filter: PartFilter, page: PartPageOptions, search: SearchPlan | undefined, plan: PagePlan) {
     // Without a sort the spec's order is kept: oldest first, as the catalogue was added; a search without a sort
     // puts the best answers first, ties in that same order.
-    const order = page.sort
-      ? orderBy[page.sort]
-      : search
-        ? [sql`${relevance(search)} desc`, ...oldestFirst]
-        : oldestFirst;
-    const offset = page.offset ?? 0;
+    const keys = plan.keyed ? keysOf(plan.keyed, tableColumns) : undefined;
+    const order = keys
+      ? keysetOrder(keys, plan.direction)
+      : [sql`${relevance(search as SearchPlan)} desc`, ...oldestFirst];
+    const beyond = keys && plan.position ? keysetBeyond(keys, positionOf(plan.position), plan.direction) : undefined;
     const where = whereOf(filter, this.#fitment, search);
-    if (where) return this.#listMatching(this.#columns(page.markFitFor, filter), where, order, page.limit, offset);
-    return this.#listWhole(this.#columns(page.markFitFor), order, page.limit, offset);
+    if (where) return this.#listMatching(this.#columns(page.markFitFor, filter), where, order, beyond, plan);
+    return this.#listWhole(this.#columns(page.markFitFor), order, beyond, plan);
   }
 
   /**
@@ -542,20 +662,25 @@ export class PartRepository {
       .leftJoin(partParentCategory, eq(partParentCategory.id, partCategory.parentId));
   }
 
-  /** The unfiltered catalogue: the one list whose total may come from `UnfilteredCatalogueCount`. */
-  async #listWhole(columns: ListColumns, order: SQL[], limit: number | undefined, offset: number) {
+  /**
+   * The unfiltered catalogue: the one list whose total may come from `UnfilteredCatalogueCount`. With a cursor
+   * (`beyond`) the page is an index range scan from the position, as cheap deep in the catalogue as on page 1.
+   */
+  async #listWhole(columns: ListColumns, order: SQL[], beyond: SQL | undefined, plan: PagePlan) {
+    const { limit, offset } = plan;
     const rows: PartRow[] = (
       await withPage(
         this.#select(columns)
+          .where(beyond)
           .orderBy(...order)
           .$dynamic(),
-        { limit, offset },
+        { limit: readLimit(plan), offset },
       )
     ).map(withoutMatches);
-    // A page that is not full (and not past the end) already tells the total: skip the count query.
-    // This covers the unpaged spec call and every short result; only full pages pay for count(*).
-    const pageIsPartial = limit === undefined || rows.length < limit;
-    if (pageIsPartial && (rows.length > 0 || offset === 0)) {
+    // A page that reaches the end (and is not past it) already tells the total when it is read by offset: skip
+    // the count query. This covers the unpaged spec call and every short result; only full pages pay for count(*).
+    const reachesEnd = limit === undefined || rows.length <= limit;
+    if (!beyond && reachesEnd && (rows.length > 0 || offset === 0)) {
       const total = offset + rows.length;
       this.#catalogueSize.remember(total);
       return { rows, total };
@@ -569,24 +694,32 @@ export class PartRepository {
    * so a second pass for the total is saved. The page's ids are chosen first from the parts alone; brand, category
    * and fit are joined to those few rows only.
    */
-  async #listMatching(columns: ListColumns, where: SQL, order: SQL[], limit: number | undefined, offset: number) {
+  async #listMatching(columns: ListColumns, where: SQL, order: SQL[], beyond: SQL | undefined, plan: PagePlan) {
+    // After a cursor the window would count only the rows beyond it: the total is then counted on its own.
     const page = withPage(
       this.#db
-        .select({ id: parts.id, matches: sql<number>`(count(*) over ())::int`.as('matches') })
+        .select({
+          id: parts.id,
+          matches: (beyond ? sql<number>`null::int` : sql<number>`(count(*) over ())::int`).as('matches'),
+        })
         .from(parts)
-        .where(where)
+        .where(beyond ? and(where, beyond) : where)
         .orderBy(...order)
         .$dynamic(),
-      { limit, offset },
+      { limit: readLimit(plan), offset: plan.offset },
     ).as('page');
-    const found = await this.#select({ ...columns, matches: sql<number | null>`${page.matches}` })
-      .innerJoin(page, eq(page.id, parts.id))
-      .orderBy(...order);
+    const [found, counted] = await Promise.all([
+      this.#select({ ...columns, matches: sql<number | null>`${page.matches}` })
+        .innerJoin(page, eq(page.id, parts.id))
+        .orderBy(...order),
+      beyond ? this.#count(where) : undefined,
+    ]);
     const rows: PartRow[] = found.map(withoutMatches);
+    if (counted !== undefined) return { rows, total: counted };
     const first = found[0];
     if (first) return { rows, total: Number(first.matches) };
     // Past the last page the window has no row to report on.
-    return { rows, total: offset === 0 ? 0 : await this.#count(where) };
+    return { rows, total: plan.offset === 0 ? 0 : await this.#count(where) };
   }
 
   async #count(where: SQL | undefined): Promise<number> {
@@ -615,19 +748,16 @@ export class PartRepository {
     filter: PartFilter,
     page: PartPageOptions,
     fitsFor: string | undefined,
-  ): Promise<{ rows: PartRow[]; total: number; capped: boolean; facets: FacetCounts }> {
+  ): Promise<PartListResult & { facets: FacetCounts }> {
     const search = await this.#plan(filter.q);
     const capped = (total: number) => search !== undefined && total >= SEARCH_CANDIDATES;
-    const offset = page.offset ?? 0;
-    const { facets, pageIds } = this.#facetsOf(
-      await this.#facetRows(filter, fitsFor, search, { sort: page.sort, limit: page.limit, offset }),
-      fitsFor,
-    );
+    const plan = planOf(page, search);
+    const { facets, pageIds } = this.#facetsOf(await this.#facetRows(filter, fitsFor, search, plan), fitsFor);
     if (pageIds.length === 0) return { rows: [], total: facets.total, capped: capped(facets.total), facets };
     const found = await this.#select(this.#columns(page.markFitFor, filter)).where(inArray(parts.id, pageIds));
     const byId = new Map(found.map((row) => [row.id, withoutMatches(row)]));
     const rows = pageIds.map((id) => byId.get(id)).filter((row): row is PartRow => row !== undefined);
-    return { rows, total: facets.total, capped: capped(facets.total), facets };
+    return { ...finishPage(plan, rows), total: facets.total, capped: capped(facets.total), facets };
   }
 
   /**
@@ -639,7 +769,7 @@ export class PartRepository {
     filter: PartFilter,
     fitsFor: string | undefined,
     search: SearchPlan | undefined,
-    page?: { sort: PartSort | undefined; limit: number | undefined; offset: number },
+    page?: PagePlan,
   ): Promise<FacetRow[]> {
     const groups = conditionsOf(filter, this.#fitment, search);
     const all = (...keys: FacetKey[]) => {
@@ -656,19 +786,30 @@ export class PartRepository {
     // The page's own columns are read only when a page is asked for (its order's columns, relevance when searching).
     const pageColumns = page
       ? sql`, ${parts.id} as id, ${parts.createdAt} as created_at, ${parts.name} as name, ${
-          search && !page.sort ? relevance(search) : sql`0`
+          search && !page.keyed ? relevance(search) : sql`0`
         } as rank`
       : sql``;
     // The page's rows: `n` is each one's position. The id is renamed so that the ORDER BY sorts the uuid, not its text.
-    const pageOrder = page ? scopedOrder[page.sort ?? (search ? 'relevance' : 'catalogue')] : undefined;
+    // With a cursor, only the rows beyond its position (read backwards for the page before it, see finishPage).
+    const keys = page?.keyed ? keysOf(page.keyed, scopedColumns) : undefined;
+    const pageOrder = page
+      ? keys
+        ? sql.join(keysetOrder(keys, page.direction), sql`, `)
+        : scopedRelevance
+      : undefined;
+    const beyond =
+      page && keys && page.position
+        ? sql` and ${keysetBeyond(keys, positionOf(page.position), page.direction)}`
+        : sql``;
+    const limit = page ? readLimit(page) : undefined;
     const pageRows =
       page && pageOrder
         ? sql`
       union all
       (select 'page', id::text as page_id, null, (row_number() over (order by ${pageOrder}))::int, null, null
-        from scoped where category_ok and brand_ok and price_ok and stock_ok
+        from scoped where category_ok and brand_ok and price_ok and stock_ok${beyond}
         order by ${pageOrder}
-        ${page.limit === undefined ? sql`` : sql`limit ${page.limit}`} ${page.offset > 0 ? sql`offset ${page.offset}` : sql``})`
+        ${limit === undefined ? sql`` : sql`limit ${limit}`} ${page.offset > 0 ? sql`offset ${page.offset}` : sql``})`
         : sql``;
     const result = await this.#db.execute<FacetRow>(sql`
       with scoped as materialized (
