@@ -237,8 +237,11 @@ export const orders = pgTable(
       sql`${t.cancelReason} is null or ${t.cancelReason} in ${sqlList(orderCancelReasons)}`,
     ),
     check('orders_paid_has_transaction', sql`not ${t.paid} or ${t.transactionId} is not null`),
-    index('orders_user_created_idx').on(t.userId, t.createdAt.desc()),
-    index('orders_created_at_idx').on(t.createdAt.desc()),
+    // Keyset paging of the order lists (issue 15): newest first with the id as tie-breaker, per buyer, per status
+    // (Manage Orders' filter) and over all.
+    index('orders_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
+    index('orders_created_at_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('orders_status_created_idx').on(t.status, t.createdAt.desc(), t.id.desc()),
     index('orders_part_id_idx').on(t.partId),
     index('orders_checkout_idx').on(t.checkoutId).where(sql`${t.checkoutId} is not null`),
     // The expiry job reads the oldest unpaid orders; the hold limit sums a buyer's unpaid units of a part.
