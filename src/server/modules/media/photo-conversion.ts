@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import { PHOTO_FORMATS } from '../../../shared/schemas/media.ts';
 import { AppError, InvalidError } from '../../errors.ts';
 
@@ -41,6 +41,17 @@ export function sniffFormat(bytes: Buffer): SniffedFormat | undefined {
   return undefined;
 }
 
+/**
+ * sharp is loaded on the first upload, not at start-up: libvips and its native libraries are ~10 MB of resident
+ * memory that a server which never converts a photo does not need (issue 15: RSS at rest).
+ */
+function loadSharp(): Promise<Sharp> {
+  sharpModule ??= import('sharp').then((module) => module.default);
+  return sharpModule;
+}
+type Sharp = typeof import('sharp').default;
+let sharpModule: Promise<Sharp> | undefined;
+
 /** sharp's names for the formats it reads (AVIF is read by its HEIF loader). */
 const SHARP_FORMAT: Record<SniffedFormat, string> = { jpeg: 'jpeg', png: 'png', webp: 'webp', avif: 'heif' };
 
@@ -61,6 +72,7 @@ export async function convertPhoto(bytes: Buffer): Promise<ConvertedPhoto> {
   if (bytes.length === 0) throw new InvalidError('Choose a photo to upload.');
   const format = sniffFormat(bytes);
   if (!format) throw unsupported();
+  const sharp = await loadSharp();
   const options = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' } as const;
   let meta: Metadata;
   try {
