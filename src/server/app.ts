@@ -25,6 +25,7 @@ import { refundsRoutes } from './modules/payments/refunds-routes.ts';
 import { reviewsRoutes } from './modules/reviews/reviews-routes.ts';
 import { seoRoutes } from './modules/seo/seo-routes.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { catalogReadCachePlugin } from './plugins/catalog-read-cache.ts';
 import { httpServerOptions, limitConnections } from './plugins/connection-limits.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { gracefulStopPlugin } from './plugins/graceful-stop.ts';
@@ -147,6 +148,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await services.jobs.stop();
   });
   await app.register(authPlugin, { sessions: services.sessions });
+  // Issue 15 (ADR 016): public catalogue reads answered from memory, forgotten on every write on any instance.
+  if (config.CATALOG_CACHE === 'on') {
+    await app.register(catalogReadCachePlugin, {
+      database: options.database,
+      maxBytes: config.CATALOG_CACHE_MAX_MB * 1024 * 1024,
+    });
+  }
 
   const { accounts, profiles, google, sessions, catalog, vehicles, garage, reviews, orders, payments, jobs } = services;
   await app.register(healthRoutes, {

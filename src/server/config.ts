@@ -178,6 +178,13 @@ const configSchema = z
     TEST_ONLY_FAST_PASSWORD_HASH: z.enum(['true', 'false']).default('false'),
     /** Issue 14: where uploaded part photos are stored and served from (/uploads/); unset: DATA_DIR/uploads. */
     UPLOADS_DIR: optionalString,
+    /**
+     * Issue 15 (ADR 016): public catalogue answers kept in memory as bytes, forgotten on every write (LISTEN/NOTIFY).
+     * `off` answers every read from the database.
+     */
+    CATALOG_CACHE: z.enum(['on', 'off']).default('on'),
+    /** The most memory those kept answers may take, in MB (least recently used go first). */
+    CATALOG_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(32),
     /** Issue 14: the largest photo upload, in MB (413 above). */
     PHOTO_MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(50).default(10),
     /** Issue 14: S3-compatible photo storage is not built yet (ADR 013); set, it is refused rather than ignored. */

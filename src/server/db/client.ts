@@ -8,6 +8,7 @@ import pg from 'pg';
 import type { DatabaseDriver } from '../../shared/enums.ts';
 import { InsufficientStorageError } from '../errors.ts';
 import { type DiskFloor, isReadOnlyStatement } from './disk-floor.ts';
+import { listenPglite, listenPostgres, type NotificationEvents, type NotificationListener } from './notifications.ts';
 import * as schema from './schema.ts';
 
 /** The one database type the app codes against, whichever driver is underneath. */
@@ -37,6 +38,11 @@ export interface DatabaseHandle {
   probe(): Promise<DatabaseProbe>;
   /** PGlite in a directory: the disk it lives on, whose floor refuses writes. */
   disk?: DiskFloor;
+  /**
+   * LISTEN on a channel (on PostgreSQL a connection of its own, reconnecting when lost). Optional so hand-built
+   * handles in tests need not offer it; without it the catalogue cache stays off (ADR 016).
+   */
+  listen?(channel: string, events: NotificationEvents): Promise<NotificationListener>;
 }
 
 /** The probe's write: one row, updated in place, so it never grows (HOT updates even without autovacuum). */
@@ -190,6 +196,7 @@ function wrapPglite(client: PGlite, disk?: DiskFloor): DatabaseHandle {
         disk,
       );
     },
+    listen: (channel, events) => listenPglite(client, channel, events),
     ...(disk ? { disk } : {}),
   };
 }
@@ -297,5 +304,9 @@ export function openPostgres(
         () => probeDb.execute(probeWrite),
       );
     },
+    listen: (channel, events) =>
+      listenPostgres(connectionString, channel, events, {
+        connectTimeoutMs: (timeouts ?? defaultPostgresTimeouts).connectMs,
+      }),
   };
 }

@@ -1,0 +1,406 @@
+import { sql } from 'drizzle-orm';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validPart, validReview } from '../../../test/support/request-builders.ts';
+import {
+  createTestApp,
+  createUser,
+  describeEachDatabase,
+  TEST_SESSION_SECRET,
+  type TestContext,
+  type TestUser,
+  testConfig,
+} from '../../../test/support/test-app.ts';
+import { buildApp } from '../app.ts';
+import { type DatabaseHandle, openPostgres } from '../db/client.ts';
+import { LISTENER_APPLICATION_NAME } from '../db/notifications.ts';
+import { insertPart } from '../modules/orders/order-test-helpers.ts';
+import { authPlugin } from './auth.ts';
+import { type CatalogReadCache, catalogReadCachePlugin } from './catalog-read-cache.ts';
+
+function cacheOf(app: FastifyInstance): CatalogReadCache {
+  if (!app.catalogCache) throw new Error('the catalogue cache is not on');
+  return app.catalogCache;
+}
+
+/** Waits until `check` holds (notifications from PostgreSQL arrive on their own connection). */
+async function eventually(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describeEachDatabase('catalogue read cache', (ctx) => {
+  let admin: TestUser;
+  let customer: TestUser;
+
+  beforeAll(async () => {
+    admin = await createUser(ctx(), { admin: true });
+    customer = await createUser(ctx());
+  });
+
+  const get = (url: string, headers: Record<string, string> = {}) => ctx().app.inject({ method: 'GET', url, headers });
+
+  async function addPart(): Promise<string> {
+    const created = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/part',
+      headers: admin.headers,
+      payload: validPart(),
+    });
+    expect(created.statusCode).toBe(201);
+    return created.json()._id;
+  }
+
+  it('keeps a public answer as bytes with a strong ETag and no-cache, and answers the same bytes again', async () => {
+    await addPart();
+    const cache = cacheOf(ctx().app);
+    expect(cache.listening).toBe(true);
+    cache.clear();
+    const first = await get('/api/part?limit=5&sort=name');
+    expect(first.statusCode).toBe(200);
+    expect(first.headers.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(first.headers['cache-control']).toBe('no-cache');
+    expect(cache.size).toBe(1);
+    // The same query in another order is the same answer.
+    const again = await get('/api/part?sort=name&limit=5');
+    expect(cache.size).toBe(1);
+    expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+    expect(again.headers).toMatchObject({
+      etag: first.headers.etag,
+      'cache-control': 'no-cache',
+      'content-type': first.headers['content-type'],
+      'x-total-count': first.headers['x-total-count'],
+    });
+    // Still a full answer: the app-wide headers are there too.
+    expect(again.headers['x-request-id']).toBeDefined();
+    expect(again.headers['content-security-policy']).toBeDefined();
+  });
+
+  it('If-None-Match with the current ETag is a 304 without a body; after a change it is a 200 again', async () => {
+    const id = await addPart();
+    const first = await get(`/api/part/${id}`);
+    const etag = String(first.headers.etag);
+    // From the database (first answer) and from memory (second): both 304.
+    cacheOf(ctx().app).clear();
+    const fromDatabase = await get(`/api/part/${id}`, { 'if-none-match': etag });
+    expect(fromDatabase.statusCode).toBe(304);
+    expect(fromDatabase.rawPayload.length).toBe(0);
+    const fromMemory = await get(`/api/part/${id}`, { 'if-none-match': `W/"other", ${etag}` });
+    expect(fromMemory.statusCode).toBe(304);
+    expect(fromMemory.rawPayload.length).toBe(0);
+    expect(fromMemory.headers.etag).toBe(etag);
+
+    const patched = await ctx().app.inject({
+      method: 'PATCH',
+      url: `/api/part/${id}`,
+      headers: admin.headers,
+      payload: { price: 99.5 },
+    });
+    expect(patched.statusCode).toBe(200);
+    const changed = await get(`/api/part/${id}`, { 'if-none-match': etag });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().price).toBe(99.5);
+    expect(changed.headers.etag).not.toBe(etag);
+  });
+
+  it('every kind of write through the API: the next read is fresh', async () => {
+    const id = await addPart();
+    const readPart = async () => (await get(`/api/part/${id}`)).json();
+    const readList = async () => (await get('/api/part')).json() as { _id: string; name: string }[];
+
+    // Part edit.
+    await readPart();
+    await ctx().app.inject({
+      method: 'PATCH',
+      url: `/api/part/${id}`,
+      headers: admin.headers,
+      payload: { name: 'Cached Renamed' },
+    });
+    expect((await readPart()).name).toBe('Cached Renamed');
+    expect((await readList()).find((p) => p._id === id)?.name).toBe('Cached Renamed');
+
+    // Stock taken by an order (the orders module writes parts).
+    const before = (await readPart()).availablequantity as number;
+    const order = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/myorder',
+      headers: customer.headers,
+      payload: { partId: id, quantity: 2 },
+    });
+    expect(order.statusCode).toBe(201);
+    expect((await readPart()).availablequantity).toBe(before - 2);
+
+    // A review.
+    const reviewsBefore = (await get('/api/review')).json().length as number;
+    const review = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/review',
+      headers: customer.headers,
+      payload: validReview(),
+    });
+    expect(review.statusCode).toBe(201);
+    expect((await get('/api/review')).json()).toHaveLength(reviewsBefore + 1);
+
+    // A make for the vehicle selector.
+    const makes = (await get('/api/vehicle/makes')).json().length as number;
+    const make = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/vehicle/make',
+      headers: admin.headers,
+      payload: { name: `Make ${Date.now()}` },
+    });
+    expect(make.statusCode).toBe(201);
+    expect((await get('/api/vehicle/makes')).json()).toHaveLength(makes + 1);
+
+    // Deleting the part.
+    await readList();
+    const removed = await ctx().app.inject({ method: 'DELETE', url: `/api/part/${id}`, headers: admin.headers });
+    expect(removed.statusCode).toBe(204);
+    expect((await get(`/api/part/${id}`)).statusCode).toBe(404);
+    expect((await readList()).some((p) => p._id === id)).toBe(false);
+  });
+
+  it.each([
+    'parts',
+    'brands',
+    'categories',
+    'vehicle_makes',
+    'vehicle_models',
+    'vehicles',
+    'part_fitments',
+    'reviews',
+    'part_photos',
+  ])('a statement on %s (from any connection) forgets every kept answer', async (table) => {
+    const cache = cacheOf(ctx().app);
+    await get('/api/part?limit=3');
+    await get('/api/brand');
+    expect(cache.size).toBeGreaterThan(0);
+    // A statement that changes no row still says the table was written: the trigger is per statement.
+    await ctx().database.db.execute(sql.raw(`delete from ${table} where false`));
+    await eventually(() => cache.size === 0);
+  });
+
+  it('one statement over many rows sends one notification (FOR EACH STATEMENT)', async () => {
+    for (let i = 0; i < 5; i++) await insertPart(ctx().database.db);
+    const cache = cacheOf(ctx().app);
+    // Settle any notification still on its way, then count what one statement does.
+    await cache.caughtUp();
+    const generation = cache.generation;
+    const updated = await ctx().database.db.execute(sql`update parts set description = description`);
+    expect(
+      Number((updated as { rowCount?: number }).rowCount ?? (updated as { affectedRows?: number }).affectedRows),
+    ).toBeGreaterThan(4);
+    await cache.caughtUp();
+    expect(cache.generation).toBe(generation + 1);
+  });
+
+  it("an administrator's answer (with the adding admin's email) is never kept nor served to others", async () => {
+    const id = await addPart();
+    cacheOf(ctx().app).clear();
+    const asAdmin = await get(`/api/part/${id}`, admin.headers);
+    expect(asAdmin.json().email).toBe(admin.email);
+    expect(asAdmin.headers['cache-control']).toBe('no-store');
+    expect(asAdmin.headers.etag).toBeUndefined();
+    expect(cacheOf(ctx().app).size).toBe(0);
+
+    const anonymous = await get(`/api/part/${id}`);
+    expect(anonymous.json().email).toBeNull();
+    // Kept now; the administrator still gets their own answer, and a customer the public one.
+    const adminAgain = await get(`/api/part/${id}`, admin.headers);
+    expect(adminAgain.json().email).toBe(admin.email);
+    const asCustomer = await get(`/api/part/${id}`, customer.headers);
+    expect(asCustomer.json().email).toBeNull();
+    expect(asCustomer.rawPayload.equals(anonymous.rawPayload)).toBe(true);
+  });
+
+  it('errors are not kept', async () => {
+    const cache = cacheOf(ctx().app);
+    cache.clear();
+    expect((await get('/api/part/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    expect((await get('/api/part?limit=oops')).statusCode).toBe(400);
+    expect(cache.size).toBe(0);
+  });
+
+  it('a read that overlaps a write does not keep its answer (the generation moved)', async () => {
+    const cache = cacheOf(ctx().app);
+    const generation = cache.generation;
+    cache.clear();
+    expect(cache.set('/api/part?', { body: Buffer.from('[]'), etag: '"x"', headers: [] }, generation)).toBe(false);
+    expect(cache.size).toBe(0);
+  });
+});
+
+describeEachDatabase(
+  'catalogue read cache off',
+  (ctx) => {
+    it('CATALOG_CACHE=off: no cache, no ETag, and every read from the database', async () => {
+      expect(ctx().app.catalogCache).toBeUndefined();
+      const part = await insertPart(ctx().database.db, { name: 'Uncached One' });
+      const first = await ctx().app.inject({ method: 'GET', url: `/api/part/${part.id}` });
+      expect(first.headers.etag).toBeUndefined();
+      expect(first.headers['cache-control']).toBe('no-store');
+      await ctx().database.db.execute(sql`update parts set name = 'Uncached Two' where id = ${part.id}`);
+      const second = await ctx().app.inject({ method: 'GET', url: `/api/part/${part.id}` });
+      expect(second.json().name).toBe('Uncached Two');
+    });
+  },
+  { CATALOG_CACHE: 'off' },
+);
+
+describe.runIf(process.env.TEST_DATABASE_URL)('catalogue read cache across instances [postgres]', () => {
+  let one: TestContext;
+  let otherHandle: DatabaseHandle;
+  let other: FastifyInstance;
+  let admin: TestUser;
+
+  beforeAll(async () => {
+    one = await createTestApp('postgres');
+    if (!one.database.url) throw new Error('no url');
+    otherHandle = openPostgres(one.database.url, 3);
+    const config = testConfig();
+    other = await buildApp({ config, database: otherHandle, sessionSecret: TEST_SESSION_SECRET, logger: false });
+    await other.ready();
+    admin = await createUser(one, { admin: true });
+  });
+
+  afterAll(async () => {
+    await other?.close();
+    await otherHandle?.close();
+    await one?.app.close();
+    await one?.database.close();
+  });
+
+  it('a write on one instance: the next read on the other is fresh', async () => {
+    const created = await one.app.inject({
+      method: 'POST',
+      url: '/api/part',
+      headers: admin.headers,
+      payload: { ...validPart(), name: 'Across One' },
+    });
+    const id = created.json()._id;
+    // The other instance keeps its answers.
+    expect((await other.inject({ method: 'GET', url: `/api/part/${id}` })).json().name).toBe('Across One');
+    expect(
+      (await other.inject({ method: 'GET', url: '/api/part' })).json().some((p: { _id: string }) => p._id === id),
+    ).toBe(true);
+    expect(cacheOf(other).size).toBe(2);
+
+    const patched = await one.app.inject({
+      method: 'PATCH',
+      url: `/api/part/${id}`,
+      headers: admin.headers,
+      payload: { name: 'Across Two' },
+    });
+    expect(patched.statusCode).toBe(200);
+    // The notification reaches the other instance on its own connection, a moment after the commit.
+    await eventually(() => cacheOf(other).size === 0);
+    expect((await other.inject({ method: 'GET', url: `/api/part/${id}` })).json().name).toBe('Across Two');
+    const list = (await other.inject({ method: 'GET', url: '/api/part' })).json() as { _id: string; name: string }[];
+    expect(list.find((p) => p._id === id)?.name).toBe('Across Two');
+  });
+
+  it('the writing instance has seen its own notification before it answers the write', async () => {
+    const created = await other.inject({
+      method: 'POST',
+      url: '/api/part',
+      headers: admin.headers,
+      payload: { ...validPart(), name: 'Own Write One' },
+    });
+    const id = created.json()._id;
+    await other.inject({ method: 'GET', url: `/api/part/${id}` });
+    await other.inject({
+      method: 'PATCH',
+      url: `/api/part/${id}`,
+      headers: admin.headers,
+      payload: { name: 'Own Write Two' },
+    });
+    // No waiting: the very next read on the same instance.
+    expect((await other.inject({ method: 'GET', url: `/api/part/${id}` })).json().name).toBe('Own Write Two');
+  });
+
+  it('with the listening connection lost, reads are answered from the database until it is back', async () => {
+    const cache = cacheOf(other);
+    const part = await insertPart(one.database.db, { name: 'Lost One' });
+    await other.inject({ method: 'GET', url: `/api/part/${part.id}` });
+    expect(cache.listening).toBe(true);
+    await one.database.db.execute(
+      sql`select pg_terminate_backend(pid) from pg_stat_activity
+          where datname = current_database() and application_name = ${LISTENER_APPLICATION_NAME}`,
+    );
+    await eventually(() => !cache.listening);
+    expect(cache.size).toBe(0);
+    await other.inject({ method: 'GET', url: `/api/part/${part.id}` });
+    expect(cache.size).toBe(0);
+    await eventually(() => cache.listening, 10_000);
+    await other.inject({ method: 'GET', url: `/api/part/${part.id}` });
+    expect(cache.size).toBe(1);
+  });
+});
+
+describe('catalogue read cache, with notifications that arrive late', () => {
+  /** A database whose notifications wait until someone asks to catch up (a slow listening connection). */
+  function lateDatabase() {
+    const pending: string[] = [];
+    let deliver: ((payload: string) => void) | undefined;
+    const handle = {
+      listen: async (_channel: string, events: { onNotification(p: string): void; onListening(l: boolean): void }) => {
+        deliver = (payload) => events.onNotification(payload);
+        events.onListening(true);
+        return {
+          listening: true,
+          caughtUp: async () => {
+            for (const payload of pending.splice(0)) deliver?.(payload);
+            return true;
+          },
+          close: async () => {},
+        };
+      },
+    } as unknown as DatabaseHandle;
+    return { handle, notifyLater: (table: string) => pending.push(table), notifyNow: (t: string) => deliver?.(t) };
+  }
+
+  async function smallApp(database: ReturnType<typeof lateDatabase>, duringRead?: () => void) {
+    const app = Fastify();
+    await app.register(authPlugin, { sessions: { findUser: async () => null } });
+    await app.register(catalogReadCachePlugin, { database: database.handle, maxBytes: 1024 * 1024 });
+    let brands = ['Alpha'];
+    app.get('/api/brand', async () => {
+      const seen = brands;
+      duringRead?.();
+      return seen;
+    });
+    app.post('/api/brand', async () => {
+      brands = [...brands, 'Beta'];
+      database.notifyLater('brands');
+      return { ok: true };
+    });
+    await app.ready();
+    return app;
+  }
+
+  it("a write's answer waits until its own notification has been seen, so the next read is fresh", async () => {
+    const database = lateDatabase();
+    const app = await smallApp(database);
+    expect((await app.inject({ method: 'GET', url: '/api/brand' })).json()).toEqual(['Alpha']);
+    await app.inject({ method: 'POST', url: '/api/brand' });
+    expect((await app.inject({ method: 'GET', url: '/api/brand' })).json()).toEqual(['Alpha', 'Beta']);
+    await app.close();
+  });
+
+  it('a read during which a notification arrives does not keep its (possibly old) answer', async () => {
+    const database = lateDatabase();
+    let reads = 0;
+    const app = await smallApp(database, () => {
+      reads += 1;
+      if (reads === 1) database.notifyNow('brands');
+    });
+    await app.inject({ method: 'GET', url: '/api/brand' });
+    expect(app.catalogCache?.size).toBe(0);
+    await app.inject({ method: 'GET', url: '/api/brand' });
+    expect(app.catalogCache?.size).toBe(1);
+    await app.close();
+  });
+});

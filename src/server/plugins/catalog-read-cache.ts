@@ -1,0 +1,262 @@
+/**
+ * The public catalogue's answers, kept per instance as the bytes that were sent (issue 15 item 4, ADR 016).
+ *
+ * A repeated read is answered from a route-level onRequest hook, after the app-wide hooks (load shedding, security
+ * headers, auth) and before the body, validation, the handler, drizzle and serialisation. Every write to a table
+ * those answers show sends one notification per statement (migration 0014); every instance LISTENs and forgets
+ * everything on one. While the listening connection is down nothing is kept or served from memory.
+ *
+ * Answers that depend on the caller are never kept: an administrator's (parts carry the adding admin's email) goes
+ * past the cache both ways. Signed-in customers see exactly what anonymous visitors see.
+ */
+import crypto from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { LRUCache } from 'lru-cache';
+import type { DatabaseHandle } from '../db/client.ts';
+import type { NotificationListener } from '../db/notifications.ts';
+
+/** The channel the catalogue triggers notify (migration 0014). */
+export const CATALOG_CHANNEL = 'redline_catalog';
+
+/** The GET routes whose answers are kept: public, and the same for every caller who is not an administrator. */
+export const PUBLIC_CATALOG_READS: readonly string[] = [
+  '/api/part',
+  '/api/part/page',
+  '/api/part/facets',
+  '/api/part/suggest',
+  '/api/part/:id',
+  '/api/category',
+  '/api/brand',
+  '/api/review',
+  '/api/vehicle/types',
+  '/api/vehicle/years',
+  '/api/vehicle/makes',
+  '/api/vehicle/models',
+  '/api/vehicle',
+  '/api/vehicle/:id',
+];
+
+/** The longest a write's answer waits for this instance to have seen the write's own notification. */
+const WRITE_CATCH_UP_MS = 1000;
+
+/** Methods that never write: every other one waits for its notifications before answering. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Cache-Control of a kept answer: browsers and proxies may keep it, but ask again (a 304) before each use. */
+const REVALIDATE = 'no-cache';
+
+interface CachedAnswer {
+  body: Buffer;
+  etag: string;
+  /** The headers the route set (content type, counts, ETag, Cache-Control), as [name, value]. */
+  headers: [string, string][];
+}
+
+/** Per request on a kept route: its key, and the cache generation when it started. */
+interface CacheTicket {
+  key: string;
+  generation: number;
+  hit: boolean;
+  /** Header names already set before the route ran (security headers): not the route's own. */
+  before: Set<string>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    catalogCacheTicket: CacheTicket | null;
+  }
+  interface FastifyInstance {
+    /** Issue 15: the catalogue read cache, for health and tests; absent when CATALOG_CACHE=off. */
+    catalogCache?: CatalogReadCache;
+  }
+}
+
+/** The kept answers and the generation that tells a read whether the catalogue changed while it ran. */
+export class CatalogReadCache {
+  readonly #answers: LRUCache<string, CachedAnswer>;
+  #generation = 0;
+  #listening = false;
+  #listener: NotificationListener | undefined;
+
+  constructor(maxBytes: number) {
+    this.#answers = new LRUCache<string, CachedAnswer>({
+      maxSize: maxBytes,
+      // Keys are kept too; a few hundred bytes of bookkeeping per entry is counted with them.
+      sizeCalculation: (answer, key) => answer.body.length + key.length + 256,
+    });
+  }
+
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** Answers are kept and served only while this instance hears about every write. */
+  get listening(): boolean {
+    return this.#listening;
+  }
+
+  get size(): number {
+    return this.#answers.size;
+  }
+
+  get bytes(): number {
+    return this.#answers.calculatedSize;
+  }
+
+  /** Forgets everything; a read that started before this will not keep its answer. */
+  clear(): void {
+    this.#generation += 1;
+    this.#answers.clear();
+  }
+
+  /** Start listening on the database (one connection of its own on PostgreSQL). */
+  async listen(database: DatabaseHandle): Promise<void> {
+    if (!database.listen) return;
+    this.#listener = await database.listen(CATALOG_CHANNEL, {
+      onNotification: () => this.clear(),
+      // Up again after a loss: whatever changed meanwhile went unheard, so everything kept is forgotten.
+      onListening: (listening) => {
+        this.clear();
+        this.#listening = listening;
+      },
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.#listener?.close();
+    this.#listening = false;
+    this.clear();
+  }
+
+  /** Waits (bounded) until this instance has seen every notification committed so far. */
+  async caughtUp(): Promise<void> {
+    if (this.#listening) await this.#listener?.caughtUp(WRITE_CATCH_UP_MS);
+  }
+
+  get(key: string): CachedAnswer | undefined {
+    return this.#listening ? this.#answers.get(key) : undefined;
+  }
+
+  /** Keeps an answer only if nothing changed since the read began (its generation) and we are still listening. */
+  set(key: string, answer: CachedAnswer, generation: number): boolean {
+    if (!this.#listening || generation !== this.#generation) return false;
+    this.#answers.set(key, answer);
+    return true;
+  }
+}
+
+/**
+ * The route's pattern, its path parameters and its query as Fastify parsed them (what the handler would see), with
+ * the query's names sorted: `?limit=20&sort=price` and `?sort=price&limit=20` are one answer.
+ */
+export function cacheKey(request: FastifyRequest): string {
+  let key = request.routeOptions.url ?? request.url;
+  const params = request.params as Record<string, unknown>;
+  for (const name of Object.keys(params).sort()) key += `|${name}=${String(params[name])}`;
+  key += '?';
+  const query = request.query as Record<string, unknown>;
+  for (const name of Object.keys(query).sort()) key += `${JSON.stringify(name)}=${JSON.stringify(query[name])}&`;
+  return key;
+}
+
+/** RFC 9110 13.1.2: If-None-Match compares weakly; `*` matches any current answer. */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  for (const candidate of ifNoneMatch.split(',')) {
+    const tag = candidate.trim();
+    if ((tag.startsWith('W/') ? tag.slice(2) : tag) === etag) return true;
+  }
+  return false;
+}
+
+/** A strong validator: the answer's own bytes, hashed. */
+function etagOf(body: Buffer): string {
+  return `"${crypto.createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+interface CatalogReadCachePluginOptions {
+  database: DatabaseHandle;
+  maxBytes: number;
+}
+
+/** Registered after auth (whose onRequest says who calls) and before the routes it keeps. */
+export const catalogReadCachePlugin = fp(
+  async (app: FastifyInstance, { database, maxBytes }: CatalogReadCachePluginOptions) => {
+    const cache = new CatalogReadCache(maxBytes);
+    app.decorate('catalogCache', cache);
+    app.decorateRequest('catalogCacheTicket', null);
+    await cache.listen(database);
+    app.addHook('onClose', async () => cache.close());
+
+    const serveKept: onRequestHookHandler = (request, reply, done) => {
+      // An administrator's answer differs (emails) and is neither served from nor kept in the cache.
+      if (request.user?.isAdmin) return done();
+      const key = cacheKey(request);
+      const kept = cache.get(key);
+      if (!kept) {
+        request.catalogCacheTicket = {
+          key,
+          generation: cache.generation,
+          hit: false,
+          before: new Set(Object.keys(reply.getHeaders())),
+        };
+        return done();
+      }
+      request.catalogCacheTicket = { key, generation: cache.generation, hit: true, before: new Set() };
+      for (const [name, value] of kept.headers) reply.header(name, value);
+      if (etagMatches(request.headers['if-none-match'], kept.etag)) {
+        reply.code(304).send();
+      } else {
+        reply.send(kept.body);
+      }
+    };
+
+    const keepAnswer: onSendHookHandler = (request, reply, payload, done) => {
+      const ticket = request.catalogCacheTicket;
+      if (!ticket || ticket.hit || reply.statusCode !== 200) return done(null, payload);
+      if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
+      const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
+      const etag = etagOf(body);
+      reply.header('etag', etag).header('cache-control', REVALIDATE);
+      cache.set(ticket.key, { body, etag, headers: routeHeaders(reply, ticket.before) }, ticket.generation);
+      if (etagMatches(request.headers['if-none-match'], etag)) {
+        reply.code(304);
+        return done(null, '');
+      }
+      done(null, body);
+    };
+
+    app.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      if (!methods.includes('GET') || methods.length !== 1 || !PUBLIC_CATALOG_READS.includes(route.url)) return;
+      route.onRequest = [...hookList(route.onRequest), serveKept];
+      // First of the route's onSend hooks: @fastify/compress adds its own there, and the bytes are kept before it.
+      route.onSend = [keepAnswer, ...hookList(route.onSend)];
+    });
+
+    // A write's answer leaves only once this instance has seen the write's own notifications, so the writer's next
+    // read (on this instance) is fresh. Refused writes changed nothing and do not wait.
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (SAFE_METHODS.has(request.method) || reply.statusCode >= 400) return done(null, payload);
+      cache.caughtUp().then(() => done(null, payload), done);
+    });
+  },
+  { name: 'catalog-read-cache', dependencies: ['auth'] },
+);
+
+function hookList<T>(hooks: T | T[] | undefined): T[] {
+  if (hooks === undefined) return [];
+  return Array.isArray(hooks) ? hooks : [hooks];
+}
+
+/** The headers the route itself set, to be set again on each answer from memory. */
+function routeHeaders(reply: FastifyReply, before: Set<string>): [string, string][] {
+  const headers: [string, string][] = [];
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value === undefined || before.has(name) || name === 'content-length' || name === 'x-request-id') continue;
+    headers.push([name, Array.isArray(value) ? value.join(', ') : String(value)]);
+  }
+  return headers;
+}
