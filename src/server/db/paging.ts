@@ -59,3 +59,39 @@ export function keysetBeyond(keys: readonly KeyColumn[], values: readonly SQL[],
   );
   return sql`(${columns}) ${sql.raw(read[0]?.dir === 'asc' ? '>' : '<')} (${sql.join([...values], sql`, `)})`;
 }
+
+/** How a page was read, for `keysetPage`. */
+export interface KeysetRead {
+  /** The page size asked for; one row more was read to know whether there is more in the reading direction. */
+  limit: number | undefined;
+  direction: KeysetDirection;
+  /** The page starts at a cursor or an offset: there is a page before it. */
+  afterSomething: boolean;
+}
+
+/**
+ * A page as read (one row too many when there is more; backwards when it is the page before a cursor) → its rows
+ * in the list's order and the positions of the pages beside it: `next` after its last row, `prev` before its first.
+ * `positionOf` undefined: the order has no keys (a search by relevance), no positions.
+ */
+export function keysetPage<Row, Position>(
+  read: Row[],
+  how: KeysetRead,
+  positionOf: ((row: Row) => Position) | undefined,
+): { rows: Row[]; next?: Position; prev?: Position } {
+  const more = how.limit !== undefined && read.length > how.limit;
+  const rows = more ? read.slice(0, how.limit) : read;
+  if (how.direction === 'backward') rows.reverse();
+  const first = rows[0];
+  const last = rows.at(-1);
+  if (!positionOf || first === undefined || last === undefined) return { rows };
+  if (how.direction === 'backward') {
+    // Read backwards from a cursor: the cursor's own page follows this one.
+    return { rows, next: positionOf(last), ...(more ? { prev: positionOf(first) } : {}) };
+  }
+  return {
+    rows,
+    ...(more ? { next: positionOf(last) } : {}),
+    ...(how.afterSomething ? { prev: positionOf(first) } : {}),
+  };
+}

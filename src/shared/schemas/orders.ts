@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkCursorQuery, cursorQuery } from '../cursor.ts';
 import { orderCancelReasons, orderStatuses } from '../enums.ts';
 
 /**
@@ -105,20 +106,32 @@ export type PlaceOrderBody = z.infer<typeof placeOrderBodySchema>;
  */
 export const MY_ORDERS_DEFAULT_LIMIT = 100;
 
-export const myOrdersQuerySchema = z.strictObject({
-  email: z.string().trim().max(254).optional().describe("Defaults to the caller's email; another email needs admin"),
-  status: z.enum(orderStatuses).optional().describe('Only orders in this state; without it, all but cancelled ones'),
-  limit: z.coerce.number().int().min(1).max(500).optional().describe(`Page size, default ${MY_ORDERS_DEFAULT_LIMIT}`),
-  offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
-});
+/** Keyset paging of the order lists (issue 15): the answer's `X-Next-Cursor` / `Link` name the pages beside it. */
+const orderCursorFields = {
+  after: cursorQuery.optional().describe('The page after this cursor (not with `offset`)'),
+  before: cursorQuery.optional().describe('The page before this cursor'),
+};
+
+export const myOrdersQuerySchema = z
+  .strictObject({
+    email: z.string().trim().max(254).optional().describe("Defaults to the caller's email; another email needs admin"),
+    status: z.enum(orderStatuses).optional().describe('Only orders in this state; without it, all but cancelled ones'),
+    limit: z.coerce.number().int().min(1).max(500).optional().describe(`Page size, default ${MY_ORDERS_DEFAULT_LIMIT}`),
+    offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
+    ...orderCursorFields,
+  })
+  .superRefine((query, ctx) => checkCursorQuery(query, 'orders', ctx));
 export type MyOrdersQuery = z.infer<typeof myOrdersQuerySchema>;
 
-export const allOrdersQuerySchema = z.strictObject({
-  status: z.enum(orderStatuses).optional().describe('Only orders in this state; without it, all but cancelled ones'),
-  q: z.string().trim().max(100).optional().describe("Search: the customer's email or name, or the part's name"),
-  limit: z.coerce.number().int().min(1).max(500).optional(),
-  offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
-});
+export const allOrdersQuerySchema = z
+  .strictObject({
+    status: z.enum(orderStatuses).optional().describe('Only orders in this state; without it, all but cancelled ones'),
+    q: z.string().trim().max(100).optional().describe("Search: the customer's email or name, or the part's name"),
+    limit: z.coerce.number().int().min(1).max(500).optional(),
+    offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
+    ...orderCursorFields,
+  })
+  .superRefine((query, ctx) => checkCursorQuery(query, 'orders', ctx));
 export type AllOrdersQuery = z.infer<typeof allOrdersQuerySchema>;
 
 /** The body of `PATCH /api/myorder/:id`; the spec's client also sends the order as `order`, which is ignored. */

@@ -13,10 +13,10 @@ import {
   partSchema,
 } from '../../../shared/schemas/parts.ts';
 import { partSuggestionsSchema, partSuggestQuerySchema } from '../../../shared/schemas/search.ts';
+import { pageLinks } from '../../page-links.ts';
 import { currentUser, requireAdmin } from '../../plugins/auth.ts';
 import { bearerAuth, errorResponses } from '../../route-schemas.ts';
 import type { CatalogService } from './catalog-service.ts';
-import { pageLinks } from './page-links.ts';
 
 export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> = async (app, { catalog }) => {
   app.get(

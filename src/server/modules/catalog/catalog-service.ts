@@ -12,6 +12,7 @@ import type {
 import { type PartSuggestions, type PartSuggestQuery, SUGGESTION_LIMITS } from '../../../shared/schemas/search.ts';
 import type { Transaction } from '../../db/client.ts';
 import { InvalidError, NotFoundError } from '../../errors.ts';
+import type { PageCursors } from '../../page-links.ts';
 import type { PartFitmentPort } from './part-fitment-port.ts';
 import { fromPartInput, fromPartPatch, partNumbersOf, toWirePart } from './part-mapper.ts';
 import type { PartPhotosPort } from './part-photos-port.ts';
@@ -78,11 +79,6 @@ function pageOf(query: PartListQuery) {
   return { sort, limit, offset, markFitFor: vehicle, after: position(after), before: position(before) };
 }
 
-/** Where the pages beside this one start, as the cursors a client sends back (null: there is none). */
-export interface PageCursors {
-  nextCursor: string | null;
-  prevCursor: string | null;
-}
 const cursorText = (cursor: CursorPayload | undefined) => (cursor ? encodeCursor(cursor) : null);
 const cursorsOf = (result: PartListResult): PageCursors => ({
   nextCursor: cursorText(result.next),

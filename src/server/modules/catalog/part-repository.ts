@@ -9,6 +9,7 @@ import {
   type KeysetDirection,
   keysetBeyond,
   keysetOrder,
+  keysetPage,
   type Page,
   withPage,
 } from '../../db/paging.ts';
@@ -215,24 +216,14 @@ function planOf(page: PartPage, search: SearchPlan | undefined): PagePlan {
 
 const readLimit = (plan: PagePlan) => (plan.limit === undefined ? undefined : plan.limit + 1);
 
-/** A page as read (one row too many when there is more; reversed when read backwards) → its rows and cursors. */
+/** A page as read → its rows (in the list's order) and the cursors of the pages beside it. */
 function finishPage(plan: PagePlan, read: PartRow[]): { rows: PartRow[]; next?: CursorPayload; prev?: CursorPayload } {
-  const more = plan.limit !== undefined && read.length > plan.limit;
-  const rows = more ? read.slice(0, plan.limit) : read;
-  if (plan.direction === 'backward') rows.reverse();
   const { keyed } = plan;
-  const first = rows[0];
-  const last = rows.at(-1);
-  if (!keyed || !first || !last) return { rows };
-  if (plan.direction === 'backward') {
-    return { rows, next: cursorOf(keyed, last), ...(more ? { prev: cursorOf(keyed, first) } : {}) };
-  }
-  const notFirstPage = plan.position !== undefined || plan.offset > 0;
-  return {
-    rows,
-    ...(more ? { next: cursorOf(keyed, last) } : {}),
-    ...(notFirstPage ? { prev: cursorOf(keyed, first) } : {}),
-  };
+  return keysetPage(
+    read,
+    { limit: plan.limit, direction: plan.direction, afterSomething: plan.position !== undefined || plan.offset > 0 },
+    keyed ? (row) => cursorOf(keyed, row) : undefined,
+  );
 }
 
 const oldestFirst = keysetOrder(keysOf('catalogue', tableColumns));

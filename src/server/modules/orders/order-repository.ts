@@ -1,8 +1,9 @@
 import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { CursorPayload } from '../../../shared/cursor.ts';
 import type { OrderCancelReason, OrderStatus } from '../../../shared/enums.ts';
 import { MAX_ORDER_TOTAL_CENTS, type OrderablePart } from '../../../shared/order-rules.ts';
 import type { Database, Transaction } from '../../db/client.ts';
-import { type Page, withPage } from '../../db/paging.ts';
+import { type KeyColumn, keysetBeyond, keysetOrder, keysetPage, type Page, withPage } from '../../db/paging.ts';
 import { orders, parts } from '../../db/schema.ts';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -69,6 +70,31 @@ export interface OrderListFilter {
   includeCancelled?: boolean | undefined;
   search?: string | undefined;
 }
+
+/** A page of an order list: by offset, or (issue 15) after or before a cursor of the 'orders' order. */
+export interface OrderPage extends Page {
+  after?: CursorPayload | undefined;
+  before?: CursorPayload | undefined;
+}
+
+/** A page of orders, the filter's total, and the positions of the pages beside it. */
+export interface OrderListResult {
+  rows: OrderRow[];
+  total: number;
+  next?: CursorPayload;
+  prev?: CursorPayload;
+}
+
+/**
+ * The order lists' order, newest first with the id as tie-breaker, exactly as the indexes ending in
+ * (created_at DESC NULLS LAST, id DESC NULLS LAST) hold it (plain DESC would be NULLS FIRST and miss them).
+ */
+const newestFirst: KeyColumn[] = [
+  { expr: sql`${orders.createdAt}`, dir: 'desc', nulls: 'last' },
+  { expr: sql`${orders.id}`, dir: 'desc', nulls: 'last' },
+];
+/** `created_at` to the microsecond, as a cursor holds it (a Date has milliseconds only). */
+const createdAtKey = sql<string>`to_char(${orders.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /** node-postgres answers `{ rows }`, PGlite's drizzle driver the same; older drivers a bare array. */
 function rowsOf<T>(result: unknown): T[] {
@@ -329,20 +355,12 @@ export class OrderRepository {
   }
 
   /** One page of a buyer's orders, newest first, and how many they have in all (cancelled ones only if asked). */
-  async listByUser(
-    userId: string,
-    page: Page,
-    filter: OrderListFilter = {},
-  ): Promise<{ rows: OrderRow[]; total: number }> {
+  async listByUser(userId: string, page: OrderPage, filter: OrderListFilter = {}): Promise<OrderListResult> {
     return this.#listWhere(and(eq(orders.userId, userId), this.#filterWhere(filter)), page);
   }
 
   /** Orders placed under an email (admin view of one customer), whatever its case; paged like listByUser. */
-  async listByEmail(
-    email: string,
-    page: Page,
-    filter: OrderListFilter = {},
-  ): Promise<{ rows: OrderRow[]; total: number }> {
+  async listByEmail(email: string, page: OrderPage, filter: OrderListFilter = {}): Promise<OrderListResult> {
     return this.#listWhere(
       and(eq(sql`lower(${orders.email})`, email.trim().toLowerCase()), this.#filterWhere(filter)),
       page,
@@ -363,17 +381,42 @@ export class OrderRepository {
     return and(...conditions);
   }
 
-  async #listWhere(where: SQL | undefined, page: Page): Promise<{ rows: OrderRow[]; total: number }> {
+  /**
+   * One page newest first, and the filter's count. After (or before) a cursor the page is an index range scan from
+   * its position, so a deep page costs what the first does; one row more than the page is read to know if there is
+   * a next one.
+   */
+  async #listWhere(where: SQL | undefined, page: OrderPage): Promise<OrderListResult> {
+    const position = page.after ?? page.before;
+    const direction = page.before ? 'backward' : 'forward';
+    const beyond = position
+      ? keysetBeyond(newestFirst, [sql`${position.k}::timestamptz`, sql`${position.i}::uuid`], direction)
+      : undefined;
     const query = withPage(
-      this.#db.select().from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).$dynamic(),
-      page,
+      this.#db
+        .select({ ...getTableColumns(orders), createdAtKey })
+        .from(orders)
+        .where(and(where, beyond))
+        .orderBy(...keysetOrder(newestFirst, direction))
+        .$dynamic(),
+      { limit: page.limit === undefined ? undefined : page.limit + 1, offset: page.offset },
     );
-    const [rows, totals] = await Promise.all([query, this.#db.select({ total: count() }).from(orders).where(where)]);
-    return { rows, total: totals[0]?.total ?? 0 };
+    const [read, totals] = await Promise.all([query, this.#db.select({ total: count() }).from(orders).where(where)]);
+    const { rows, next, prev } = keysetPage(
+      read,
+      { limit: page.limit, direction, afterSomething: position !== undefined || (page.offset ?? 0) > 0 },
+      (row): CursorPayload => ({ o: 'orders', k: row.createdAtKey, i: row.id }),
+    );
+    return {
+      rows: rows.map(({ createdAtKey: _key, ...row }) => row),
+      total: totals[0]?.total ?? 0,
+      ...(next ? { next } : {}),
+      ...(prev ? { prev } : {}),
+    };
   }
 
   /** Manage Orders: every order matching the filter, newest first, one page and the count. */
-  async listAll(page: Page, filter: OrderListFilter = {}) {
+  async listAll(page: OrderPage, filter: OrderListFilter = {}) {
     return this.#listWhere(this.#filterWhere(filter), page);
   }
 

@@ -10,6 +10,7 @@ import {
   placeOrderBodySchema,
   shipOrderBodySchema,
 } from '../../../shared/schemas/orders.ts';
+import { pageLinks } from '../../page-links.ts';
 import { currentUser, requireAdmin, requireUser } from '../../plugins/auth.ts';
 import { bearerAuth, errorResponses } from '../../route-schemas.ts';
 import type { OrdersService } from './orders-service.ts';
@@ -48,16 +49,18 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
         summary: "The caller's orders, newest first",
         description:
           'Another email than the caller’s is allowed to admins only (403 otherwise). `limit` (default 100, at most ' +
-          '500) and `offset` page the list; the total is in the `X-Total-Count` header.',
+          '500) and `offset` page the list, or `after`/`before` a cursor (keyset paging: `X-Next-Cursor`, ' +
+          '`X-Prev-Cursor` and `Link` name the pages beside this one); the total is in the `X-Total-Count` header.',
         security: bearerAuth,
         querystring: myOrdersQuerySchema,
         response: { 200: z.array(orderSchema), ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request, reply) => {
-      const { items, total } = await orders.listMine(currentUser(request), request.query);
-      reply.header('x-total-count', String(total));
-      return items;
+      const page = await orders.listMine(currentUser(request), request.query);
+      reply.header('x-total-count', String(page.total));
+      pageLinks(reply, request.url, page);
+      return page.items;
     },
   );
 
@@ -107,16 +110,19 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
         summary: 'Every order, newest first (admin)',
         description:
           '`status` filters (without it, cancelled orders are left out), `q` searches the customer’s email or name ' +
-          'and the part’s name; `limit`/`offset` page the list; the total is in the `X-Total-Count` header.',
+          'and the part’s name; `limit`/`offset` page the list, or `after`/`before` a cursor (keyset paging: ' +
+          '`X-Next-Cursor`, `X-Prev-Cursor` and `Link` name the pages beside this one; a deep page costs what the ' +
+          'first does); the total is in the `X-Total-Count` header.',
         security: bearerAuth,
         querystring: allOrdersQuerySchema,
         response: { 200: z.array(orderSchema), ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request, reply) => {
-      const { items, total } = await orders.listAll(request.query);
-      reply.header('x-total-count', String(total));
-      return items;
+      const page = await orders.listAll(request.query);
+      reply.header('x-total-count', String(page.total));
+      pageLinks(reply, request.url, page);
+      return page.items;
     },
   );
 

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { decodeCursor, encodeCursor } from '../../../shared/cursor.ts';
 import type { OrderCancelReason } from '../../../shared/enums.ts';
 import { checkOrderQuantity, stockOutRefusal } from '../../../shared/order-rules.ts';
 import { isUuid } from '../../../shared/schemas/common.ts';
@@ -26,7 +27,14 @@ import {
 } from '../mail/order-mails.ts';
 import { toMailOrder, toOrderDetail, toWireOrder } from './order-mapper.ts';
 import { refusalError } from './order-refusals.ts';
-import type { HoldLimit, HoldState, OrderRepository, OrderRow } from './order-repository.ts';
+import type {
+  HoldLimit,
+  HoldState,
+  OrderListResult,
+  OrderPage,
+  OrderRepository,
+  OrderRow,
+} from './order-repository.ts';
 
 /**
  * Asked before an unpaid order is cancelled and before a paid one ships; the payments module answers (orders never
@@ -68,6 +76,29 @@ export interface OrderSettings {
   holdHours: number;
   holdLimit: HoldLimit;
   links: OrderLinks;
+}
+
+/** A page of an order list on the wire: the orders, the total and the cursors of the pages beside it (issue 15). */
+export interface OrderListPage {
+  items: Order[];
+  total: number;
+  nextCursor: string | null;
+  prevCursor: string | null;
+}
+
+/** The query's paging → the repository's (the query schema has already checked the cursors). */
+function orderPageOf(page: { limit?: number; offset?: number; after?: string; before?: string }): OrderPage {
+  const position = (text: string | undefined) => (text === undefined ? undefined : decodeCursor(text));
+  return { limit: page.limit, offset: page.offset, after: position(page.after), before: position(page.before) };
+}
+
+function wireList(result: OrderListResult): OrderListPage {
+  return {
+    items: result.rows.map(toWireOrder),
+    total: result.total,
+    nextCursor: result.next ? encodeCursor(result.next) : null,
+    prevCursor: result.prev ? encodeCursor(result.prev) : null,
+  };
 }
 
 const orderNotFound = () => new NotFoundError('This order does not exist.');
@@ -187,16 +218,14 @@ export class OrdersService {
   }
 
   /** The caller's orders (an admin may name another buyer's email), one page at a time, with the total. */
-  async listMine(user: SessionUser, query: MyOrdersQuery): Promise<{ items: Order[]; total: number }> {
+  async listMine(user: SessionUser, query: MyOrdersQuery): Promise<OrderListPage> {
     const { email, status, ...page } = query;
-    const paged = { limit: page.limit ?? MY_ORDERS_DEFAULT_LIMIT, offset: page.offset };
+    const paged = { ...orderPageOf(page), limit: page.limit ?? MY_ORDERS_DEFAULT_LIMIT };
     if (email && !sameEmail(email, user.email)) {
       if (!user.isAdmin) throw new ForbiddenError('You can only see your own orders.');
-      const { rows, total } = await this.#orders.listByEmail(email, paged, { status });
-      return { items: rows.map(toWireOrder), total };
+      return wireList(await this.#orders.listByEmail(email, paged, { status }));
     }
-    const { rows, total } = await this.#orders.listByUser(user.id, paged, { status });
-    return { items: rows.map(toWireOrder), total };
+    return wireList(await this.#orders.listByUser(user.id, paged, { status }));
   }
 
   async #visibleOrder(user: SessionUser, id: string): Promise<OrderRow> {
@@ -278,10 +307,9 @@ export class OrdersService {
     return expired;
   }
 
-  async listAll(query: AllOrdersQuery): Promise<{ items: Order[]; total: number }> {
+  async listAll(query: AllOrdersQuery): Promise<OrderListPage> {
     const { status, q, ...page } = query;
-    const { rows, total } = await this.#orders.listAll(page, { status, search: q });
-    return { items: rows.map(toWireOrder), total };
+    return wireList(await this.#orders.listAll(orderPageOf(page), { status, search: q }));
   }
 
   /**

@@ -1,8 +1,12 @@
 import type { FastifyReply } from 'fastify';
-import type { PageCursors } from './catalog-service.ts';
+/** Where the pages beside a list page start, as cursors a client sends back (null: none). */
+export interface PageCursors {
+  nextCursor: string | null;
+  prevCursor: string | null;
+}
 
 /**
- * The pages beside a list page as headers (RFC 8288 `Link`, and `X-Next-Cursor` for clients that read no Link):
+ * The pages beside a list page as headers (RFC 8288 `Link`, and `X-Next-Cursor` / `X-Prev-Cursor` for clients that read no Link):
  * the request's own URL with `after` (next) or `before` (previous) in place of its paging, so filters and sort stay.
  */
 export function pageLinks(reply: FastifyReply, requestUrl: string, cursors: PageCursors): void {
@@ -17,6 +21,9 @@ export function pageLinks(reply: FastifyReply, requestUrl: string, cursors: Page
     reply.header('x-next-cursor', cursors.nextCursor);
     links.push(`<${to('after', cursors.nextCursor)}>; rel="next"`);
   }
-  if (cursors.prevCursor) links.push(`<${to('before', cursors.prevCursor)}>; rel="prev"`);
+  if (cursors.prevCursor) {
+    reply.header('x-prev-cursor', cursors.prevCursor);
+    links.push(`<${to('before', cursors.prevCursor)}>; rel="prev"`);
+  }
   if (links.length > 0) reply.header('link', links.join(', '));
 }
