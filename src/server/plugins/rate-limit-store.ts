@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /** What @fastify/rate-limit asks of a store (its own RedisStore and LocalStore have exactly these). */
 interface Counter {
@@ -197,7 +197,9 @@ export interface RateLimitStoreOptions {
 
 /** The Redis-backed store with its in-memory fallback, and the Redis client it owns. */
 export function createRateLimitStore(options: RateLimitStoreOptions): RateLimitStore {
-  const redis = new Redis(options.url, {
+  // Loaded here, only when REDIS_URL is set: a shop without Redis does not keep the client in memory (issue 15).
+  const { Redis: RedisClient } = require('ioredis') as typeof import('ioredis');
+  const redis = new RedisClient(options.url, {
     connectTimeout: options.connectTimeoutMs,
     commandTimeout: options.commandTimeoutMs,
     // A command while disconnected fails at once instead of waiting in a queue for a Redis that may never return.

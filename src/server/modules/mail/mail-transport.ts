@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import nodemailer, { type SendMailOptions } from 'nodemailer';
+import type { SendMailOptions } from 'nodemailer';
 
 /** One mail as it leaves the shop. */
 export interface OutgoingMail {
@@ -50,11 +51,23 @@ export function createMailTransport(
 }
 
 /**
+ * nodemailer is loaded when a transport first needs it: with mail written to files that is the first mail, so a
+ * server at rest does not hold its ~5 MB of heap (issue 15: RSS at rest).
+ */
+function nodemailer(): typeof import('nodemailer') {
+  return createRequire(import.meta.url)('nodemailer') as typeof import('nodemailer');
+}
+
+function createComposer() {
+  return nodemailer().createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+}
+
+/**
  * nodemailer over SMTP (STARTTLS when the server offers it; smtps:// for implicit TLS). The timeouts keep one
  * attempt well inside the outbox lease, so a slow server can never make two instances send the same row.
  */
 export function createSmtpTransport(url: string): MailTransport {
-  const transporter = nodemailer.createTransport({
+  const transporter = nodemailer().createTransport({
     url,
     connectionTimeout: 15_000,
     greetingTimeout: 15_000,
@@ -76,10 +89,11 @@ export function createSmtpTransport(url: string): MailTransport {
 
 /** Writes each mail as `<created>-<id>.eml` (temp name, then rename: a reader never sees half a file). */
 export function createFileTransport(directory: string, log: MailLogger): MailTransport {
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  let composer: ReturnType<typeof createComposer> | undefined;
   return {
     kind: 'file',
     async send(mail) {
+      composer ??= createComposer();
       const info = await composer.sendMail(message(mail));
       const raw = info.message as unknown as Buffer;
       // Mails carry one-time links: only the shop's own user may read them.
@@ -98,7 +112,7 @@ export function createFileTransport(directory: string, log: MailLogger): MailTra
       log.info({ file, to: mail.to, subject: mail.subject }, 'mail written to file');
       return `file ${file}`;
     },
-    close: () => composer.close(),
+    close: () => composer?.close(),
   };
 }
 
