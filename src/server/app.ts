@@ -8,7 +8,7 @@ import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { DiskFloor } from './db/disk-floor.ts';
 import { errorBody, registerErrorHandling } from './errors.ts';
-import { safeLoggerOptions } from './log-safety.ts';
+import { lazyChildLogger, safeLoggerOptions } from './log-safety.ts';
 import { accountsRoutes } from './modules/accounts/accounts-routes.ts';
 import { addressesRoutes } from './modules/accounts/addresses-routes.ts';
 import { cartRoutes } from './modules/cart/cart-routes.ts';
@@ -68,6 +68,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
     genReqId: () => crypto.randomUUID(),
+    // A request's logger is made on its first line, not for every request (log-safety.ts).
+    childLoggerFactory: lazyChildLogger,
     bodyLimit: 64 * 1024,
     trustProxy: config.TRUST_PROXY ? parseTrustProxy(config.TRUST_PROXY) : false,
     routerOptions: { ignoreTrailingSlash: true },
