@@ -1,4 +1,4 @@
-import { execSync } from 'node:child_process';
+import { execFileSync, execSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,6 +36,7 @@ import { type BenchServer, benchPort, startProductionServer } from './support/se
  * BENCH_DURATION (seconds per case, default 5), BENCH_CONNECTIONS (default 10), BENCH_PORT (default: a free port),
  * BENCH_POSTGRES (server URL, default postgres://postgres@127.0.0.1:5432/postgres; "skip" runs PGlite only; a
  * database redline_bench_all_<pid> is created on it and dropped after), STATIC_DIR (default dist/web).
+ * Then, on PostgreSQL, bench/catalog-paging.ts (page 1 vs page 2,500 at 100,000 parts; BENCH_PAGING=skip leaves it out).
  */
 const PARTS = 10_000;
 const ORDERS = 10_000;
@@ -269,6 +270,18 @@ if (postgresServer !== 'skip') {
     rows.push(...(await benchmark('PostgreSQL', { databaseUrl, describe: `PostgreSQL ${name}` })));
   } finally {
     await dropPostgresDatabase(postgresServer, name);
+  }
+}
+if (postgresServer !== 'skip' && process.env.BENCH_PAGING !== 'skip') {
+  // Issue 15 item 5: page 1 against page 2,500 of a 100,000-part catalogue (its own database; BENCH_PAGING=skip).
+  console.log('\nbench/catalog-paging.ts (PostgreSQL, 100,000 parts):');
+  try {
+    execFileSync(process.execPath, [path.join(import.meta.dirname, 'catalog-paging.ts')], {
+      stdio: 'inherit',
+      env: { ...process.env, BENCH_POSTGRES: postgresServer },
+    });
+  } catch {
+    process.exitCode = 1;
   }
 }
 console.log(`\n(${((Date.now() - started) / 1000).toFixed(0)} s, load afterwards ${os.loadavg()[0]?.toFixed(2)})`);
