@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { decodeCursor } from '../../../shared/cursor.ts';
 import type { PartFacets } from '../../../shared/schemas/fitment.ts';
-import { type PartSort, partSortValues } from '../../../shared/schemas/parts.ts';
+import { type PartSort, partCursorOrder, partSortValues } from '../../../shared/schemas/parts.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import {
   type PartFilterParams,
@@ -33,6 +34,28 @@ export interface CatalogSearch {
   showAll: boolean;
   /** Manage Products: parts that are not universal and have no fitment yet. */
   noFitment: boolean;
+  /**
+   * Issue 15: the page reached by Next or Previous, as the API's cursor (`after` / `before` in the URL): the API
+   * reads it from the index wherever it is in the catalogue. `page` is then only the number shown. Without it the
+   * page is read by offset (page 1, a page number picked, a search by relevance).
+   */
+  cursor: PageCursor | undefined;
+}
+
+export interface PageCursor {
+  dir: 'after' | 'before';
+  value: string;
+}
+
+/** A cursor of the URL that the API would accept for this list (its own order); anything else is left out. */
+function cursorOf(params: URLSearchParams, sort: PartSort | undefined, q: string): PageCursor | undefined {
+  for (const dir of ['after', 'before'] as const) {
+    const value = params.get(dir);
+    if (value === null) continue;
+    const position = decodeCursor(value);
+    return position && position.o === partCursorOrder({ sort, q }) ? { dir, value } : undefined;
+  }
+  return undefined;
 }
 
 function slug(value: string | null): string | undefined {
@@ -68,6 +91,7 @@ export function readCatalogSearch(params: URLSearchParams): CatalogSearch {
     inStock: params.get('inStock') === 'true',
     showAll: params.get('fits') === 'false',
     noFitment: params.get('fitment') === 'none',
+    cursor: page > 1 ? cursorOf(params, sort, q) : undefined,
   };
 }
 
@@ -96,14 +120,31 @@ function defined<T extends object>(params: T): T {
   return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined)) as T;
 }
 
-/** The list's query of a list state: its filters, order and page. */
+/** The list's query of a list state: its filters, order and page (by cursor when it has one, else by offset). */
 function pageParams(search: CatalogSearch, vehicleId?: string | null) {
+  const { cursor } = search;
   return defined({
     ...filterParams(search, vehicleId),
     sort: search.sort,
     limit: PAGE_SIZE,
-    offset: (search.page - 1) * PAGE_SIZE,
+    ...(cursor ? { [cursor.dir]: cursor.value } : { offset: (search.page - 1) * PAGE_SIZE }),
   });
+}
+
+/**
+ * The URL change for going to page `next` from `page`: Next and Previous follow the cursors the current page came
+ * with, so a deep page costs what page 1 does; page 1 and a page number picked are read by offset.
+ */
+export function pageChange(
+  page: number,
+  next: number,
+  current: Pick<PartPage, 'nextCursor' | 'prevCursor'> | undefined,
+): { page: number; cursor?: PageCursor } {
+  if (next === page + 1 && current?.nextCursor)
+    return { page: next, cursor: { dir: 'after', value: current.nextCursor } };
+  if (next === page - 1 && next > 1 && current?.prevCursor)
+    return { page: next, cursor: { dir: 'before', value: current.prevCursor } };
+  return { page: next };
 }
 
 /** The page and its counts of a list state, in one request (`GET /api/part/page`), shared by the two queries below. */
@@ -120,8 +161,8 @@ export function catalogPageQueryOptions(search: CatalogSearch, vehicleId?: strin
   return queryOptions({
     queryKey: partKeys.list(params),
     queryFn: async (): Promise<PartPage> => {
-      const { items, total, capped } = await catalogView(search, vehicleId);
-      return { items, total, capped };
+      const { items, total, capped, nextCursor, prevCursor } = await catalogView(search, vehicleId);
+      return { items, total, capped, nextCursor, prevCursor };
     },
     // Paging and typing a search keep the previous cards on screen instead of flashing skeletons.
     placeholderData: keepPreviousData,

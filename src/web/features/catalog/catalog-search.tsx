@@ -5,7 +5,7 @@ import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { useSearchParams } from 'react-router';
 import { type PartSort, partSortValues } from '../../../shared/schemas/parts.ts';
-import { type CatalogSearch, readCatalogSearch } from './catalog-search-params.ts';
+import { type CatalogSearch, type PageCursor, readCatalogSearch } from './catalog-search-params.ts';
 import { SearchCombobox, type SuggestionChoice } from './search-suggestions.tsx';
 
 const sortLabels: Record<PartSort | 'oldest', string> = {
@@ -16,7 +16,7 @@ const sortLabels: Record<PartSort | 'oldest', string> = {
   name: 'Name: A to Z',
 };
 
-type CatalogChanges = Partial<Omit<CatalogSearch, 'page'>> & { page?: number };
+type CatalogChanges = Partial<Omit<CatalogSearch, 'page' | 'cursor'>> & { page?: number; cursor?: PageCursor };
 
 /** How each list setting is written in the URL; a default (empty, false) is left out. */
 function urlValue(key: keyof CatalogSearch, value: CatalogSearch[keyof CatalogSearch]): string | undefined {
@@ -38,11 +38,12 @@ const urlNames: Record<keyof CatalogSearch, string> = {
   inStock: 'inStock',
   showAll: 'fits',
   noFitment: 'fitment',
+  cursor: 'after',
 };
 
 /**
- * The list state lives in the URL (?q=&sort=&page= and the filters), so a search can be shared, bookmarked and gone
- * back to.
+ * The list state lives in the URL (?q=&sort=&page= and the filters, and after Next or Previous the page's cursor,
+ * `after=` or `before=`), so a search can be shared, bookmarked and gone back to.
  */
 export function useCatalogSearch() {
   const [params, setParams] = useSearchParams();
@@ -50,16 +51,20 @@ export function useCatalogSearch() {
   const update = (changes: CatalogChanges) => {
     const next = new URLSearchParams(params);
     for (const [key, value] of Object.entries(changes) as [keyof CatalogSearch, CatalogSearch[keyof CatalogSearch]][]) {
-      if (key === 'page') continue;
+      if (key === 'page' || key === 'cursor') continue;
       const text = urlValue(key, value);
       if (text === undefined) next.delete(urlNames[key]);
       else next.set(urlNames[key], text);
     }
     // A new search, order or filter starts again at page 1.
-    const filtersChanged = Object.keys(changes).some((key) => key !== 'page');
+    const filtersChanged = Object.keys(changes).some((key) => key !== 'page' && key !== 'cursor');
     const nextPage = changes.page ?? (filtersChanged ? 1 : search.page);
     if (nextPage > 1) next.set('page', String(nextPage));
     else next.delete('page');
+    // A cursor belongs to the page it leads to (Next / Previous); any other change reads its page by offset.
+    next.delete('after');
+    next.delete('before');
+    if (changes.cursor && nextPage > 1) next.set(changes.cursor.dir, changes.cursor.value);
     setParams(next);
   };
   return { ...search, search, update };

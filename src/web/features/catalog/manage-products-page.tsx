@@ -15,7 +15,7 @@ import { errorMessage } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-context.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { SearchBar, useCatalogSearch } from './catalog-search.tsx';
-import { catalogListQueryOptions, pageCountOf } from './catalog-search-params.ts';
+import { catalogListQueryOptions, pageChange, pageCountOf } from './catalog-search-params.ts';
 import { categoryOptions } from './category-options.ts';
 import { categoriesQueryOptions, partQueryOptions } from './parts-api.ts';
 import { PartsPagination } from './parts-pagination.tsx';
@@ -102,7 +102,7 @@ export function Component() {
           <PartsPagination
             page={page}
             pageCount={pageCount}
-            onPage={(next) => update({ page: next })}
+            onPage={(next) => update(pageChange(page, next, parts.isPlaceholderData ? undefined : parts.data))}
             label="Product pages"
           />
         </>

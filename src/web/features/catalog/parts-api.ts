@@ -20,6 +20,9 @@ export interface PartPage {
   total: number;
   /** A search with more matches than the shop ranks (X-Total-Count-Capped): `total` means "at least". */
   capped?: boolean;
+  /** Issue 15: where the next and previous pages start (X-Next-Cursor / X-Prev-Cursor, or the page's own fields). */
+  nextCursor?: string | null;
+  prevCursor?: string | null;
 }
 
 /** Query keys: mutations invalidate `partKeys.all`, so every list, facet count, brand list and detail refreshes. */
@@ -53,6 +56,8 @@ async function fetchParts(params: PartListParams, signal?: AbortSignal): Promise
     items: data,
     total: Number.isFinite(total) ? total : data.length,
     capped: headers.get('x-total-count-capped') === 'true',
+    nextCursor: headers.get('x-next-cursor'),
+    prevCursor: headers.get('x-prev-cursor'),
   };
 }
 

@@ -18,6 +18,7 @@ import {
   catalogFacetsQueryOptions,
   catalogPageQueryOptions,
   limitedToVehicle,
+  pageChange,
   pageCountOf,
 } from './catalog-search-params.ts';
 import { activeFilterCount, PartFilters } from './part-filters.tsx';
@@ -52,7 +53,8 @@ export function PartsPage({ vehicle, vehicleReady, vehiclePanel, renderBadge }: 
   const filtersSet = activeFilterCount(search);
 
   const goToPage = (next: number) => {
-    update({ page: next });
+    // Next and Previous by the page's cursors; the placeholder (a page still loading) has none of its own.
+    update(pageChange(page, next, parts.isPlaceholderData ? undefined : parts.data));
     window.scrollTo({ top: 0 });
   };
 
