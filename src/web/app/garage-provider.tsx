@@ -19,6 +19,7 @@ import {
   readLastVehicle,
   storeLastVehicle,
 } from '../lib/current-vehicle.tsx';
+import { useHydrated } from '../lib/hydration.ts';
 
 function currentOf(garage: Garage): Vehicle | null {
   return garage.vehicles.find((entry) => entry.id === garage.currentId)?.vehicle ?? null;
@@ -91,10 +92,12 @@ export function GarageProvider({ children }: { children: ReactNode }) {
         ? currentOf(server.data)
         : readLastVehicle();
 
-  // Remembered for the next page load (and the router's loaders), once the garage has said which it is.
+  // Remembered for the next page load (and the router's loaders), once the garage has said which it is. Not while a
+  // server-rendered page hydrates: that render shows no vehicle whatever this browser keeps (issue 15).
+  const hydrated = useHydrated();
   useEffect(() => {
-    if (status === 'ready') storeLastVehicle(current);
-  }, [status, current]);
+    if (hydrated && status === 'ready') storeLastVehicle(current);
+  }, [hydrated, status, current]);
 
   const value = useMemo<GarageState>(() => {
     const account = {

@@ -1,4 +1,11 @@
-import { createBrowserRouter, type LoaderFunctionArgs, Outlet, type RouteObject } from 'react-router';
+import {
+  createBrowserRouter,
+  type HydrationState,
+  type LoaderFunctionArgs,
+  matchRoutes,
+  Outlet,
+  type RouteObject,
+} from 'react-router';
 import { paths, routePatterns } from '../../shared/paths.ts';
 import { RequireAuth } from '../features/accounts/require-auth.tsx';
 import { SessionEndedRedirect } from '../features/accounts/session-ended-redirect.tsx';
@@ -14,7 +21,7 @@ import { HOME_HERO_IMAGE } from './routes/home-hero.ts';
  * Every route of spec §2. Page modules are lazy (each exports `Component`), so the home page downloads only
  * what it shows. Signed-in pages are wrapped in RequireAuth; the dashboard guards its admin pages itself.
  */
-const routes: RouteObject[] = [
+export const routes: RouteObject[] = [
   {
     path: paths.home,
     element: <AppShell />,
@@ -23,7 +30,7 @@ const routes: RouteObject[] = [
       {
         index: true,
         lazy: () => {
-          preloadImage(HOME_HERO_IMAGE);
+          if (inBrowser()) preloadImage(HOME_HERO_IMAGE);
           return import('./routes/home-page.tsx');
         },
       },
@@ -87,6 +94,8 @@ function preloadImage(href: string) {
  * this browser (issue 13; the garage confirms it, and the page asks again if it differs).
  */
 function prefetchPartsPage({ request }: LoaderFunctionArgs) {
+  // On the server the page's data is fetched by entry-server.tsx into the request's own query client.
+  if (!inBrowser()) return null;
   const search = new URL(request.url).searchParams;
   const vehicleId = readLastVehicle()?.id;
   void import('../features/catalog/catalog-search-params.ts').then(
@@ -101,6 +110,7 @@ function prefetchPartsPage({ request }: LoaderFunctionArgs) {
 
 /** /part/{partId}: the part the purchase screen shows, with whether it fits the vehicle last shown as current. */
 function prefetchPart({ params }: LoaderFunctionArgs) {
+  if (!inBrowser()) return null;
   const partId = params.partId ?? '';
   const vehicleId = readLastVehicle()?.id;
   void import('../features/catalog/parts-api.ts').then(({ partQueryOptions }) =>
@@ -132,6 +142,27 @@ function RequireAuthOutlet() {
   );
 }
 
-export function createAppRouter() {
-  return createBrowserRouter(routes);
+/** The routes also run on the server (entry-server.tsx), where there is no document and no localStorage. */
+function inBrowser(): boolean {
+  return typeof document !== 'undefined';
+}
+
+/**
+ * Loads the lazy route modules of the page the browser is on, before a server-rendered page is hydrated (issue 15):
+ * its first render must be the server's HTML, not the Suspense fallback a lazy route shows while it loads.
+ */
+export async function loadMatchedRoutes(): Promise<void> {
+  const matches = matchRoutes(routes, window.location) ?? [];
+  await Promise.all(
+    matches.map(async ({ route }) => {
+      if (typeof route.lazy !== 'function') return;
+      const module = await route.lazy();
+      Object.assign(route, { ...module, lazy: undefined });
+    }),
+  );
+}
+
+/** The browser's router; `hydrationData` is what the server's router rendered a server-rendered page with. */
+export function createAppRouter(hydrationData?: HydrationState) {
+  return createBrowserRouter(routes, hydrationData ? { hydrationData } : undefined);
 }

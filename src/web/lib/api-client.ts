@@ -23,6 +23,24 @@ export function onUnauthorized(listener: UnauthorizedListener): () => void {
   return () => unauthorizedListeners.delete(listener);
 }
 
+/**
+ * Where requests go and what sends them: in the browser its own origin and `fetch`; while the server renders a page
+ * (issue 15, entry-server.tsx) the server's own app, so the same query functions fill the page's cache.
+ */
+interface ApiTransport {
+  origin(): string;
+  fetch(url: URL, init: RequestInit): Promise<Response>;
+}
+
+let transport: ApiTransport = {
+  origin: () => window.location.origin,
+  fetch: (url, init) => fetch(url, init),
+};
+
+export function setApiTransport(next: ApiTransport): void {
+  transport = next;
+}
+
 interface ApiRequest<T> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
@@ -46,7 +64,7 @@ interface ApiResponse<T> {
 
 /** The one way the web app calls the API: JSON in and out, bearer token attached, errors as ApiError. */
 export async function apiRequest<T>(path: string, options: ApiRequest<T> = {}): Promise<ApiResponse<T>> {
-  const url = new URL(`/api${path}`, window.location.origin);
+  const url = new URL(`/api${path}`, transport.origin());
   for (const [key, value] of Object.entries(options.query ?? {})) {
     if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
   }
@@ -61,7 +79,7 @@ export async function apiRequest<T>(path: string, options: ApiRequest<T> = {}): 
 
   let response: Response;
   try {
-    response = await fetch(url, {
+    response = await transport.fetch(url, {
       method: options.method ?? 'GET',
       headers,
       // Said outright: the Google sign-in code is redeemed with the cookie this origin set, and no other is sent.

@@ -2,6 +2,7 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useM
 import type { Me } from '../../shared/schemas/accounts.ts';
 import { api, onUnauthorized } from './api-client.ts';
 import { clearToken, readToken, storeToken } from './auth-token.ts';
+import { useHydrated } from './hydration.ts';
 import { queryClient } from './query-client.ts';
 
 /**
@@ -123,9 +124,23 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (statusRef.current === 'signed-in') setUser(me);
   }, []);
 
+  // A server-rendered page was rendered for a visitor (the server never sees the stored token): its hydration renders
+  // as that visitor too, and the stored sign-in shows from the next render on (issue 15).
+  const hydrated = useHydrated();
+  const shownStatus = hydrated ? status : 'signed-out';
+  const shownUser = hydrated ? user : null;
   const value = useMemo(
-    () => ({ status, user, signIn, signOut, refreshUser, sessionEnded, signOutReason, signedOutFrom }),
-    [status, user, signIn, signOut, refreshUser, sessionEnded, signOutReason, signedOutFrom],
+    () => ({
+      status: shownStatus,
+      user: shownUser,
+      signIn,
+      signOut,
+      refreshUser,
+      sessionEnded,
+      signOutReason,
+      signedOutFrom,
+    }),
+    [shownStatus, shownUser, signIn, signOut, refreshUser, sessionEnded, signOutReason, signedOutFrom],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
