@@ -124,8 +124,8 @@ function FilterControls({
             type="radio"
             id={`${id}-category-${category.slug}`}
             name={`${id}-category`}
-            className="part-filter-option"
-            style={{ marginInlineStart: `${(depthOf.get(category.slug) ?? 0) * 1.25}rem` }}
+            // A class, not a style attribute: the Content-Security-Policy refuses those in server-rendered HTML.
+            className={`part-filter-option part-filter-depth-${Math.min(2, depthOf.get(category.slug) ?? 0)}`}
             checked={shown.category === category.slug}
             disabled={category.count === 0 && shown.category !== category.slug}
             onChange={() => change({ category: category.slug })}

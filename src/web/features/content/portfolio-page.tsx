@@ -1,4 +1,4 @@
-import { Badge, Card, Col, Container, ProgressBar, Row } from 'react-bootstrap';
+import { Badge, Card, Col, Container, Row } from 'react-bootstrap';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import './content.css';
 import { type PortfolioProject, type PortfolioSkill, portfolioContent } from './portfolio-content.ts';
@@ -15,17 +15,22 @@ function SkillMeter({ skill }: { skill: PortfolioSkill }) {
           {level}%
         </span>
       </div>
-      {/* A nested bar is used because react-bootstrap only forwards aria-* props to the element
-          with role="progressbar" in that form; on a single bar they land on the outer wrapper. */}
-      <ProgressBar className="content-skill-bar">
-        <ProgressBar
-          now={level}
-          aria-label={`${skill.name} proficiency`}
-          aria-valuetext={`${level}%`}
-          label={`${level}%`}
-          visuallyHidden
-        />
-      </ProgressBar>
+      {/* An SVG bar, not Bootstrap's: its width is an attribute, where Bootstrap's is a style attribute, which the
+          Content-Security-Policy refuses in HTML the server renders (issue 15). */}
+      <div
+        className="content-skill-bar"
+        role="progressbar"
+        aria-label={`${skill.name} proficiency`}
+        aria-valuenow={level}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuetext={`${level}%`}
+      >
+        <svg aria-hidden="true" focusable="false">
+          <rect className="content-skill-track" width="100%" height="100%" rx="5" />
+          <rect className="content-skill-fill" width={`${level}%`} height="100%" rx="5" />
+        </svg>
+      </div>
     </li>
   );
 }
