@@ -20,9 +20,11 @@ function precompress(): Plugin {
     name: 'redline-precompress',
     apply: 'build',
     configResolved(config) {
-      outDir = path.resolve(config.root, config.build.outDir);
+      // The server-rendering bundle (dist/ssr) is read by Node from disk, never sent to a browser.
+      outDir = config.build.ssr ? '' : path.resolve(config.root, config.build.outDir);
     },
     async closeBundle() {
+      if (!outDir) return;
       // closeBundle also runs after a failed build, when there may be no output: reading it would throw ENOENT and
       // hide the build's own error.
       if (!fs.existsSync(outDir)) return;
@@ -95,11 +97,28 @@ function preloadRoute(entry: string): Plugin {
   };
 }
 
+/**
+ * Issue 15: `vite build --ssr src/web/entry-server.tsx --outDir dist/ssr` (part of `npm run build`) builds the
+ * server-rendering bundle with this same config; Node reads it from disk, so it needs neither the public files nor a
+ * manifest.
+ */
+function serverRenderingBundle(): Plugin {
+  return {
+    name: 'redline-server-rendering-bundle',
+    // Dependencies bundled in: several (react-bootstrap's `react-bootstrap/Button`) are directory imports that
+    // Vite resolves and Node's ES module loader refuses.
+    config: (_config, env) =>
+      env.isSsrBuild ? { publicDir: false, build: { manifest: false }, ssr: { noExternal: true } } : undefined,
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress(), preloadRoute('src/web/app/routes/home-page.tsx')],
+  plugins: [react(), precompress(), preloadRoute('src/web/app/routes/home-page.tsx'), serverRenderingBundle()],
   publicDir: 'public',
   build: {
     outDir: 'dist/web',
+    // Issue 15: which CSS each route module needs, so a server-rendered page links its styles from the start.
+    manifest: true,
     emptyOutDir: true,
     sourcemap: false,
     // Never inline assets as data: URLs into JS; the CSP and caching both prefer real files.

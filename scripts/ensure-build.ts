@@ -9,6 +9,8 @@ const root = path.resolve(import.meta.dirname, '..');
 const BUILD_DIR = 'dist/web';
 /** Vite rewrites it on every build, so its mtime is the build's time stamp. */
 const BUILD_STAMP = path.join(BUILD_DIR, 'index.html');
+/** Issue 15: the server-rendering bundle `npm run build` writes beside the web build (ADR 015). */
+const SERVER_BUNDLE = path.join('dist/ssr', 'entry-server.js');
 /** Everything `vite build` reads; package-lock.json stands for the dependencies bundled into the pages. */
 const SOURCES = ['src/web', 'src/shared', 'index.html', 'vite.config.ts', 'public', 'package-lock.json'];
 
@@ -32,6 +34,9 @@ function newestFile(entries: readonly string[]): { file: string; mtimeMs: number
 function rebuildReason(): string | undefined {
   const built = fs.statSync(path.join(root, BUILD_STAMP), { throwIfNoEntry: false });
   if (!built) return 'No web build yet: building the shop pages once (npm run build)…';
+  if (!fs.existsSync(path.join(root, SERVER_BUNDLE))) {
+    return 'No server-rendering bundle yet: building the shop pages once (npm run build)…';
+  }
   const newest = newestFile(SOURCES);
   if (newest && newest.mtimeMs > built.mtimeMs) {
     return `The web app changed since the last build (${newest.file} is newer): rebuilding it (npm run build)…`;

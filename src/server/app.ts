@@ -4,7 +4,7 @@ import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppConfig } from './config.ts';
+import { type AppConfig, publicUrl } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { DiskFloor } from './db/disk-floor.ts';
 import { errorBody, registerErrorHandling } from './errors.ts';
@@ -189,7 +189,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await app.register(seoRoutes, { sitemap: services.sitemap });
-  await app.register(staticSpaPlugin, { root: config.STATIC_DIR });
+  await app.register(staticSpaPlugin, { root: config.STATIC_DIR, publicUrl: publicUrl(config) });
   return app;
 }
 

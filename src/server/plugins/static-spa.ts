@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { isPagePath } from '../../shared/paths.ts';
+import type { RenderResult, ServerRenderer } from '../../shared/server-rendering.ts';
 import { errorBody } from '../errors.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -16,9 +18,10 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * names (each file becomes a route here, and two routes for one path stop the start with Fastify's error).
  */
 export const staticSpaPlugin = fp(
-  async (app: FastifyInstance, options: { root: string }) => {
+  async (app: FastifyInstance, options: { root: string; publicUrl: string }) => {
     const root = path.resolve(options.root);
     const hasBuild = fs.existsSync(path.join(root, 'index.html'));
+    const pages = hasBuild ? serverRenderedPages(app, root, options.publicUrl) : null;
     if (hasBuild) {
       await app.register(fastifyStatic, {
         root,
@@ -41,11 +44,15 @@ export const staticSpaPlugin = fp(
       const isPage = (request.method === 'GET' || request.method === 'HEAD') && !pathname.startsWith('/api');
       // Paths with a file extension are missing files, not pages: a 404 beats serving HTML as JavaScript.
       if (isPage && hasBuild && !path.extname(pathname)) {
-        return reply
-          .status(isPagePath(pathname) ? 200 : 404)
-          .header('cache-control', 'no-cache')
-          .type('text/html')
-          .sendFile('index.html', root);
+        const status = isPagePath(pathname) ? 200 : 404;
+        return (async () => {
+          const page = await pages?.render(request.url, status);
+          reply
+            .status(page?.status ?? status)
+            .header('cache-control', 'no-cache')
+            .type('text/html');
+          return page?.html ?? reply.sendFile('index.html', root);
+        })();
       }
       const what = pathname.startsWith('/api') ? 'API route' : 'file';
       return reply.status(404).send(errorBody('not_found', `No ${what} ${request.method} ${pathname}.`));
@@ -53,3 +60,105 @@ export const staticSpaPlugin = fp(
   },
   { name: 'static-spa' },
 );
+
+/**
+ * Issue 15 (ADR 015): the public pages rendered on the server by the web app's own bundle (`vite build --ssr`, in
+ * `ssr/` beside the web build), loaded at the first page request so a server that serves only the API never pays
+ * for React. The page's data comes from this app's own API through `app.inject`, so validation, caching and limits
+ * apply as for any client. When there is no bundle, or rendering fails, the shell is served as before: the browser
+ * renders the page, as it always could.
+ */
+function serverRenderedPages(app: FastifyInstance, root: string, publicUrl: string) {
+  const bundle = path.join(path.dirname(root), 'ssr', 'entry-server.js');
+  if (!fs.existsSync(bundle)) {
+    app.log.warn(`No server-rendering bundle at ${bundle}: pages are rendered in the browser only (npm run build).`);
+    return null;
+  }
+  const template = fs.readFileSync(path.join(root, 'index.html'), 'utf8');
+  const assets = routeAssets(root, template);
+  let renderer: Promise<ServerRenderer> | undefined;
+
+  const fetchFromApp = async (url: URL, init: RequestInit): Promise<Response> => {
+    const answer = await app.inject({
+      method: (init.method ?? 'GET') as 'GET',
+      url: `${url.pathname}${url.search}`,
+      headers: { accept: 'application/json' },
+    });
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : String(value));
+    }
+    const empty = answer.statusCode === 204 || answer.statusCode === 304;
+    return new Response(empty ? null : new Uint8Array(answer.rawPayload), { status: answer.statusCode, headers });
+  };
+
+  return {
+    async render(url: string, status: number): Promise<{ status: number; html: string | null }> {
+      let result: RenderResult;
+      try {
+        renderer ??= import(pathToFileURL(bundle).href) as Promise<ServerRenderer>;
+        result = await (await renderer).render({ url, publicUrl, fetch: fetchFromApp });
+      } catch (error) {
+        app.log.error({ err: error, url }, 'Server rendering failed: serving the page for the browser to render');
+        return { status, html: null };
+      }
+      if (result.kind === 'shell') return { status: Math.max(status, result.status), html: null };
+      return { status: result.status, html: fillTemplate(template, result, assets(result.routeModule)) };
+    },
+  };
+}
+
+/** The built index.html with the rendered page: its head tags, its HTML in #root, its data for the hydration. */
+function fillTemplate(template: string, page: Extract<RenderResult, { kind: 'page' }>, assets: string): string {
+  return template
+    .replace(/<title>[\s\S]*?<\/title>/, '')
+    .replace(/<meta name="description"[^>]*>/, '')
+    .replace('</head>', `    ${page.head}\n${assets}  </head>`)
+    .replace(
+      /<div id="root">[\s\S]*?<\/div>\s*<noscript>/,
+      () => `<div id="root">${page.body}</div>\n    ${page.state}\n    <noscript>`,
+    );
+}
+
+/**
+ * The route module's chunks as `<link rel="modulepreload">` and its CSS as `<link rel="stylesheet">` (Vite's manifest):
+ * the browser fetches them alongside the entry instead of after it, so the page is hydrated sooner and is styled
+ * from its first paint (the browser alone would load the route's CSS with its chunk, after painting this HTML).
+ */
+function routeAssets(root: string, template: string): (routeModule: string) => string {
+  const manifestFile = path.join(root, '.vite', 'manifest.json');
+  if (!fs.existsSync(manifestFile)) return () => '';
+  const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<
+    string,
+    { file: string; css?: string[]; imports?: string[]; isEntry?: boolean }
+  >;
+  const entry = Object.entries(manifest).find(([, chunk]) => chunk.isEntry);
+  const loaded = new Set<string>([...(entry ? [entry[0]] : []), ...(entry?.[1].imports ?? [])]);
+  const linked = new Set(entry?.[1].css ?? []);
+  const cache = new Map<string, string>();
+  return (routeModule) => {
+    const known = cache.get(routeModule);
+    if (known !== undefined) return known;
+    const scripts = new Set<string>();
+    const styles = new Set<string>();
+    const visit = (key: string) => {
+      const chunk = manifest[key];
+      if (!chunk || scripts.has(chunk.file)) return;
+      if (!loaded.has(key)) scripts.add(chunk.file);
+      for (const css of chunk.css ?? []) if (!linked.has(css)) styles.add(css);
+      for (const imported of chunk.imports ?? []) visit(imported);
+    };
+    visit(routeModule);
+    const tags = [
+      ...[...scripts]
+        // index.html already preloads the home page's chunks.
+        .filter((file) => !template.includes(`/${file}"`))
+        .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+      ...[...styles].map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
+    ]
+      .map((tag) => `    ${tag}\n`)
+      .join('');
+    cache.set(routeModule, tags);
+    return tags;
+  };
+}
