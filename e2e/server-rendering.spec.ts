@@ -1,0 +1,173 @@
+import type { APIRequestContext, ConsoleMessage, Page } from '@playwright/test';
+import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
+import { expect, expectAccessible, test } from './support/fixtures.ts';
+
+/*
+ * Issue 15: the public pages arrive rendered by the server and React takes them over (hydration) without rendering
+ * anything different: any hydration warning or error fails the test (the fixture fails on console errors; the
+ * warnings are caught here), and the page answers clicks afterwards.
+ */
+
+const newTag = () => `s${Math.random().toString(36).slice(2, 7)}`;
+
+let adminToken: Promise<string> | undefined;
+
+async function addPart(request: APIRequestContext, name: string, price: number) {
+  adminToken ??= signInAdminViaApi(request).then((admin) => admin.token);
+  const res = await request.post('/api/part', {
+    headers: { authorization: `Bearer ${await adminToken}` },
+    data: {
+      name,
+      desription: 'A part for the server-rendering browser test.',
+      img: '/images/parts/brake-disc.svg',
+      price,
+      availablequantity: 40,
+      minimunorder: 1,
+      brand: 'Brembo',
+      mpn: 'SR-1',
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as { _id: string; name: string };
+}
+
+/** React's hydration complaints, in development words and production error numbers (#418, #423, #425…). */
+const HYDRATION = /hydrat|did not match|#41[89]|#42[0-5]/i;
+
+/** Collects every console message of the page that speaks of hydration, warnings included. */
+function watchHydration(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message: ConsoleMessage) => {
+    if (HYDRATION.test(message.text())) problems.push(`${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => {
+    if (HYDRATION.test(error.message)) problems.push(`pageerror: ${error.message}`);
+  });
+  return problems;
+}
+
+/**
+ * Remembers the server's first <h1> before any script runs (readyState 'interactive' comes before module scripts),
+ * so the test can check React kept that very element instead of rendering the page again.
+ */
+async function rememberServerHeading(page: Page) {
+  await page.addInitScript(() => {
+    document.addEventListener('readystatechange', () => {
+      if (document.readyState === 'interactive') {
+        (window as unknown as { serverHeading: Element | null }).serverHeading = document.querySelector('main h1');
+      }
+    });
+  });
+}
+
+async function expectHydrated(page: Page) {
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+  const kept = await page.evaluate(() => {
+    const heading = (window as unknown as { serverHeading: Element | null }).serverHeading;
+    return heading?.isConnected && heading === document.querySelector('main h1');
+  });
+  expect(kept, 'the server-rendered <h1> is the one on the page after hydration').toBe(true);
+}
+
+for (const width of [375, 1280]) {
+  test.describe(`server-rendered pages at ${width} px`, () => {
+    test.use({ viewport: { width, height: 900 } });
+
+    test('a part page hydrates without a warning and Add To Cart works', async ({ page, request }) => {
+      const part = await addPart(request, `${newTag()} Disc`, 42.5);
+      const problems = watchHydration(page);
+      await rememberServerHeading(page);
+      const response = await page.goto(`/part/${part._id}`);
+      expect(response?.status()).toBe(200);
+      expect(await response?.text()).toContain(`Purchase ${part.name}`);
+      await expect(page.getByRole('heading', { name: `Purchase ${part.name}` })).toBeVisible();
+      await expectHydrated(page);
+      await expect(page).toHaveTitle(`Purchase ${part.name} | Redline Parts`);
+
+      const cartLink = page.getByRole('link', { name: /^Cart, \d+ parts?$/ });
+      await expect(cartLink).toHaveAccessibleName('Cart, 0 parts');
+      await page.getByRole('button', { name: 'Add To Cart' }).click();
+      await expect(cartLink).toHaveAccessibleName('Cart, 1 part');
+      await expectAccessible(page);
+      expect(problems).toEqual([]);
+    });
+
+    test('the parts list hydrates with its filters from the address, and searching works', async ({
+      page,
+      request,
+    }) => {
+      const tag = newTag();
+      await addPart(request, `${tag} Pads`, 12.5);
+      await addPart(request, `${tag} Lever`, 30);
+      const problems = watchHydration(page);
+      await rememberServerHeading(page);
+      await page.goto(`/allparts?q=${tag}&sort=price_desc`);
+      await expectHydrated(page);
+      await expect(page.locator('.part-card')).toHaveCount(2);
+      await expect(page.locator('.part-card').first().getByRole('heading')).toHaveText(`${tag} Lever`);
+
+      await page.getByRole('combobox', { name: 'Search parts' }).fill(`${tag} Pads`);
+      await page.getByRole('button', { name: 'Search' }).click();
+      await expect(page).toHaveURL(new RegExp(`q=${tag}\\+Pads`));
+      await expect(page.locator('.part-card')).toHaveCount(1);
+      await expectAccessible(page);
+      expect(problems).toEqual([]);
+    });
+
+    test('the home page, the blog and the portfolio hydrate without a warning', async ({ page }) => {
+      const problems = watchHydration(page);
+      await rememberServerHeading(page);
+      for (const address of ['/', '/blog', '/myprotfolio']) {
+        await page.goto(address);
+        await expectHydrated(page);
+      }
+      // Interactive: the home page's link goes to the parts list in the app, without loading a page.
+      await page.goto('/');
+      await expectHydrated(page);
+      await page.getByRole('link', { name: 'Explore More' }).click();
+      await expect(page).toHaveURL(/\/allparts$/);
+      await expect(page.getByRole('heading', { name: 'Parts', level: 1 })).toBeVisible();
+      expect(problems).toEqual([]);
+    });
+
+    test('an unknown address answers 404 with the not-found page', async ({ page }) => {
+      const problems = watchHydration(page);
+      await rememberServerHeading(page);
+      const response = await page.goto('/no-such-page-here');
+      expect(response?.status()).toBe(404);
+      await expectHydrated(page);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(page).toHaveTitle('Page Not Found | Redline Parts');
+      await page.getByRole('link', { name: 'Back to home' }).click();
+      await expect(page).toHaveURL(/\/$/);
+      expect(problems).toEqual([]);
+    });
+
+    test('a signed-in customer gets the visitor page first, then their own, without a warning', async ({
+      page,
+      request,
+    }) => {
+      const part = await addPart(request, `${newTag()} Chain`, 55);
+      const customer = await signUpViaApi(request);
+      await useToken(page, customer.token);
+      const problems = watchHydration(page);
+      await rememberServerHeading(page);
+      await page.goto(`/part/${part._id}`);
+      await expectHydrated(page);
+      // The menu is folded at 375 px: the signed-in user's address is there, if not on show.
+      await expect(page.getByTestId('nav-user-email')).toHaveText(customer.email);
+      expect(problems).toEqual([]);
+    });
+  });
+}
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('a part page shows the part, its price and its purchase heading', async ({ page, request }) => {
+    const part = await addPart(request, `${newTag()} Pump`, 99.95);
+    await page.goto(`/part/${part._id}`);
+    await expect(page.getByRole('heading', { name: `Purchase ${part.name}` })).toBeVisible();
+    await expect(page.getByText('$99.95').first()).toBeVisible();
+  });
+});
