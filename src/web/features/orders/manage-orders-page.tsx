@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
-import { Link } from 'react-router';
-import type { OrderStatus } from '../../../shared/enums.ts';
+import { Link, useSearchParams } from 'react-router';
+import { decodeCursor } from '../../../shared/cursor.ts';
+import { type OrderStatus, orderStatuses } from '../../../shared/enums.ts';
 import { paths } from '../../../shared/paths.ts';
 import { EmptyState, QueryStatus } from '../../components/query-state.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
@@ -34,20 +35,73 @@ const statusOptions: { value: '' | OrderStatus; label: string }[] = [
   { value: 'cancelled', label: 'Cancelled' },
 ];
 
+/**
+ * The list's state as its URL holds it (?status=&q=&page=, and after Next or Previous the page's cursor, `after=` or
+ * `before=`), so a filtered list can be shared and Back returns to the page before. A hand-edited value the API
+ * would refuse is left out.
+ */
+function readOrdersUrl(params: URLSearchParams) {
+  const rawStatus = params.get('status');
+  const status: '' | OrderStatus = orderStatuses.find((value) => value === rawStatus) ?? '';
+  const q = (params.get('q') ?? '').trim().slice(0, 100);
+  const page = Math.min(40_000, Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1));
+  const cursorIn = (name: 'after' | 'before') => {
+    const value = params.get(name);
+    return page > 1 && value && decodeCursor(value)?.o === 'orders' ? value : undefined;
+  };
+  const after = cursorIn('after');
+  const before = after ? undefined : cursorIn('before');
+  return { status, q, page, after, before };
+}
+
 export function Component() {
   usePageTitle('Manage Orders');
-  const [offset, setOffset] = useState(0);
-  const [status, setStatus] = useState<'' | OrderStatus>('');
-  const [search, setSearch] = useState('');
-  const [q, setQ] = useState('');
-  const orders = useQuery(allOrdersQueryOptions({ limit: PAGE_SIZE, offset, status: status || undefined, q }));
+  const [params, setParams] = useSearchParams();
+  const { status, q, page, after, before } = readOrdersUrl(params);
+  const [search, setSearch] = useState(q);
+  // Back/forward or a shared link changes the URL: the box follows.
+  useEffect(() => setSearch(q), [q]);
+  const offset = (page - 1) * PAGE_SIZE;
+  const orders = useQuery(
+    allOrdersQueryOptions({
+      limit: PAGE_SIZE,
+      ...(after ? { after } : before ? { before } : { offset }),
+      status: status || undefined,
+      q,
+    }),
+  );
   const remove = useDeleteOrder();
   const total = orders.data?.total ?? 0;
   const filtered = status !== '' || q !== '';
+  /** A new filter starts at page 1; Next and Previous carry the cursor the current page came with. */
+  const go = (changes: {
+    status?: '' | OrderStatus;
+    q?: string;
+    page?: number;
+    cursor?: ['after' | 'before', string];
+  }) => {
+    const next = new URLSearchParams(params);
+    const set = (name: string, value: string | undefined) => (value ? next.set(name, value) : next.delete(name));
+    if (changes.status !== undefined) set('status', changes.status);
+    if (changes.q !== undefined) set('q', changes.q);
+    const nextPage = changes.page ?? 1;
+    set('page', nextPage > 1 ? String(nextPage) : undefined);
+    next.delete('after');
+    next.delete('before');
+    if (changes.cursor && nextPage > 1) next.set(changes.cursor[0], changes.cursor[1]);
+    setParams(next);
+  };
+  const current = orders.isPlaceholderData ? undefined : orders.data;
+  const goNext = () =>
+    go({ page: page + 1, ...(current?.nextCursor ? { cursor: ['after', current.nextCursor] as const } : {}) });
+  const goPrevious = () =>
+    go({
+      page: page - 1,
+      ...(page > 2 && current?.prevCursor ? { cursor: ['before', current.prevCursor] as const } : {}),
+    });
   const submitSearch = (event: FormEvent) => {
     event.preventDefault();
-    setQ(search.trim());
-    setOffset(0);
+    go({ q: search.trim() });
   };
 
   return (
@@ -65,10 +119,7 @@ export function Component() {
           <Form.Select
             size="sm"
             value={status}
-            onChange={(event) => {
-              setStatus(event.target.value as '' | OrderStatus);
-              setOffset(0);
-            }}
+            onChange={(event) => go({ status: event.target.value as '' | OrderStatus })}
           >
             {statusOptions.map((option) => (
               <option key={option.value} value={option.value}>
@@ -154,23 +205,13 @@ export function Component() {
           {total > PAGE_SIZE ? (
             <nav aria-label="Order pages" className="d-flex align-items-center gap-2">
               {/* outline-dark: Bootstrap's secondary grey on the dashboard's light background is 4.47:1, under AA. */}
-              <Button
-                variant="outline-dark"
-                size="sm"
-                disabled={offset === 0}
-                onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
-              >
+              <Button variant="outline-dark" size="sm" disabled={page <= 1} onClick={goPrevious}>
                 Previous
               </Button>
               <span className="small">
                 {offset + 1}–{Math.min(offset + PAGE_SIZE, total)} of {total}
               </span>
-              <Button
-                variant="outline-dark"
-                size="sm"
-                disabled={offset + PAGE_SIZE >= total}
-                onClick={() => setOffset(offset + PAGE_SIZE)}
-              >
+              <Button variant="outline-dark" size="sm" disabled={offset + PAGE_SIZE >= total} onClick={goNext}>
                 Next
               </Button>
             </nav>

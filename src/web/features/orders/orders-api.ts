@@ -17,7 +17,10 @@ export const orderKeys = {
 /** Manage Orders' list: a status (or all but cancelled), a search over customer and part, one page. */
 export interface AdminOrdersFilter {
   limit: number;
-  offset: number;
+  /** Page 1 and a page picked by number; Next and Previous use `after` / `before` instead (issue 15). */
+  offset?: number | undefined;
+  after?: string | undefined;
+  before?: string | undefined;
   status?: OrderStatus | undefined;
   q?: string | undefined;
 }
@@ -62,7 +65,8 @@ export function orderDetailQueryOptions(id: string) {
 export function allOrdersQueryOptions(filter: AdminOrdersFilter) {
   const query = {
     limit: filter.limit,
-    offset: filter.offset,
+    ...(filter.after ? { after: filter.after } : filter.before ? { before: filter.before } : {}),
+    ...(filter.offset ? { offset: filter.offset } : {}),
     ...(filter.status ? { status: filter.status } : {}),
     ...(filter.q?.trim() ? { q: filter.q.trim() } : {}),
   };
@@ -71,7 +75,13 @@ export function allOrdersQueryOptions(filter: AdminOrdersFilter) {
     queryFn: async ({ signal }) => {
       const { data, headers } = await apiRequest('/allorder', { query, schema: z.array(orderSchema), signal });
       const total = Number(headers.get('x-total-count'));
-      return { items: data, total: Number.isFinite(total) ? total : data.length };
+      return {
+        items: data,
+        total: Number.isFinite(total) ? total : data.length,
+        // Where the pages beside this one start (keyset paging): a deep page costs what the first does.
+        nextCursor: headers.get('x-next-cursor'),
+        prevCursor: headers.get('x-prev-cursor'),
+      };
     },
     placeholderData: keepPreviousData,
   });
