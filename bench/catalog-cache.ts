@@ -24,12 +24,17 @@ import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/se
 const PARTS = 1000;
 const GOAL_SHARE = 0.5;
 const ROUNDS = 2;
+/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these. */
+const CLOCK_TICKS = 100;
+
+/** Load figures and the server process's CPU time per answered request (user + system, from /proc). */
+type Figures = LoadFigures & { cpuMicrosPerRequest: number };
 
 export interface CacheBenchRow {
   title: string;
-  bare: LoadFigures;
-  ours: LoadFigures;
-  off: LoadFigures;
+  bare: Figures;
+  ours: Figures;
+  off: Figures;
 }
 
 interface Options {
@@ -82,7 +87,7 @@ export async function benchmarkCatalogCache(options: Options): Promise<CacheBenc
       }
 
       const bare = await startBareServer(bareRoutes);
-      const results = new Map<string, { bare: LoadFigures; ours: LoadFigures }>();
+      const results = new Map<string, { bare: Figures; ours: Figures }>();
       try {
         for (const c of cases) {
           // Bare and ours take turns (ROUNDS each, half the time per turn) so a shared machine's load, which comes
@@ -91,12 +96,12 @@ export async function benchmarkCatalogCache(options: Options): Promise<CacheBenc
           const ourUrl = `${server.baseUrl}${c.path}`;
           await warmUp(bareUrl);
           await warmUp(ourUrl);
-          const bareRuns: LoadFigures[] = [];
-          const ourRuns: LoadFigures[] = [];
+          const bareRuns: Figures[] = [];
+          const ourRuns: Figures[] = [];
           for (let round = 0; round < ROUNDS; round++) {
             const turn = { connections: options.connections, durationSeconds: options.durationSeconds / ROUNDS };
-            bareRuns.push(await measure({ title: `bare ${c.title}`, url: bareUrl, ...turn }));
-            ourRuns.push(await measure({ title: c.title, url: ourUrl, ...turn }));
+            bareRuns.push(await measured(bare.pid, { title: `bare ${c.title}`, url: bareUrl, ...turn }));
+            ourRuns.push(await measured(server.pid, { title: c.title, url: ourUrl, ...turn }));
           }
           const bareFigures = combine(bareRuns);
           const ourFigures = combine(ourRuns);
@@ -113,14 +118,14 @@ export async function benchmarkCatalogCache(options: Options): Promise<CacheBenc
       for (const c of cases) {
         const url = `${server.baseUrl}${c.path}`;
         await warmUp(url);
-        const off = await measure({
+        const off = await measured(server.pid, {
           title: `${c.title} (cache off)`,
           url,
           connections: options.connections,
           durationSeconds: options.durationSeconds,
         });
-        const measured = results.get(c.title);
-        if (measured) rows.push({ title: c.title, ...measured, off });
+        const cached = results.get(c.title);
+        if (cached) rows.push({ title: c.title, ...cached, off });
       }
       return rows;
     } finally {
@@ -132,8 +137,28 @@ export async function benchmarkCatalogCache(options: Options): Promise<CacheBenc
   }
 }
 
+/**
+ * One autocannon run, with the CPU time the server process spent per request: on a shared machine the requests per
+ * second follow the load, while the CPU cost of one answer moves much less.
+ */
+async function measured(pid: number, options: Parameters<typeof measure>[0]): Promise<Figures> {
+  const before = cpuMicros(pid);
+  const figures = await measure(options);
+  return { ...figures, cpuMicrosPerRequest: (cpuMicros(pid) - before) / Math.max(1, figures.total) };
+}
+
+/** utime + stime of a process in microseconds (Linux; 0 elsewhere). */
+function cpuMicros(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
 /** Several runs as one: requests per second over the whole time, the worst p99. */
-function combine(runs: LoadFigures[]): LoadFigures {
+function combine(runs: Figures[]): Figures {
   const [first] = runs;
   if (!first) throw new Error('no runs');
   const mean = (pick: (f: LoadFigures) => number) => runs.reduce((sum, f) => sum + pick(f), 0) / runs.length;
@@ -146,6 +171,7 @@ function combine(runs: LoadFigures[]): LoadFigures {
     total: runs.reduce((sum, f) => sum + f.total, 0),
     non2xx: runs.reduce((sum, f) => sum + f.non2xx, 0),
     errors: runs.reduce((sum, f) => sum + f.errors, 0),
+    cpuMicrosPerRequest: mean((f) => f.cpuMicrosPerRequest),
   };
 }
 
@@ -161,16 +187,33 @@ function load(): string {
 }
 
 export function formatCacheRows(rows: CacheBenchRow[]): string {
-  const header = ['case', 'bare req/s', 'bare p99', 'ours req/s', 'ours p99', 'share', 'off req/s', 'off p99', 'share'];
+  const header = [
+    'case',
+    'bare req/s',
+    'bare p99',
+    'bare CPU/req',
+    'ours req/s',
+    'ours p99',
+    'ours CPU/req',
+    'share',
+    'off req/s',
+    'off p99',
+    'off CPU/req',
+    'share',
+  ];
+  const cpu = (f: Figures) => `${f.cpuMicrosPerRequest.toFixed(0)} µs`;
   const lines = rows.map((r) => [
     r.title,
     r.bare.requestsPerSecond.toFixed(0),
     `${r.bare.p99Ms} ms`,
+    cpu(r.bare),
     r.ours.requestsPerSecond.toFixed(0),
     `${r.ours.p99Ms} ms`,
+    cpu(r.ours),
     share(r.ours, r.bare),
     r.off.requestsPerSecond.toFixed(0),
     `${r.off.p99Ms} ms`,
+    cpu(r.off),
     share(r.off, r.bare),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
@@ -210,6 +253,7 @@ async function startBareServer(routes: { path: string; file: string; contentType
   });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    pid: child.pid ?? -1,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
