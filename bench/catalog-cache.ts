@@ -161,7 +161,7 @@ function cpuMicros(pid: number): number {
 function combine(runs: Figures[]): Figures {
   const [first] = runs;
   if (!first) throw new Error('no runs');
-  const mean = (pick: (f: LoadFigures) => number) => runs.reduce((sum, f) => sum + pick(f), 0) / runs.length;
+  const mean = (pick: (f: Figures) => number) => runs.reduce((sum, f) => sum + pick(f), 0) / runs.length;
   return {
     title: first.title,
     requestsPerSecond: mean((f) => f.requestsPerSecond),
