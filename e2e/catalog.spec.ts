@@ -103,6 +103,38 @@ test.describe('parts list (/allparts)', () => {
     await expect(page.getByRole('link', { name: /^Purchase / }).first()).toBeVisible();
   });
 
+  // Issue 15: Next and Previous follow the API's cursors (after=/before= beside page=), by keyboard too; the URL is
+  // still the state, so it can be shared and Back returns to the page before.
+  test('pages by cursor with Next and Previous, from the keyboard, at 768 px', async ({ page, request }) => {
+    const admin = await signInAdminViaApi(request);
+    const tag = newTag();
+    await addParts(request, admin.token, tag, 30);
+    await page.setViewportSize({ width: 768, height: 900 });
+    await page.goto(`/allparts?q=${tag}&sort=price_desc`);
+    const firstCard = page.locator('.part-card').first().getByRole('heading');
+    await expect(firstCard).toHaveText(`${tag} Part 30`);
+    const pages = page.getByRole('navigation', { name: 'Parts pages' });
+    await pages.getByRole('button', { name: 'Next page' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/sort=price_desc&page=2&after=[A-Za-z0-9_-]+$/);
+    await expect(firstCard).toHaveText(`${tag} Part 06`);
+    await expect(page.getByText(`30 parts matching “${tag}”, page 2 of 2`)).toBeVisible();
+    const cursorPage = page.url();
+
+    await pages.getByRole('button', { name: 'Previous page' }).click();
+    await expect(page).toHaveURL(new RegExp(`q=${tag}&sort=price_desc$`));
+    await expect(firstCard).toHaveText(`${tag} Part 30`);
+    await page.goBack();
+    await expect(page).toHaveURL(cursorPage);
+    await expect(firstCard).toHaveText(`${tag} Part 06`);
+    // A shared link to a cursor page opens that page; a broken cursor falls back to the page by number.
+    await page.goto(cursorPage);
+    await expect(firstCard).toHaveText(`${tag} Part 06`);
+    await page.goto(`/allparts?q=${tag}&sort=price_desc&page=2&after=broken`);
+    await expect(firstCard).toHaveText(`${tag} Part 06`);
+    await expectAccessible(page);
+  });
+
   test('works on a 375 px phone and passes axe', async ({ page, request }) => {
     const customer = await signUpViaApi(request);
     await useToken(page, customer.token);
