@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ import { type DatabaseHandle, openPostgres } from '../db/client.ts';
 import { LISTENER_APPLICATION_NAME } from '../db/notifications.ts';
 import { insertPart } from '../modules/orders/order-test-helpers.ts';
 import { authPlugin } from './auth.ts';
-import { type CatalogReadCache, catalogReadCachePlugin } from './catalog-read-cache.ts';
+import { type CatalogReadCache, catalogReadCachePlugin, preferredEncoding } from './catalog-read-cache.ts';
 
 function cacheOf(app: FastifyInstance): CatalogReadCache {
   if (!app.catalogCache) throw new Error('the catalogue cache is not on');
@@ -402,5 +403,51 @@ describe('catalogue read cache, with notifications that arrive late', () => {
     await app.inject({ method: 'GET', url: '/api/brand' });
     expect(app.catalogCache?.size).toBe(1);
     await app.close();
+  });
+});
+
+describe('answers from memory, compressed for clients that ask', () => {
+  it('picks brotli, then gzip, never a refused one', () => {
+    expect(preferredEncoding(undefined)).toBeUndefined();
+    expect(preferredEncoding('identity')).toBeUndefined();
+    expect(preferredEncoding('gzip, deflate, br, zstd')).toBe('br');
+    expect(preferredEncoding('gzip, br;q=0')).toBe('gzip');
+    expect(preferredEncoding('*')).toBe('br');
+    expect(preferredEncoding('br;q=0, gzip;q=0, *')).toBeUndefined();
+  });
+});
+
+describeEachDatabase('catalogue read cache, compressed answers', (ctx) => {
+  it('a kept answer goes out br or gzip as asked, the same bytes once decoded, with the same ETag', async () => {
+    for (let i = 0; i < 8; i++) await insertPart(ctx().database.db);
+    const plain = await ctx().app.inject({ method: 'GET', url: '/api/part?limit=8' });
+    expect(plain.rawPayload.length).toBeGreaterThan(1024);
+    const cache = cacheOf(ctx().app);
+    const bytesBefore = cache.bytes;
+    for (const [encoding, decode] of [
+      ['br', zlib.brotliDecompressSync],
+      ['gzip', zlib.gunzipSync],
+    ] as const) {
+      const res = await ctx().app.inject({
+        method: 'GET',
+        url: '/api/part?limit=8',
+        headers: { 'accept-encoding': encoding },
+      });
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(res.headers.vary).toContain('accept-encoding');
+      expect(res.headers.etag).toBe(plain.headers.etag);
+      expect(decode(res.rawPayload).equals(plain.rawPayload)).toBe(true);
+    }
+    // Compressed once and kept beside the plain bytes (counted in the cache's size), not again per answer.
+    expect(cache.bytes).toBeGreaterThan(bytesBefore);
+    // A small answer is not compressed.
+    const [one] = plain.json() as { _id: string }[];
+    await ctx().app.inject({ method: 'GET', url: `/api/part/${one?._id}` });
+    const small = await ctx().app.inject({
+      method: 'GET',
+      url: `/api/part/${one?._id}`,
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(small.headers['content-encoding']).toBeUndefined();
   });
 });

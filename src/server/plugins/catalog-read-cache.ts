@@ -10,6 +10,7 @@
  * past the cache both ways. Signed-in customers see exactly what anonymous visitors see.
  */
 import crypto from 'node:crypto';
+import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
@@ -51,7 +52,14 @@ interface CachedAnswer {
   etag: string;
   /** The headers the route set (content type, counts, ETag, Cache-Control), as [name, value]. */
   headers: [string, string][];
+  /** The body compressed, made on the first request that accepts each encoding. */
+  encoded?: Partial<Record<Encoding, Buffer>>;
 }
+
+type Encoding = 'br' | 'gzip';
+
+/** As @fastify/compress is registered in app.ts: smaller bodies are not worth compressing. */
+const COMPRESS_THRESHOLD = 1024;
 
 /** Per request on a kept route: its key, and the cache generation when it started. */
 interface CacheTicket {
@@ -83,7 +91,8 @@ export class CatalogReadCache {
     this.#answers = new LRUCache<string, CachedAnswer>({
       maxSize: maxBytes,
       // Keys are kept too; a few hundred bytes of bookkeeping per entry is counted with them.
-      sizeCalculation: (answer, key) => answer.body.length + key.length + 256,
+      sizeCalculation: (answer, key) =>
+        answer.body.length + (answer.encoded?.br?.length ?? 0) + (answer.encoded?.gzip?.length ?? 0) + key.length + 256,
     });
   }
 
@@ -138,6 +147,28 @@ export class CatalogReadCache {
     return this.#listening ? this.#answers.get(key) : undefined;
   }
 
+  /**
+   * The kept body in `encoding`, compressed once (brotli at quality 4, as @fastify/compress does) rather than on
+   * every answer; the entry is stored again so its size counts the new bytes.
+   */
+  encoded(key: string, answer: CachedAnswer, encoding: Encoding): Buffer {
+    let bytes = answer.encoded?.[encoding];
+    if (!bytes) {
+      bytes =
+        encoding === 'br'
+          ? zlib.brotliCompressSync(answer.body, {
+              params: {
+                [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
+                [zlib.constants.BROTLI_PARAM_SIZE_HINT]: answer.body.length,
+              },
+            })
+          : zlib.gzipSync(answer.body);
+      answer.encoded = { ...answer.encoded, [encoding]: bytes };
+      if (this.#answers.peek(key) === answer) this.#answers.set(key, answer);
+    }
+    return bytes;
+  }
+
   /** Keeps an answer only if nothing changed since the read began (its generation) and we are still listening. */
   set(key: string, answer: CachedAnswer, generation: number): boolean {
     if (!this.#listening || generation !== this.#generation) return false;
@@ -169,6 +200,25 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
     if ((tag.startsWith('W/') ? tag.slice(2) : tag) === etag) return true;
   }
   return false;
+}
+
+/**
+ * The encoding to answer in, as @fastify/compress would choose it: brotli, then gzip, each unless refused (`q=0`);
+ * `*` stands for any not named.
+ */
+export function preferredEncoding(acceptEncoding: string | undefined): Encoding | undefined {
+  if (!acceptEncoding) return undefined;
+  const weights = new Map<string, number>();
+  for (const part of acceptEncoding.toLowerCase().split(',')) {
+    const [name = '', ...parameters] = part.split(';').map((piece) => piece.trim());
+    const q = parameters.find((parameter) => parameter.startsWith('q='));
+    weights.set(name, q ? Number(q.slice(2)) : 1);
+  }
+  for (const encoding of ['br', 'gzip'] as const) {
+    const weight = weights.get(encoding) ?? weights.get('*');
+    if (weight !== undefined && weight > 0) return encoding;
+  }
+  return undefined;
 }
 
 /** A strong validator: the answer's own bytes, hashed. */
@@ -208,9 +258,17 @@ export const catalogReadCachePlugin = fp(
       for (const [name, value] of kept.headers) reply.header(name, value);
       if (etagMatches(request.headers['if-none-match'], kept.etag)) {
         reply.code(304).send();
-      } else {
-        reply.send(kept.body);
+        return;
       }
+      const encoding =
+        kept.body.length >= COMPRESS_THRESHOLD ? preferredEncoding(request.headers['accept-encoding']) : undefined;
+      if (!encoding) {
+        reply.send(kept.body);
+        return;
+      }
+      // Content-Encoding set: @fastify/compress leaves the bytes alone.
+      reply.header('content-encoding', encoding).header('vary', 'accept-encoding');
+      reply.send(cache.encoded(key, kept, encoding));
     };
 
     const keepAnswer: onSendHookHandler = (request, reply, payload, done) => {
