@@ -149,7 +149,7 @@ export class CatalogReadCache {
 
   /**
    * The kept body in `encoding`, compressed once (brotli at quality 4, as @fastify/compress does) rather than on
-   * every answer; the entry is stored again so its size counts the new bytes.
+   * every answer; the entry is stored again so its size counts the new bytes (unless it was forgotten meanwhile).
    */
   encoded(key: string, answer: CachedAnswer, encoding: Encoding): Buffer {
     let bytes = answer.encoded?.[encoding];
@@ -163,8 +163,9 @@ export class CatalogReadCache {
               },
             })
           : zlib.gzipSync(answer.body);
-      answer.encoded = { ...answer.encoded, [encoding]: bytes };
-      if (this.#answers.peek(key) === answer) this.#answers.set(key, answer);
+      // A new entry object: lru-cache counts a value's size again only when the value changes.
+      const updated = { ...answer, encoded: { ...answer.encoded, [encoding]: bytes } };
+      if (this.#answers.peek(key) === answer) this.#answers.set(key, updated);
     }
     return bytes;
   }
