@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
@@ -24,8 +25,12 @@ import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/se
  * Prints checkouts/s over the wall time of the run (refills included, so it is a floor) and the latency of the
  * checkout calls alone (p50, p99). Goal (issue 12): >= 300 checkouts/s, p99 <= 100 ms on 2 cores.
  *
+ * Also prints the server process's CPU time per checkout (from /proc, mail delivery included): the figure to compare
+ * between runs on a shared machine, where checkouts/s follow everyone else's load.
+ *
  * BENCH_DURATION (seconds per scenario, default 10), BENCH_CONNECTIONS (default 20), BENCH_PORT (default: a free
- * port), BENCH_POSTGRES (server URL, default postgres://postgres@127.0.0.1:5432/postgres).
+ * port), BENCH_POSTGRES (server URL, default postgres://postgres@127.0.0.1:5432/postgres), BENCH_CPU_PROF=<dir> (the
+ * server writes a V8 .cpuprofile there when it stops; `node bench/cpu-profile-summary.ts <file>` summarises it).
  */
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const singleDuration = Number(process.env.BENCH_SINGLE_DURATION ?? 5);
@@ -47,6 +52,11 @@ interface Row {
   p50: number;
   p99: number;
   checkouts: number;
+  /**
+   * The server process's CPU time (user + system) per answered checkout, the mail job's delivery of the scenario's
+   * mails included: on a shared machine the checkouts per second follow the load, the CPU cost of one much less.
+   */
+  cpuMsPerCheckout: number;
   /** Answers other than 201, by status. */
   failed: string;
   consistent: string;
@@ -57,8 +67,22 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
 
+/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these. */
+const CLOCK_TICKS = 100;
+
+/** utime + stime of a process in milliseconds (Linux; 0 elsewhere). */
+function cpuMillis(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
 async function runScenario(
   base: string,
+  serverPid: number,
   client: pg.Pool,
   scenario: string,
   buyers: Buyer[],
@@ -68,6 +92,7 @@ async function runScenario(
   const ordersBefore = await orderCount(client, buyers);
   const latencies: number[] = [];
   const failures = new Map<number, number>();
+  const cpuBefore = cpuMillis(serverPid);
   const deadline = performance.now() + seconds * 1000;
   const started = performance.now();
   await Promise.all(
@@ -93,7 +118,9 @@ async function runScenario(
   );
   const wall = (performance.now() - started) / 1000;
   // A request the server answered early (a timeout, load shedding) may still be committing: let it finish.
+  // The mail job delivers the scenario's mails meanwhile, so the CPU time below includes them.
   await new Promise((resolve) => setTimeout(resolve, 2000));
+  const cpuMs = cpuMillis(serverPid) - cpuBefore;
   const stockAfter = await totalStock(client, buyers);
   const ordersAfter = await orderCount(client, buyers);
   latencies.sort((a, b) => a - b);
@@ -109,6 +136,7 @@ async function runScenario(
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     checkouts: latencies.length,
+    cpuMsPerCheckout: cpuMs / Math.max(1, latencies.length),
     failed: [...failures].map(([status, count]) => `${count} × ${status}`).join(', ') || '0',
     consistent,
   };
@@ -170,11 +198,11 @@ async function benchmark(databaseUrl: string): Promise<Row[]> {
       own.push({ userId, token: signup.token, partIds: ownParts });
     }
     // Warm-up (JIT, pools), not measured.
-    await runScenario(base, client, 'warm-up', own.slice(0, 4));
-    rows.push(await runScenario(base, client, 'same 3 hot parts', hot));
-    rows.push(await runScenario(base, client, '3 own parts each', own));
+    await runScenario(base, server.pid, client, 'warm-up', own.slice(0, 4));
+    rows.push(await runScenario(base, server.pid, client, 'same 3 hot parts', hot));
+    rows.push(await runScenario(base, server.pid, client, '3 own parts each', own));
     // One customer alone: no queueing on the server, so p50 is one checkout's own latency (round trips and CPU).
-    rows.push(await runScenario(base, client, '1 customer alone', own.slice(0, 1), singleDuration));
+    rows.push(await runScenario(base, server.pid, client, '1 customer alone', own.slice(0, 1), singleDuration));
   } finally {
     await client.end();
     await server.stop();
@@ -183,13 +211,23 @@ async function benchmark(databaseUrl: string): Promise<Row[]> {
 }
 
 function table(rows: Row[]): string {
-  const header = ['scenario', 'checkouts/s', 'p50 ms', 'p99 ms', 'checkouts', 'failed', 'stock + orders = start'];
+  const header = [
+    'scenario',
+    'checkouts/s',
+    'p50 ms',
+    'p99 ms',
+    'checkouts',
+    'server CPU ms/checkout',
+    'failed',
+    'stock + orders = start',
+  ];
   const lines = rows.map((r) => [
     r.scenario,
     r.checkoutsPerSecond.toFixed(0),
     r.p50.toFixed(1),
     r.p99.toFixed(1),
     String(r.checkouts),
+    r.cpuMsPerCheckout.toFixed(2),
     r.failed,
     r.consistent,
   ]);

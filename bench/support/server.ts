@@ -63,7 +63,11 @@ export async function startProductionServer(options: BenchServerOptions): Promis
     env.DATA_DIR = options.dataDir;
   }
   // The tests' preload: if this benchmark is killed, its server stops too instead of running on.
-  const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, 'src/server/main.ts'], {
+  // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops (to see where its CPU goes).
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)]
+    : [];
+  const child = spawn(process.execPath, [...profile, '--import', EXIT_WITH_PARENT, 'src/server/main.ts'], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'inherit', 'inherit'],
