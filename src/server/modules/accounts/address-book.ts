@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { NewAddressBody, SavedAddress, ShipTo } from '../../../shared/schemas/addresses.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { addresses } from '../../db/schema.ts';
@@ -28,6 +28,22 @@ export interface AddressBookPort {
 
 function toWire(row: AddressRow): SavedAddress {
   return { _id: row.id, address: row.address, phone: row.phone, lastUsedAt: row.lastUsedAt.toISOString() };
+}
+
+function rowsOf(result: unknown): Record<string, unknown>[] {
+  return Array.isArray(result) ? result : ((result as { rows?: Record<string, unknown>[] }).rows ?? []);
+}
+
+const addressColumns = Object.entries(getTableColumns(addresses));
+
+/** A raw `addresses` row (snake_case, driver values) as Drizzle's select would give it. */
+function toAddressRow(raw: Record<string, unknown>): AddressRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of addressColumns) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as AddressRow;
 }
 
 const addressNotFound = () => new NotFoundError('This saved address does not exist.');
@@ -76,21 +92,27 @@ export class AddressBook implements AddressBookPort {
     await this.#upsert(tx, userId, destination);
   }
 
-  /** The same address and phone again is the same entry, used now; past the limit the oldest entry goes. */
+  /**
+   * The same address and phone again is the same entry, used now; past the limit the least recently used entry goes.
+   * One statement (a round trip fewer on every checkout): the delete's subquery sees the book as it was before the
+   * upsert (one snapshot), so it keeps the upserted entry and the MAX - 1 most recently used others.
+   */
   async #upsert(tx: Executor, userId: string, destination: Destination): Promise<AddressRow> {
-    const [row] = await tx
-      .insert(addresses)
-      .values({ userId, address: destination.address, phone: destination.phone })
-      .onConflictDoUpdate({
-        target: [addresses.userId, addresses.address, addresses.phone],
-        set: { lastUsedAt: sql`now()` },
-      })
-      .returning();
-    if (!row) throw new Error('address not saved');
-    await tx.execute(sql`
-      delete from ${addresses} where user_id = ${userId}::uuid and id not in (
-        select id from ${addresses} where user_id = ${userId}::uuid
-        order by last_used_at desc, id desc limit ${MAX_SAVED_ADDRESSES}::int)`);
-    return row;
+    const result = await tx.execute(sql`
+      with saved as (
+        insert into ${addresses} (user_id, address, phone)
+        values (${userId}::uuid, ${destination.address}::text, ${destination.phone}::text)
+        on conflict (user_id, address, phone) do update set last_used_at = now()
+        returning *
+      ), pruned as (
+        delete from ${addresses}
+        where user_id = ${userId}::uuid and id <> (select id from saved) and id not in (
+          select id from ${addresses} where user_id = ${userId}::uuid and id <> (select id from saved)
+          order by last_used_at desc, id desc limit ${MAX_SAVED_ADDRESSES - 1}::int)
+      )
+      select * from saved`);
+    const [raw] = rowsOf(result);
+    if (!raw) throw new Error('address not saved');
+    return toAddressRow(raw);
   }
 }

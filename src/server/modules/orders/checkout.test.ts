@@ -214,6 +214,37 @@ describeEachDatabase('checkout', (ctx) => {
     expect(await ordersOf(ctx(), user.id)).toBe(0);
   });
 
+  it('the address book keeps the 20 most recently used entries: a used one moves forward, a new one drops the oldest', async () => {
+    const user = await createUser(ctx());
+    const { db } = ctx().database;
+    const start = Date.parse('2026-01-01T00:00:00Z');
+    // Entry i was last used i minutes after the start: entry 0 is the least recently used.
+    await db.insert(addresses).values(
+      Array.from({ length: 20 }, (_, i) => ({
+        userId: user.id,
+        address: `${i} Book Street`,
+        phone: '+1 555 0100',
+        lastUsedAt: new Date(start + i * 60_000),
+      })),
+    );
+    const book = async () =>
+      (await db.select().from(addresses).where(eq(addresses.userId, user.id))).map((row) => row.address).sort();
+    const part = await insertPart(db, { availableQuantity: 20 });
+    // Entry 0 again: the same entry, now the most recently used; nothing goes.
+    await addToCart(ctx(), user, part.id, 1);
+    expect((await checkout(ctx(), user, { address: '0 Book Street', phone: '+1 555 0100' })).statusCode).toBe(201);
+    expect(await book()).toHaveLength(20);
+    expect(await book()).toContain('0 Book Street');
+    // A new entry: the least recently used one (now entry 1) goes, the new one stays.
+    await addToCart(ctx(), user, part.id, 1);
+    expect((await checkout(ctx(), user, shipTo)).statusCode).toBe(201);
+    const after = await book();
+    expect(after).toHaveLength(20);
+    expect(after).toContain(shipTo.address);
+    expect(after).toContain('0 Book Street');
+    expect(after).not.toContain('1 Book Street');
+  });
+
   it('checks out to a saved address by its id', async () => {
     const user = await createUser(ctx());
     const saved = (
