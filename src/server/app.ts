@@ -96,9 +96,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   limitConnections(app.server, config);
-  app.addHook('onSend', async (request, reply) => {
+  // Callback style: an async hook costs a promise on every answer (issue 15).
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    done(null, payload);
   });
 
   await app.register(securityHeadersPlugin, { https: isHttps, stripe: config.paymentProvider === 'stripe' });

@@ -17,9 +17,11 @@ declare module 'fastify' {
 export const gracefulStopPlugin = fp(
   async (app: FastifyInstance) => {
     const inProgress = new Set<FastifyReply>();
-    app.addHook('onRequest', async (_request, reply) => {
+    // Callback style: an async hook costs a promise on every request, cached catalogue reads included (issue 15).
+    app.addHook('onRequest', (_request, reply, done) => {
       inProgress.add(reply);
       reply.raw.once('close', () => inProgress.delete(reply));
+      done();
     });
     app.decorate('answerUnfinished', () => {
       let answered = 0;
