@@ -57,9 +57,6 @@ export async function benchmarkCatalogCache(options: Options): Promise<CacheBenc
           SEED_DEMO_DATA: 'false',
           CATALOG_CACHE: cache,
           ...NO_LOAD_SHEDDING,
-          // autocannon sends the next request on a connection before it reads the `Connection: close` Node adds
-          // at the 1,000th; Node answers that one 503. The bare server has no such cap either.
-          HTTP_MAX_REQUESTS_PER_SOCKET: '0',
         },
       });
 
