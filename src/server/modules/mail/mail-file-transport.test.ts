@@ -31,6 +31,19 @@ describe('mail without SMTP_URL: .eml files under DATA_DIR/mail', () => {
     };
   }
 
+  it('makes the mail directory again when it was removed after the first mail', async () => {
+    const transport = createMailTransport({ DATA_DIR: dataDir }, { info: () => {}, warn: () => {} });
+    const mail = await outgoing();
+    await transport.send(mail);
+    fs.rmSync(path.join(dataDir, 'mail'), { recursive: true });
+    await transport.send({ ...mail, id: '1b5c6f1e-2a43-4e43-9a55-3a1f4a3e2b10' });
+    transport.close();
+    expect(fs.readdirSync(path.join(dataDir, 'mail'))).toEqual([
+      '2030-01-01T10-00-00-000Z-1b5c6f1e-2a43-4e43-9a55-3a1f4a3e2b10.eml',
+    ]);
+    expect(fs.statSync(path.join(dataDir, 'mail')).mode & 0o777).toBe(0o700);
+  });
+
   it('writes a mailparser-readable .eml file and logs its name, recipient and subject', async () => {
     const lines: Array<{ obj: object; msg: string }> = [];
     const log = { info: (obj: object, msg: string) => lines.push({ obj, msg }), warn: () => {} };
