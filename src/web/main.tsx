@@ -2,12 +2,13 @@ import './zod-config.ts';
 import 'bootstrap/dist/css/bootstrap.min.css';
 import './styles/app.css';
 import { type DehydratedState, HydrationBoundary, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode, useEffect } from 'react';
+import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { type HydrationState, RouterProvider } from 'react-router';
 import { SERVER_STATE_ID } from '../shared/server-rendering.ts';
-import { createAppRouter, loadMatchedRoutes } from './app/router.tsx';
+import { createAppRouter, prepareMatchedRoutes } from './app/router.tsx';
 import { AuthProvider } from './lib/auth-context.tsx';
+import { markHydrated } from './lib/hydration.ts';
 import { queryClient } from './lib/query-client.ts';
 
 const root = document.getElementById('root');
@@ -26,17 +27,7 @@ function readServerState(): ServerState | null {
 
 const serverState = readServerState();
 
-function markHydrated() {
-  document.documentElement.dataset.hydrated = 'true';
-}
-
-/** Runs once the first render is committed: for a server-rendered page, once React has taken over its HTML. */
-function AfterFirstRender({ run }: { run?: () => void }) {
-  useEffect(() => run?.(), [run]);
-  return null;
-}
-
-function App({ router, onHydrated }: { router: ReturnType<typeof createAppRouter>; onHydrated?: () => void }) {
+function App({ router }: { router: ReturnType<typeof createAppRouter> }) {
   return (
     <StrictMode>
       <QueryClientProvider client={queryClient}>
@@ -44,7 +35,6 @@ function App({ router, onHydrated }: { router: ReturnType<typeof createAppRouter
           <AuthProvider>
             <RouterProvider router={router} />
           </AuthProvider>
-          <AfterFirstRender run={onHydrated} />
         </HydrationBoundary>
       </QueryClientProvider>
     </StrictMode>
@@ -52,12 +42,10 @@ function App({ router, onHydrated }: { router: ReturnType<typeof createAppRouter
 }
 
 if (serverState) {
-  // Issue 15: the page's HTML came from the server; React takes it over as it is, once the page's route modules are
-  // here (their first render is that HTML). `data-hydrated` on <html> then says the page answers clicks (browser
-  // tests wait for it).
-  void loadMatchedRoutes().then(() => {
-    hydrateRoot(root, <App router={createAppRouter(serverState.router)} onHydrated={markHydrated} />);
-  });
+  // Issue 15: the page's HTML came from the server; React takes it over as it is (lib/hydration.ts).
+  prepareMatchedRoutes();
+  hydrateRoot(root, <App router={createAppRouter(serverState.router)} />);
 } else {
+  markHydrated();
   createRoot(root).render(<App router={createAppRouter()} />);
 }

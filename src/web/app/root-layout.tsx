@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { LoadingSpinner } from '../components/query-state.tsx';
 import { useAuth } from '../lib/auth-context.tsx';
+import { HydrationDone, useHydrated } from '../lib/hydration.ts';
 import { ShoppingForBar } from './shopping-for-bar.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteNavbar } from './site-navbar.tsx';
@@ -24,7 +25,11 @@ const VerifyEmailBanner = lazy(async () => {
 
 function useAfterLoad(): boolean {
   const [ready, setReady] = useState(false);
+  // Not while a server-rendered page waits to be hydrated: a change to the layout then would make React throw the
+  // page's HTML away and render it again (issue 15).
+  const hydrated = useHydrated();
   useEffect(() => {
+    if (!hydrated) return;
     const idle = () => {
       if ('requestIdleCallback' in window) window.requestIdleCallback(() => setReady(true), { timeout: 1000 });
       else setTimeout(() => setReady(true), 200);
@@ -35,7 +40,7 @@ function useAfterLoad(): boolean {
     }
     window.addEventListener('load', idle, { once: true });
     return () => window.removeEventListener('load', idle);
-  }, []);
+  }, [hydrated]);
   return ready;
 }
 
@@ -57,6 +62,8 @@ export function RootLayout() {
       <main id="main" className="flex-grow-1" tabIndex={-1}>
         <Suspense fallback={<LoadingSpinner label="Loading…" page />}>
           <Outlet />
+          {/* Issue 15: beside the page, so it reports once the page itself is hydrated. */}
+          <HydrationDone />
         </Suspense>
       </main>
       <SiteFooter />

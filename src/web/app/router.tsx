@@ -1,3 +1,4 @@
+import { type ComponentType, lazy } from 'react';
 import {
   createBrowserRouter,
   type HydrationState,
@@ -148,18 +149,23 @@ function inBrowser(): boolean {
 }
 
 /**
- * Loads the lazy route modules of the page the browser is on, before a server-rendered page is hydrated (issue 15):
- * its first render must be the server's HTML, not the Suspense fallback a lazy route shows while it loads.
+ * Before a server-rendered page is hydrated (issue 15): the lazy routes of the page the browser is on become
+ * components that suspend until their module is here. The router can then start at once (with a `lazy` route to
+ * load first it would render nothing, not the server's HTML), and React hydrates everything else straight away: it
+ * keeps the server's HTML of the page inside the layout's Suspense boundary until the module arrives, and replays a
+ * click made meanwhile, so the page answers as soon as the entry script has run.
  */
-export async function loadMatchedRoutes(): Promise<void> {
-  const matches = matchRoutes(routes, window.location) ?? [];
-  await Promise.all(
-    matches.map(async ({ route }) => {
-      if (typeof route.lazy !== 'function') return;
-      const module = await route.lazy();
-      Object.assign(route, { ...module, lazy: undefined });
-    }),
-  );
+export function prepareMatchedRoutes(): void {
+  for (const { route } of matchRoutes(routes, window.location) ?? []) {
+    const load = route.lazy;
+    if (typeof load !== 'function') continue;
+    const Component = lazy(async () => {
+      const module = (await load()) as { Component?: ComponentType };
+      if (!module.Component) throw new Error(`The route ${route.path ?? '/'} has no Component`);
+      return { default: module.Component };
+    });
+    Object.assign(route, { Component, lazy: undefined });
+  }
 }
 
 /** The browser's router; `hydrationData` is what the server's router rendered a server-rendered page with. */

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { useHydrated } from './hydration.ts';
 
 /**
  * One value kept in this browser's localStorage under `key` and shared by every component that shows it (the
@@ -72,7 +73,10 @@ export function localStore<T>({
   }
 
   function useValue(): T {
-    return useSyncExternalStore(subscribe, read, () => empty);
+    const value = useSyncExternalStore(subscribe, read, () => empty);
+    // A server-rendered page shows it empty (the server cannot see it) until React has taken the page over
+    // (issue 15, lib/hydration.ts).
+    return useHydrated() ? value : empty;
   }
 
   return { read, write, useValue };
