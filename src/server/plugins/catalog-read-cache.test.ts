@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import zlib from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -255,6 +256,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('catalogue read cache across insta
   let one: TestContext;
   let otherHandle: DatabaseHandle;
   let other: FastifyInstance;
+  let otherLog = '';
   let admin: TestUser;
 
   beforeAll(async () => {
@@ -262,7 +264,18 @@ describe.runIf(process.env.TEST_DATABASE_URL)('catalogue read cache across insta
     if (!one.database.url) throw new Error('no url');
     otherHandle = openPostgres(one.database.url, 3);
     const config = testConfig();
-    other = await buildApp({ config, database: otherHandle, sessionSecret: TEST_SESSION_SECRET, logger: false });
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        otherLog += chunk.toString();
+        done();
+      },
+    });
+    other = await buildApp({
+      config,
+      database: otherHandle,
+      sessionSecret: TEST_SESSION_SECRET,
+      logger: { level: 'warn', stream },
+    });
     await other.ready();
     admin = await createUser(one, { admin: true });
   });
@@ -333,6 +346,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('catalogue read cache across insta
     );
     await eventually(() => !cache.listening);
     expect(cache.size).toBe(0);
+    // An operator learns of it.
+    expect(otherLog).toContain('catalogue cache: lost the database notifications');
     await other.inject({ method: 'GET', url: `/api/part/${part.id}` });
     expect(cache.size).toBe(0);
     await eventually(() => cache.listening, 10_000);

@@ -11,7 +11,14 @@
  */
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+  onSendHookHandler,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import type { DatabaseHandle } from '../db/client.ts';
@@ -86,6 +93,7 @@ export class CatalogReadCache {
   #generation = 0;
   #listening = false;
   #listener: NotificationListener | undefined;
+  #closing = false;
 
   constructor(maxBytes: number) {
     this.#answers = new LRUCache<string, CachedAnswer>({
@@ -120,19 +128,28 @@ export class CatalogReadCache {
   }
 
   /** Start listening on the database (one connection of its own on PostgreSQL). */
-  async listen(database: DatabaseHandle): Promise<void> {
+  async listen(database: DatabaseHandle, log?: FastifyBaseLogger): Promise<void> {
     if (!database.listen) return;
+    let lost = false;
     this.#listener = await database.listen(CATALOG_CHANNEL, {
       onNotification: () => this.clear(),
       // Up again after a loss: whatever changed meanwhile went unheard, so everything kept is forgotten.
       onListening: (listening) => {
         this.clear();
+        if (!listening && this.#listening && !this.#closing) {
+          lost = true;
+          log?.warn('catalogue cache: lost the database notifications; reads go to the database until they are back');
+        } else if (listening && lost) {
+          lost = false;
+          log?.info('catalogue cache: database notifications are back; the cache starts empty');
+        }
         this.#listening = listening;
       },
     });
   }
 
   async close(): Promise<void> {
+    this.#closing = true;
     await this.#listener?.close();
     this.#listening = false;
     this.clear();
@@ -238,7 +255,7 @@ export const catalogReadCachePlugin = fp(
     const cache = new CatalogReadCache(maxBytes);
     app.decorate('catalogCache', cache);
     app.decorateRequest('catalogCacheTicket', null);
-    await cache.listen(database);
+    await cache.listen(database, app.log);
     app.addHook('onClose', async () => cache.close());
 
     const serveKept: onRequestHookHandler = (request, reply, done) => {
