@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createPostgresDatabase, dropPostgresDatabase } from './support/database.ts';
@@ -162,15 +163,22 @@ async function orderCount(client: pg.Pool, buyers: Buyer[]): Promise<number> {
 }
 
 async function benchmark(databaseUrl: string): Promise<Row[]> {
+  // The mails go to .eml files in a directory of the run's own (not the work tree's data/mail, which thousands of
+  // mails per run would fill), removed at the end.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-bench-checkout-'));
   const server = await startProductionServer({
     port,
     databaseUrl,
     env: {
       ...BENCH_SHOP_ENV,
+      DATA_DIR: dataDir,
       // Every customer piles up unpaid orders here; the hold limit is not what is measured.
       ORDER_HOLD_LIMIT: 'off',
       ...NO_LOAD_SHEDDING,
     },
+  }).catch((error: unknown) => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw error;
   });
   const client = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   const rows: Row[] = [];
@@ -206,6 +214,7 @@ async function benchmark(databaseUrl: string): Promise<Row[]> {
   } finally {
     await client.end();
     await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
   return rows;
 }

@@ -5,11 +5,11 @@ import fs from 'node:fs';
  * where the process's CPU time went, by module (a package of node_modules, a file of src/, node's own code) and by
  * function, as self time (the function itself was running) and inclusive time (it was on the stack).
  *
- *   node bench/cpu-profile-summary.ts <file.cpuprofile> [--skip-seconds N] [--top N] [--match text]
+ *   node bench/cpu-profile-summary.ts <file.cpuprofile> [--skip-seconds N] [--top N] [--match regexp]
  *
  * Times are samples × the sampling interval, so they approximate CPU time rather than wall time.
  * --skip-seconds leaves out the first N seconds (the server's start-up); --match keeps only the samples with a frame
- * whose function or file contains the text (e.g. `checkout`), so the shares are of that work alone.
+ * whose function or file matches the regular expression (e.g. `checkout`), so the shares are of that work alone.
  */
 
 interface CallFrame {
@@ -43,7 +43,8 @@ const option = (name: string) => {
 };
 const skipMicros = Number(option('--skip-seconds') ?? 0) * 1_000_000;
 const top = Number(option('--top') ?? 30);
-const match = option('--match');
+const matchText = option('--match');
+const match = matchText ? new RegExp(matchText) : undefined;
 
 const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -98,7 +99,7 @@ for (let i = 0; i < profile.samples.length; i++) {
     const node = byId.get(id);
     if (node && node.callFrame.functionName !== '(root)') stack.push(node.callFrame);
   }
-  if (match && !stack.some((frame) => frame.functionName.includes(match) || frame.url.includes(match))) continue;
+  if (match && !stack.some((frame) => match.test(frame.functionName) || match.test(frame.url))) continue;
   total += micros;
   add(selfByModule, moduleOf(leaf.callFrame), micros);
   add(selfByFunction, functionOf(leaf.callFrame), micros);
@@ -119,7 +120,7 @@ function print(title: string, map: Map<string, number>): void {
 
 console.log(
   `${file}: ${(total / 1000).toFixed(0)} ms of CPU in the samples kept (${(idle / 1000).toFixed(0)} ms idle)` +
-    (match ? `, samples with a frame matching "${match}"` : ''),
+    (match ? `, samples with a frame matching /${matchText}/` : ''),
 );
 print('Self time by module', selfByModule);
 print('Inclusive time by module', inclusiveByModule);
