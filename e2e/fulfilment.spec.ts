@@ -178,3 +178,68 @@ test.describe('on a 768 px tablet', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(768);
   });
 });
+
+// Issue 15: Manage Orders keeps its filter and page in the URL and pages by the API's cursors.
+test.describe('Manage Orders paging at 375 px', () => {
+  test.use({ viewport: { width: 375, height: 900 } });
+
+  test('pages by cursor with Next and Previous; the URL keeps search and page, and Back works', async ({
+    page,
+    request,
+  }) => {
+    const admin = await signInAdminViaApi(request);
+    const customer = await signUpViaApi(request, 'Paige Pager');
+    const part = await request.post('/api/part', {
+      headers: bearer(admin.token),
+      data: {
+        name: `Pager ${Math.random().toString(36).slice(2, 8)}`,
+        desription: 'A part ordered many times.',
+        img: '/images/parts/brake-disc.svg',
+        price: 3,
+        availablequantity: 100,
+        minimunorder: 1,
+      },
+    });
+    expect(part.ok(), await part.text()).toBe(true);
+    const { _id: partId } = (await part.json()) as { _id: string };
+    for (let n = 0; n < 27; n++) {
+      const order = await request.post('/api/myorder', {
+        headers: bearer(customer.token),
+        data: { partId, quantity: 1, address: '1 Page Street, York', phone: '+44 1904 000000' },
+      });
+      expect(order.ok(), await order.text()).toBe(true);
+    }
+
+    // Someone else's order too, so the unfiltered list (shown until the search's answer is in) never reads "of 27".
+    const other = await signUpViaApi(request, 'Otto Other');
+    const otherOrder = await request.post('/api/myorder', {
+      headers: bearer(other.token),
+      data: { partId, quantity: 1, address: '2 Page Street, York', phone: '+44 1904 000001' },
+    });
+    expect(otherOrder.ok(), await otherOrder.text()).toBe(true);
+
+    await useToken(page, admin.token);
+    await page.goto('/dashboard/manageorder');
+    await page.getByLabel('Search customer or part').fill(customer.email);
+    // Until the search's own answer is in, the previous list stays on screen (and Next would page it by offset).
+    const searched = page.waitForResponse((res) => res.url().includes('/api/allorder?') && res.url().includes('q='));
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await searched;
+    await expect(page).toHaveURL(/\/dashboard\/manageorder\?q=/);
+    await expect(page.getByText('1–25 of 27')).toBeVisible();
+    const pages = page.getByRole('navigation', { name: 'Order pages' });
+    await pages.getByRole('button', { name: 'Next' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/page=2&after=[A-Za-z0-9_-]+$/);
+    await expect(page.getByText('26–27 of 27')).toBeVisible();
+    await expect(page.getByRole('row').filter({ hasText: customer.email })).toHaveCount(2);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+    await pages.getByRole('button', { name: 'Previous' }).click();
+    await expect(page.getByText('1–25 of 27')).toBeVisible();
+    await page.goBack();
+    await expect(page.getByText('26–27 of 27')).toBeVisible();
+    await expect(page.getByLabel('Search customer or part')).toHaveValue(customer.email);
+    await expectAccessible(page);
+  });
+});
