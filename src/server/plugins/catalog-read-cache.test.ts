@@ -18,7 +18,12 @@ import { type DatabaseHandle, openPostgres } from '../db/client.ts';
 import { LISTENER_APPLICATION_NAME } from '../db/notifications.ts';
 import { insertPart } from '../modules/orders/order-test-helpers.ts';
 import { authPlugin } from './auth.ts';
-import { type CatalogReadCache, catalogReadCachePlugin, preferredEncoding } from './catalog-read-cache.ts';
+import {
+  type CatalogReadCache,
+  catalogReadCachePlugin,
+  PUBLIC_CATALOG_READS,
+  preferredEncoding,
+} from './catalog-read-cache.ts';
 
 function cacheOf(app: FastifyInstance): CatalogReadCache {
   if (!app.catalogCache) throw new Error('the catalogue cache is not on');
@@ -216,6 +221,15 @@ describeEachDatabase('catalogue read cache', (ctx) => {
     const asCustomer = await get(`/api/part/${id}`, customer.headers);
     expect(asCustomer.json().email).toBeNull();
     expect(asCustomer.rawPayload.equals(anonymous.rawPayload)).toBe(true);
+  });
+
+  it('every listed route exists and is public (a renamed route must not silently fall out of the cache)', async () => {
+    for (const url of PUBLIC_CATALOG_READS) {
+      expect(ctx().app.hasRoute({ method: 'GET', url }), url).toBe(true);
+      const concrete = url.replace(':id', '00000000-0000-4000-8000-000000000000');
+      // Public: never 401/403 (a missing required query, as suggest's `q`, may be 400).
+      expect([200, 400, 404], url).toContain((await get(concrete)).statusCode);
+    }
   });
 
   it('errors are not kept', async () => {
