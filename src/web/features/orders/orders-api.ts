@@ -28,23 +28,27 @@ export interface AdminOrdersFilter {
 /** Orders per page of My Order; the server answers at most 100 unless asked otherwise. */
 const MY_ORDERS_PAGE_SIZE = 100;
 
-/** My Order, page by page (newest first): `X-Total-Count` says whether there is more to load. */
+/**
+ * My Order, page by page (newest first): each page loads after the previous one's cursor (`X-Next-Cursor`, issue 15),
+ * so an order placed or cancelled meanwhile neither repeats nor hides another; no cursor, nothing more to load.
+ */
 export const myOrdersQueryOptions = infiniteQueryOptions({
   queryKey: orderKeys.mine(),
   queryFn: async ({ pageParam, signal }) => {
     const { data, headers } = await apiRequest('/myorder', {
-      query: { limit: MY_ORDERS_PAGE_SIZE, offset: pageParam },
+      query: { limit: MY_ORDERS_PAGE_SIZE, ...(pageParam ? { after: pageParam } : {}) },
       schema: z.array(orderSchema),
       signal,
     });
     const total = Number(headers.get('x-total-count'));
-    return { items: data, offset: pageParam, total: Number.isFinite(total) ? total : pageParam + data.length };
+    return {
+      items: data,
+      total: Number.isFinite(total) ? total : data.length,
+      nextCursor: headers.get('x-next-cursor'),
+    };
   },
-  initialPageParam: 0,
-  getNextPageParam: (last) => {
-    const next = last.offset + last.items.length;
-    return last.items.length > 0 && next < last.total ? next : undefined;
-  },
+  initialPageParam: '',
+  getNextPageParam: (last) => last.nextCursor || undefined,
 });
 
 export function orderQueryOptions(id: string) {
