@@ -9,6 +9,36 @@ type Executor = Database | Transaction;
 const parents = alias(sessions, 'parent_session');
 
 /**
+ * Every signed-in request's one read, prepared once: Drizzle builds its SQL once instead of per request (a noticeable
+ * share of a checkout's CPU), and on PostgreSQL it is a named statement each connection parses once.
+ */
+function prepareFindUser(db: Database) {
+  return db
+    .select({
+      id: users.id,
+      email: users.email,
+      displayName: users.displayName,
+      isAdmin: users.isAdmin,
+      emailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
+      hasPassword: sql<boolean>`${users.passwordHash} is not null`,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(parents, eq(parents.tokenHash, sessions.parentTokenHash))
+    .where(
+      and(
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+        // A child whose parent was revoked is over too, even if it was minted while the parent was signing out.
+        or(isNull(sessions.parentTokenHash), isNull(parents.revokedAt)),
+      ),
+    )
+    .limit(1)
+    .prepare('session_find_user');
+}
+
+/**
  * Thin, revocable sessions: the client holds a random bearer token; the server stores only its HMAC under the
  * session secret. Looking a token up is one indexed read that also returns the user's current role, so a role
  * change counts from the very next request.
@@ -17,6 +47,7 @@ export class SessionRepository implements SessionLookup {
   readonly #db: Database;
   readonly #secret: string;
   readonly #ttlMs: number;
+  #findUser: ReturnType<typeof prepareFindUser> | undefined;
 
   constructor(db: Database, secret: string, ttlHours: number) {
     this.#db = db;
@@ -72,28 +103,8 @@ export class SessionRepository implements SessionLookup {
   /** The signed-in user behind a token, or null when it (or the session it was minted from) is unknown, expired or revoked. */
   async findUser(token: string): Promise<SessionUser | null> {
     if (token.length < 20 || token.length > 200) return null;
-    const rows = await this.#db
-      .select({
-        id: users.id,
-        email: users.email,
-        displayName: users.displayName,
-        isAdmin: users.isAdmin,
-        emailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
-        hasPassword: sql<boolean>`${users.passwordHash} is not null`,
-      })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .leftJoin(parents, eq(parents.tokenHash, sessions.parentTokenHash))
-      .where(
-        and(
-          eq(sessions.tokenHash, this.hashToken(token)),
-          isNull(sessions.revokedAt),
-          gt(sessions.expiresAt, new Date()),
-          // A child whose parent was revoked is over too, even if it was minted while the parent was signing out.
-          or(isNull(sessions.parentTokenHash), isNull(parents.revokedAt)),
-        ),
-      )
-      .limit(1);
+    this.#findUser ??= prepareFindUser(this.#db);
+    const rows = await this.#findUser.execute({ tokenHash: this.hashToken(token), now: new Date().toISOString() });
     const row = rows[0];
     return row ? { ...row, emailVerified: Boolean(row.emailVerified), hasPassword: Boolean(row.hasPassword) } : null;
   }
