@@ -106,9 +106,16 @@ function serverRenderingBundle(): Plugin {
   return {
     name: 'redline-server-rendering-bundle',
     // Dependencies bundled in: several (react-bootstrap's `react-bootstrap/Button`) are directory imports that
-    // Vite resolves and Node's ES module loader refuses.
+    // Vite resolves and Node's ES module loader refuses. One file: a running server never imports a route chunk
+    // that a rebuild has since replaced.
     config: (_config, env) =>
-      env.isSsrBuild ? { publicDir: false, build: { manifest: false }, ssr: { noExternal: true } } : undefined,
+      env.isSsrBuild
+        ? {
+            publicDir: false,
+            build: { manifest: false, rolldownOptions: { output: { codeSplitting: false } } },
+            ssr: { noExternal: true },
+          }
+        : undefined,
   };
 }
 
