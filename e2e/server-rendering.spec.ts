@@ -89,6 +89,12 @@ for (const width of [375, 1280]) {
       await page.getByRole('button', { name: 'Add To Cart' }).click();
       await expect(cartLink).toHaveAccessibleName('Cart, 1 part');
       await expectAccessible(page);
+      await expect(page.locator('script[type="application/ld+json"]')).toHaveCount(2);
+      // Moving inside the app: the head follows the page shown, and the part's JSON-LD goes.
+      await page.getByRole('link', { name: 'Redline Parts' }).first().click();
+      await expect(page).toHaveTitle('Redline Parts: vehicle and motorcycle parts');
+      await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', new URL('/', page.url()).href);
+      await expect(page.locator('script[type="application/ld+json"]')).toHaveCount(0);
       expect(problems).toEqual([]);
     });
 
@@ -127,6 +133,11 @@ for (const width of [375, 1280]) {
       await page.getByRole('link', { name: 'Explore More' }).click();
       await expect(page).toHaveURL(/\/allparts$/);
       await expect(page.getByRole('heading', { name: 'Parts', level: 1 })).toBeVisible();
+      await expect(page).toHaveTitle('Parts | Redline Parts');
+      await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
+        'href',
+        new URL('/allparts', page.url()).href,
+      );
       expect(problems).toEqual([]);
     });
 

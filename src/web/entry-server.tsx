@@ -25,7 +25,7 @@ import { reviewsQueryOptions } from './features/reviews/reviews-api.ts';
 import { ApiError, setApiTransport } from './lib/api-client.ts';
 import { AuthProvider } from './lib/auth-context.tsx';
 import { queryClient as browserQueryClient } from './lib/query-client.ts';
-import { documentTitle } from './lib/use-page-title.ts';
+import { documentTitle, SHOP_DESCRIPTION } from './lib/use-page-title.ts';
 
 /**
  * The server-rendering entry (issue 15, ADR 015), built by `vite build --ssr` into dist/ssr and loaded by the server's
@@ -35,8 +35,7 @@ import { documentTitle } from './lib/use-page-title.ts';
  */
 
 const SHOP = 'Redline Parts';
-const DEFAULT_DESCRIPTION =
-  'Redline Parts: brakes, seats, helmets, chains, filters and riding gear for cars and motorcycles, shipped from our workshop.';
+const DEFAULT_DESCRIPTION = SHOP_DESCRIPTION;
 
 /** The public pages the server renders: the route pattern each leaf route has, and how to load its data. */
 type PageKind = 'home' | 'parts' | 'part' | 'blog' | 'portfolio' | 'not-found';
