@@ -166,6 +166,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     disk: options.database.disk ?? new DiskFloor(config.DATA_DIR, config.DISK_FREE_FLOOR_MB),
     rateLimits: limitStore ?? { state: () => memoryOnlyState },
     timeoutMs: config.HEALTH_CHECK_TIMEOUT_MS,
+    ...(app.catalogCache ? { catalogCache: app.catalogCache } : {}),
     // `jobs` (a JobsProbe) is left out until the job runner offers a cheap state of its own: its stats() counts
     // the whole job table, too heavy for a probe that load balancers call every few seconds.
   });

@@ -99,6 +99,13 @@ export const healthResponseSchema = z.object({
     .object({ ok: z.boolean(), state: z.string() })
     .optional()
     .describe('The background job runner, when this app runs one'),
+  catalogCache: z
+    .object({ listening: z.boolean() })
+    .optional()
+    .describe(
+      'The catalogue read cache (ADR 016), unless CATALOG_CACHE=off: whether this instance hears of every catalogue ' +
+        'write; while it does not, catalogue reads go to the database (degraded)',
+    ),
   /** How long the checks took; each is cut off at HEALTH_CHECK_TIMEOUT_MS. */
   elapsedMs: z.number(),
 });

@@ -20,6 +20,8 @@ export interface HealthOptions {
   disk: DiskFloor;
   rateLimits: { state(): RateLimitStoreState; check?(timeoutMs: number): Promise<RateLimitStoreState> };
   jobs?: JobsProbe;
+  /** Issue 15 (ADR 016): the catalogue read cache, when it is on. */
+  catalogCache?: { readonly listening: boolean };
   /** HEALTH_CHECK_TIMEOUT_MS: the longest any one check may take. */
   timeoutMs: number;
 }
@@ -112,7 +114,7 @@ class ReadinessChecks {
   }
 
   async #check(): Promise<Readiness> {
-    const { database, disk, rateLimits, jobs, timeoutMs } = this.#options;
+    const { database, disk, rateLimits, jobs, catalogCache, timeoutMs } = this.#options;
     const started = performance.now();
     const [db, limits, jobState] = await Promise.all([
       withTimeout(database.probe(), timeoutMs, TIMED_OUT),
@@ -141,6 +143,7 @@ class ReadinessChecks {
       disk: { freeMb: diskReport.freeMb, floorMb: diskReport.floorMb, ok: diskReport.ok, holdsDatabase },
       rateLimits: { counting: limits.counting, redisConfigured: limits.configured, redisReachable: limits.reachable },
       ...(jobState ? { jobs: jobState } : {}),
+      ...(catalogCache ? { catalogCache: { listening: catalogCache.listening } } : {}),
       elapsedMs: Math.round(performance.now() - started),
     };
     const problems: string[] = [];
@@ -148,6 +151,8 @@ class ReadinessChecks {
     if (!diskReport.ok) problems.push(`disk under ${diskReport.path}: ${diskReport.freeMb} MB free`);
     if (limits.configured && !limits.reachable) problems.push('redis: unreachable, limits count in memory');
     if (jobState && !jobState.ok) problems.push(`jobs: ${jobState.state}`);
+    if (catalogCache && !catalogCache.listening)
+      problems.push('catalogue cache: not hearing of writes, reads uncached');
     if (problems.length > 0 || (jobState && !jobState.ok)) report.status = 'degraded';
 
     let result: Readiness;
@@ -187,8 +192,15 @@ class ReadinessChecks {
 
   /** One log line when readiness changes, not one per probe. */
   #note(result: Readiness): void {
-    const { database, disk, rateLimits, jobs } = result.report;
-    const state = [result.code ?? 'ready', database.reason, disk.ok, rateLimits.redisReachable, jobs?.ok].join('|');
+    const { database, disk, rateLimits, jobs, catalogCache } = result.report;
+    const state = [
+      result.code ?? 'ready',
+      database.reason,
+      disk.ok,
+      rateLimits.redisReachable,
+      jobs?.ok,
+      catalogCache?.listening,
+    ].join('|');
     if (state === this.#lastLogged) return;
     this.#lastLogged = state;
     if (result.problems.length === 0) this.#log.info('health: ready');

@@ -50,6 +50,26 @@ describe.each(testDrivers)('health [%s]', (driver) => {
     expect(rows).toHaveLength(1);
   });
 
+  it('reports whether the catalogue cache hears of writes; not hearing them is degraded (issue 15)', async () => {
+    const listening = await build(database);
+    const ok = await listening.inject({ method: 'GET', url: '/api/health' });
+    expect(ok.json()).toMatchObject({ status: 'ok', catalogCache: { listening: true } });
+
+    const deaf = await build({
+      ...database,
+      listen: async (_channel, events) => {
+        events.onListening(false);
+        return { listening: false, caughtUp: async () => false, close: async () => {} };
+      },
+    });
+    const degraded = await deaf.inject({ method: 'GET', url: '/api/health' });
+    expect(degraded.statusCode).toBe(200);
+    expect(degraded.json()).toMatchObject({ status: 'degraded', catalogCache: { listening: false } });
+
+    const off = await build(database, { CATALOG_CACHE: 'off' });
+    expect((await off.inject({ method: 'GET', url: '/api/health' })).json().catalogCache).toBeUndefined();
+  });
+
   it('a database that hangs is reported within the bound: 503 database_unreachable with Retry-After', async () => {
     const app = await build({ ...database, probe: () => new Promise(() => {}) }, { HEALTH_CHECK_TIMEOUT_MS: '300' });
     const started = Date.now();
