@@ -1,9 +1,12 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { formatUsd } from '../src/shared/money.ts';
 import { SERVER_STATE_ID } from '../src/shared/server-rendering.ts';
 import { Fixtures, validPart } from './support/request-builders.ts';
+import { freePort, START_TIMEOUT_MS, startServer, waitForHealthy } from './support/server-process.ts';
 import { describeEachDatabase } from './support/test-app.ts';
 
 /*
@@ -230,3 +233,41 @@ describeEachDatabase(
   },
   { STATIC_DIR, PUBLIC_URL },
 );
+
+describe('the production server (npm start), fetched without a browser', () => {
+  it(
+    'sends a part page whose HTML holds the part, its price and its JSON-LD, under the Content-Security-Policy',
+    async () => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-ssr-'));
+      try {
+        const server = startServer({ DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'warn' }, await freePort());
+        await waitForHealthy(server);
+        // The demo catalogue a first start seeds.
+        const [part] = (await (await fetch(`${server.url}/api/part?limit=1`)).json()) as {
+          _id: string;
+          name: string;
+          price: number;
+        }[];
+        if (!part) throw new Error('no part was seeded');
+
+        const res = await fetch(`${server.url}/part/${part._id}`);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+        const html = await res.text();
+        const root = rootOf(html);
+        expect(root).toContain(part.name.replace(/&/g, '&amp;'));
+        expect(root).toContain(formatUsd(part.price));
+        expect(productSchema.partial({ mpn: true, brand: true }).parse(jsonLdOf(html)[0]).name).toBe(part.name);
+        expect(server.output()).not.toMatch(/Server rendering failed/);
+
+        const missing = await fetch(`${server.url}/no-such-page`);
+        expect(missing.status).toBe(404);
+        expect(rootOf(await missing.text())).toContain('404');
+        expect(await server.stop()).toBe(0);
+      } finally {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    START_TIMEOUT_MS + 30_000,
+  );
+});
