@@ -183,6 +183,12 @@ describeEachDatabase(
       expect(headOf(res.body)).toContain(`<link rel="canonical" href="${PUBLIC_URL}/allparts" />`);
     });
 
+    it('renders parts lists asked for at the same time, each with its parts', async () => {
+      const urls = ['/allparts?q=brake', '/allparts?q=brake&sort=name', '/allparts?q=disc', '/allparts?q=brake'];
+      const pages = await Promise.all([...urls, ...urls].map((url) => ctx().app.inject({ method: 'GET', url })));
+      for (const page of pages) expect(rootOf(page.body)).toContain(ESCAPED_NAME);
+    });
+
     it('renders the home page with the latest parts', async () => {
       const res = await ctx().app.inject({ method: 'GET', url: '/' });
       expect(res.statusCode).toBe(200);

@@ -256,8 +256,9 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
     };
   } finally {
     // The list's page and counts share one request through the browser's module-wide query client
-    // (catalog-search-params.ts); on the server that cache must not outlive the request.
-    browserQueryClient.clear();
+    // (catalog-search-params.ts); on the server that cache must not outlive the requests that use it. Only what no
+    // request is still fetching goes: removing a query cancels its fetch, another request's page would lose it.
+    browserQueryClient.removeQueries({ predicate: (query) => query.state.fetchStatus === 'idle' });
     queryClient.clear();
   }
 }
