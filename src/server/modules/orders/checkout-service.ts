@@ -123,18 +123,23 @@ export class CheckoutService {
 
   /**
    * THE one function that places a checkout's orders, inside the caller's transaction: take the cart's lines (locked
-   * and removed), place every line in one statement (reserving its stock), save the address, enqueue the mail.
+   * and removed), save the address, place every line (lock the parts in id order, then reserve the stock and write
+   * the orders in one statement), enqueue the mail.
    * Anything a placed checkout must also do belongs here, in this transaction. Throws CheckoutRefused (rolling
    * everything back, the cart included) when any line cannot be placed, naming every such line and why.
    *
-   * Round trips: the cart, the lines (one statement for all of them), the address (two), the mail; the mail is
-   * written as its document and rendered when it is delivered, not in this transaction.
+   * Round trips: the cart, the address (one statement: upsert and prune), the parts' lock, the lines (one statement
+   * for all of them), the mail; the mail is written as its document and rendered when it is delivered, not in this
+   * transaction.
    */
   async placeCheckout(tx: Transaction, user: SessionUser, checkoutId: string, destination: Destination) {
     const lines = await this.#cart.takeLines(tx, user.id);
     if (lines.length === 0) {
       throw new BusinessRuleError('cart_empty', 'Your Cart Is Empty. Add A Part Before Checking Out.');
     }
+    // Saved before the parts are locked, not after: the stock locks are then held for one round trip fewer (other
+    // buyers of the same parts wait on them). A refusal below still rolls the address back with everything else.
+    await this.#addresses.remember(tx, user.id, destination);
     const result = await this.#orders.placeAll(
       {
         checkoutId,
@@ -149,7 +154,6 @@ export class CheckoutService {
       tx,
     );
     if (!result.ok) throw new CheckoutRefused(lineRefusals(result.lines));
-    await this.#addresses.remember(tx, user.id, destination);
     if (this.#mail) await enqueueMail(tx, this.#placedMail(user, result.orders, this.#mail));
     return result.orders.map(toWireOrder);
   }
