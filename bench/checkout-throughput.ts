@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,12 +31,15 @@ import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/se
  * between runs on a shared machine, where checkouts/s follow everyone else's load.
  *
  * BENCH_DURATION (seconds per scenario, default 10), BENCH_CONNECTIONS (default 20), BENCH_PORT (default: a free
- * port), BENCH_POSTGRES (server URL, default postgres://postgres@127.0.0.1:5432/postgres), BENCH_CPU_PROF=<dir> (the
- * server writes a V8 .cpuprofile there when it stops; `node bench/cpu-profile-summary.ts <file>` summarises it).
+ * port), BENCH_POSTGRES (server URL, default postgres://postgres@127.0.0.1:5432/postgres), BENCH_IDEMPOTENCY_KEYS=1
+ * (every checkout carries a fresh Idempotency-Key, as the web sends one), BENCH_CPU_PROF=<dir> (the server writes a
+ * V8 .cpuprofile there when it stops; `node bench/cpu-profile-summary.ts <file>` summarises it).
  */
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const singleDuration = Number(process.env.BENCH_SINGLE_DURATION ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
+/** As the web sends it: a fresh Idempotency-Key with every checkout (its claim and answer are then measured too). */
+const withKeys = process.env.BENCH_IDEMPOTENCY_KEYS === '1';
 const port = await benchPort();
 const postgresServer = process.env.BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const STOCK = 1_000_000;
@@ -108,7 +112,11 @@ async function runScenario(
         const t0 = performance.now();
         const res = await fetch(`${base}/api/checkout`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${buyer.token}` },
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${buyer.token}`,
+            ...(withKeys ? { 'idempotency-key': crypto.randomUUID() } : {}),
+          },
           body: JSON.stringify({ address: '1 Bench Road', phone: '555 0100' }),
         });
         await res.arrayBuffer();
@@ -249,7 +257,10 @@ const name = `redline_bench_checkout_${process.pid}`;
 const databaseUrl = await createPostgresDatabase(postgresServer, name);
 let rows: Row[] = [];
 try {
-  console.log(`PostgreSQL database ${name}: ${connections} customers, ${duration} s per scenario`);
+  console.log(
+    `PostgreSQL database ${name}: ${connections} customers, ${duration} s per scenario` +
+      (withKeys ? ', an Idempotency-Key on every checkout' : ''),
+  );
   rows = await benchmark(databaseUrl);
 } finally {
   await dropPostgresDatabase(postgresServer, name);
