@@ -22,6 +22,7 @@ describeEachDatabase('the app', (ctx) => {
       database: { reachable: true, writable: true, driver: ctx().driver },
       disk: { freeMb: expect.any(Number), floorMb: 64, ok: true, holdsDatabase: false },
       rateLimits: { counting: 'memory', redisConfigured: false, redisReachable: false },
+      catalogCache: { listening: true },
       elapsedMs: expect.any(Number),
     });
     const live = await ctx().app.inject({ method: 'GET', url: '/api/health/live' });
