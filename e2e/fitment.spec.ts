@@ -352,6 +352,7 @@ test('a vehicle deleted since a visitor chose it is forgotten, and the home page
   await page.reload();
   await expect(shoppingFor(page)).toHaveCount(0);
   const latest = page.locator('section', { has: page.getByRole('heading', { name: 'Parts', exact: true }) });
-  await expect(latest.getByRole('link', { name: /^Purchase / })).toHaveCount(6);
+  // Six cards, each with its Purchase control: a link, or a disabled button for a part another test sold out.
+  await expect(latest.getByLabel(/^Purchase /)).toHaveCount(6);
   expect(await page.evaluate(() => localStorage.getItem('redline.garage'))).toBeNull();
 });

@@ -10,3 +10,14 @@ export async function replaceCached<T>(queryClient: QueryClient, queryKey: Query
   await queryClient.cancelQueries({ queryKey, exact: true });
   queryClient.setQueryData(queryKey, data);
 }
+
+/**
+ * Marks the queries under `queryKey` stale and reads the shown ones again, first cancelling reads still in flight.
+ * TanStack Query hands an invalidation a query's first read when that read is still under way, so a read that left
+ * before a write would answer for after it too: an admin's new model stayed "No models yet" (fitment browser test,
+ * the models of a make just added were still being read when the model was added).
+ */
+export async function refreshAfterWrite(queryClient: QueryClient, queryKey: QueryKey): Promise<void> {
+  await queryClient.cancelQueries({ queryKey });
+  await queryClient.invalidateQueries({ queryKey });
+}

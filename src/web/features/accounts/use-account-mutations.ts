@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-context.tsx';
+import { refreshAfterWrite } from '../../lib/replace-cached.ts';
 import {
   accountKeys,
   changePassword,
@@ -19,7 +20,7 @@ export function useMakeAdmin() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: makeAdmin,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.users }),
+    onSuccess: () => refreshAfterWrite(queryClient, accountKeys.users),
   });
 }
 

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CatalogImport } from '../../../shared/schemas/catalog-transfer.ts';
 import { queryRoots } from '../../lib/query-keys.ts';
+import { refreshAfterWrite } from '../../lib/replace-cached.ts';
 import { cancelCatalogImport, catalogImportKeys, uploadCatalogCsv } from './catalog-transfer-api.ts';
 
 /** Start an import: the new one becomes the latest, and its progress is polled from there. */
@@ -19,12 +20,12 @@ export function useCancelImport() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => cancelCatalogImport(id),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: catalogImportKeys.recent }),
+    onSuccess: () => refreshAfterWrite(queryClient, catalogImportKeys.recent),
   });
 }
 
 /** When a real import ends, the catalogue the other pages show has changed. */
 export function useForgetParts() {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: queryRoots.parts });
+  return () => refreshAfterWrite(queryClient, queryRoots.parts);
 }

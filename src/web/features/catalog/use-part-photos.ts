@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { refreshAfterWrite } from '../../lib/replace-cached.ts';
 import { makeMainPartPhoto, removePartPhoto, reorderPartPhotos, uploadPartPhoto } from './part-photos-api.ts';
 import { partKeys } from './parts-api.ts';
 
@@ -27,7 +28,7 @@ export function usePartPhotoChange(partId: string) {
           return removePartPhoto(partId, change.photoId);
       }
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: partKeys.all }),
+    onSettled: () => refreshAfterWrite(queryClient, partKeys.all),
   });
 }
 
@@ -49,6 +50,6 @@ export function useUploadPendingPhotos() {
       }
       return refused;
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: partKeys.all }),
+    onSettled: () => refreshAfterWrite(queryClient, partKeys.all),
   });
 }

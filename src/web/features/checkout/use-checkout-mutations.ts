@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ShipTo } from '../../../shared/schemas/addresses.ts';
 import { queryRoots } from '../../lib/query-keys.ts';
+import { refreshAfterWrite } from '../../lib/replace-cached.ts';
 import { addAddress, checkout, deleteAddress, setOrderAddress } from './checkout-api.ts';
 
 /** A checkout empties the cart, takes stock and adds orders; it may also save an address. */
@@ -22,7 +23,7 @@ export function useAddAddress() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: addAddress,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryRoots.addresses }),
+    onSuccess: () => refreshAfterWrite(queryClient, queryRoots.addresses),
   });
 }
 
@@ -30,7 +31,7 @@ export function useDeleteAddress() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteAddress,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryRoots.addresses }),
+    onSuccess: () => refreshAfterWrite(queryClient, queryRoots.addresses),
   });
 }
 

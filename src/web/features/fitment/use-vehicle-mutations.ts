@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { refreshAfterWrite } from '../../lib/replace-cached.ts';
 import { vehicleKeys } from '../../lib/vehicle-queries.ts';
 import { createMake, createModel, createVehicles, deleteMake, deleteModel, deleteVehicle } from './fitment-api.ts';
 
@@ -11,7 +12,7 @@ function useVehicleMutation<Input, Output>(call: (input: Input) => Promise<Outpu
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: call,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: vehicleKeys.all }),
+    onSettled: () => refreshAfterWrite(queryClient, vehicleKeys.all),
   });
 }
 

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ShipOrderBody } from '../../../shared/schemas/orders.ts';
 import { queryRoots } from '../../lib/query-keys.ts';
+import { refreshAfterWrite } from '../../lib/replace-cached.ts';
 import { deliverOrder, markOrderPaid, orderKeys, placeOrder, refundOrder, shipOrder } from './orders-api.ts';
 
 /** A new order takes its PCS out of stock: the order lists and the parts' available quantities refresh. */
@@ -21,7 +22,7 @@ export function useShipOrder() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ orderId, shipment }: { orderId: string; shipment: ShipOrderBody }) => shipOrder(orderId, shipment),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: orderKeys.all }),
+    onSuccess: () => refreshAfterWrite(queryClient, orderKeys.all),
   });
 }
 
@@ -30,7 +31,7 @@ export function useDeliverOrder() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (orderId: string) => deliverOrder(orderId),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: orderKeys.all }),
+    onSuccess: () => refreshAfterWrite(queryClient, orderKeys.all),
   });
 }
 

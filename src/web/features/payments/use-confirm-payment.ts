@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { queryRoots } from '../../lib/query-keys.ts';
+import { refreshAfterWrite } from '../../lib/replace-cached.ts';
 import { confirmPayment } from './payments-api.ts';
 
 /** Every order of a payment becomes paid: the order lists refresh. */
@@ -7,6 +8,6 @@ export function useConfirmPayment() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: confirmPayment,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryRoots.orders }),
+    onSuccess: () => refreshAfterWrite(queryClient, queryRoots.orders),
   });
 }
