@@ -7,7 +7,14 @@ import { PartFitments } from '../src/server/modules/fitment/part-fitments.ts';
 import { decodeCursor } from '../src/shared/cursor.ts';
 import { seedCatalog } from './seed-catalog.ts';
 import { createPostgresDatabase, dropPostgresDatabase, openBenchDatabase } from './support/database.ts';
-import { formatFigures, type LoadFigures, measure, warmUp } from './support/load.ts';
+import {
+  formatFigures,
+  type LoadFigures,
+  measure,
+  type StatementTiming,
+  timeStatement,
+  warmUp,
+} from './support/load.ts';
 import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/server.ts';
 
 /**
@@ -79,7 +86,7 @@ async function queryTimes(databaseUrl: string, cursors: Map<string, string>) {
       handle.db,
       new PartFitments(new PartFitmentRepository(handle.db), new KnownVehicles()),
     );
-    const rows: { title: string; minMs: number; medianMs: number }[] = [];
+    const rows: StatementTiming[] = [];
     for (const order of ORDERS) {
       const sort = order.sort ? ('price_asc' as const) : undefined;
       const after = decodeCursor(cursors.get(order.title) ?? '');
@@ -88,17 +95,7 @@ async function queryTimes(databaseUrl: string, cursors: Map<string, string>) {
         [`${order.title}: page ${PAGE} by cursor`, () => parts.list({}, { sort, limit: LIMIT, after })],
         [`${order.title}: page ${PAGE} by offset`, () => parts.list({}, { sort, limit: LIMIT, offset: OFFSET })],
       ];
-      for (const [title, run] of cases) {
-        for (let i = 0; i < 5; i++) await run();
-        const times: number[] = [];
-        for (let i = 0; i < QUERY_RUNS; i++) {
-          const started = performance.now();
-          await run();
-          times.push(performance.now() - started);
-        }
-        times.sort((a, b) => a - b);
-        rows.push({ title, minMs: times[0] ?? 0, medianMs: times[Math.floor(times.length / 2)] ?? 0 });
-      }
+      for (const [title, run] of cases) rows.push(await timeStatement(title, run, QUERY_RUNS));
     }
     // The plans of the deep page in every order the list offers: the statement the repository sends (its keys,
     // order and limit + 1), the cursor of page 2,500 taken from the repository's own answer for the row before it.

@@ -11,7 +11,15 @@ import {
   keptPostgresDatabase,
   openBenchDatabase,
 } from './support/database.ts';
-import { formatFigures, type LoadFigures, loadFigures, measure, warmUp } from './support/load.ts';
+import {
+  formatFigures,
+  type LoadFigures,
+  loadFigures,
+  measure,
+  type StatementTiming,
+  timeStatement,
+  warmUp,
+} from './support/load.ts';
 import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/server.ts';
 
 /**
@@ -47,7 +55,7 @@ interface SizeResult {
   fitting: number;
   figures: LoadFigures[];
   /** One caller, no HTTP: the repository's page and facets statements, fastest and median of QUERY_RUNS. */
-  queries: { title: string; minMs: number; medianMs: number }[];
+  queries: StatementTiming[];
 }
 
 const QUERY_RUNS = 60;
@@ -73,17 +81,7 @@ async function queryTimes(databaseUrl: string, vehicleId: string): Promise<SizeR
       ['facet counts (repository.facets)', () => parts.facets(filter, vehicleId)],
     ];
     const out: SizeResult['queries'] = [];
-    for (const [title, run] of cases) {
-      for (let i = 0; i < 5; i++) await run();
-      const times: number[] = [];
-      for (let i = 0; i < QUERY_RUNS; i++) {
-        const started = performance.now();
-        await run();
-        times.push(performance.now() - started);
-      }
-      times.sort((a, b) => a - b);
-      out.push({ title, minMs: times[0] ?? 0, medianMs: times[Math.floor(times.length / 2)] ?? 0 });
-    }
+    for (const [title, run] of cases) out.push(await timeStatement(title, run, QUERY_RUNS));
     return out;
   } finally {
     await close();

@@ -73,3 +73,26 @@ export function formatFigures(rows: LoadFigures[]): string {
   const render = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
   return [render(header), render(widths.map((w) => '-'.repeat(w))), ...lines.map(render)].join('\n');
 }
+
+/** One caller, no HTTP: a statement's fastest and median time over `runs`, after five warm-up runs. */
+export interface StatementTiming {
+  title: string;
+  minMs: number;
+  medianMs: number;
+}
+
+export async function timeStatement(
+  title: string,
+  run: () => Promise<unknown>,
+  runs: number,
+): Promise<StatementTiming> {
+  for (let i = 0; i < 5; i++) await run();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await run();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { title, minMs: times[0] ?? 0, medianMs: times[Math.floor(times.length / 2)] ?? 0 };
+}
