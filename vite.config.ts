@@ -102,6 +102,31 @@ function preloadRoute(entry: string): Plugin {
  * server-rendering bundle with this same config; Node reads it from disk, so it needs neither the public files nor a
  * manifest.
  */
+/**
+ * Every `import … from 'zod'` of the browser build goes through `src/web/zod-config.ts`, which switches zod to jitless
+ * mode and re-exports it. Zod probes `new Function('')` when it builds an object schema unless jitless is set, and
+ * under our CSP (no 'unsafe-eval') that probe is a CSP violation Lighthouse reports (best practices 96). Importing
+ * the config first from main.tsx was not enough: chunks the entry imports (e.g. the one of `shared/cursor.ts`) run
+ * before the entry's own code and built their schemas before the config. Through this module, ES module order
+ * guarantees the config runs before any module that uses zod.
+ */
+function zodJitlessFirst(): Plugin {
+  let zodConfig = '';
+  return {
+    name: 'redline-zod-jitless-first',
+    apply: 'build',
+    enforce: 'pre',
+    configResolved(config) {
+      // The server-rendering bundle runs in Node, where no CSP applies and the compiled validators are faster.
+      zodConfig = config.build.ssr ? '' : path.resolve(config.root, 'src/web/zod-config.ts');
+    },
+    resolveId(source, importer) {
+      if (!zodConfig || source !== 'zod' || !importer || importer === zodConfig) return null;
+      return zodConfig;
+    },
+  };
+}
+
 function serverRenderingBundle(): Plugin {
   return {
     name: 'redline-server-rendering-bundle',
@@ -120,7 +145,13 @@ function serverRenderingBundle(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), precompress(), preloadRoute('src/web/app/routes/home-page.tsx'), serverRenderingBundle()],
+  plugins: [
+    zodJitlessFirst(),
+    react(),
+    precompress(),
+    preloadRoute('src/web/app/routes/home-page.tsx'),
+    serverRenderingBundle(),
+  ],
   publicDir: 'public',
   build: {
     outDir: 'dist/web',
