@@ -106,6 +106,9 @@ class PostgresListener implements NotificationListener {
   #retryTimer: NodeJS.Timeout | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
   #markers = 0;
+  /** Callers of caughtUp waiting for the next marker, and whether a marker round is under way. */
+  #joiners: ((caughtUp: boolean) => void)[] = [];
+  #roundRunning = false;
 
   constructor(connectionString: string, channel: string, events: NotificationEvents, options: PostgresListenerOptions) {
     this.#connectionString = connectionString;
@@ -158,8 +161,11 @@ class PostgresListener implements NotificationListener {
     this.#client = client;
     this.#retryMs = this.#options.retryMs;
     this.#events.onListening(true);
+    // The heartbeat is a catch-up round too: every query on this connection goes through one queue.
     this.#heartbeat = setInterval(() => {
-      client.query('select 1').catch(onLost);
+      void this.caughtUp(this.#options.connectTimeoutMs).then((ok) => {
+        if (!ok && this.#client === client) onLost();
+      });
     }, this.#options.heartbeatMs).unref();
   }
 
@@ -181,7 +187,33 @@ class PostgresListener implements NotificationListener {
    * PostgreSQL delivers notifications in commit order, so once a marker sent now comes back on this connection,
    * every notification committed before it (the caller's own write's) has arrived.
    */
-  async caughtUp(timeoutMs: number): Promise<boolean> {
+  caughtUp(timeoutMs: number): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      this.#joiners.push(resolve);
+      if (!this.#roundRunning) void this.#rounds(timeoutMs);
+    });
+  }
+
+  /**
+   * One marker at a time on the listening connection (pg deprecates a query sent while another runs), shared by
+   * every caller that arrived meanwhile: a marker already on its way may have left before a caller's write
+   * committed, so those callers wait for the next one, which leaves after it.
+   */
+  async #rounds(timeoutMs: number): Promise<void> {
+    this.#roundRunning = true;
+    try {
+      while (this.#joiners.length > 0) {
+        const round = this.#joiners;
+        this.#joiners = [];
+        const ok = await this.#marker(timeoutMs);
+        for (const resolve of round) resolve(ok);
+      }
+    } finally {
+      this.#roundRunning = false;
+    }
+  }
+
+  async #marker(timeoutMs: number): Promise<boolean> {
     const client = this.#client;
     if (!client) return false;
     this.#markers += 1;

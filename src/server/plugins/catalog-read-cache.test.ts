@@ -349,6 +349,35 @@ describe.runIf(process.env.TEST_DATABASE_URL)('catalogue read cache across insta
     expect((await other.inject({ method: 'GET', url: `/api/part/${id}` })).json().name).toBe('Own Write Two');
   });
 
+  it('concurrent writes share catch-up markers, one query at a time on the listening connection', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on('warning', onWarning);
+    try {
+      const parts = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => insertPart(one.database.db, { name: `Conc ${i}` })),
+      );
+      const answers = await Promise.all(
+        parts.map((part, i) =>
+          other.inject({
+            method: 'PATCH',
+            url: `/api/part/${part.id}`,
+            headers: admin.headers,
+            payload: { name: `Conc ${i} renamed` },
+          }),
+        ),
+      );
+      expect(answers.map((a) => a.statusCode)).toEqual(parts.map(() => 200));
+      // Each writer's next read on its own instance is fresh.
+      const read = await other.inject({ method: 'GET', url: `/api/part/${parts[7]?.id}` });
+      expect(read.json().name).toBe('Conc 7 renamed');
+      // pg warns (once per process) when a query is sent on a client still running one: the listener never does.
+      expect(warnings.filter((m) => m.includes('already executing a query'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('with the listening connection lost, reads are answered from the database until it is back', async () => {
     const cache = cacheOf(other);
     const part = await insertPart(one.database.db, { name: 'Lost One' });
