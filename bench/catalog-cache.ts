@@ -6,6 +6,7 @@ import { EXIT_WITH_PARENT } from '../test/support/server-process.ts';
 import { seedCatalog } from './seed-catalog.ts';
 import { createPostgresDatabase, dropPostgresDatabase } from './support/database.ts';
 import { type LoadFigures, measure, warmUp } from './support/load.ts';
+import { processCpuMillis } from './support/process-stats.ts';
 import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/server.ts';
 
 /**
@@ -24,8 +25,6 @@ import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/se
 const PARTS = 1000;
 const GOAL_SHARE = 0.5;
 const ROUNDS = 2;
-/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these. */
-const CLOCK_TICKS = 100;
 
 /** Load figures and the server process's CPU time per answered request (user + system, from /proc). */
 type Figures = LoadFigures & { cpuMicrosPerRequest: number };
@@ -139,19 +138,9 @@ export async function benchmarkCatalogCache(options: Options): Promise<CacheBenc
  * second follow the load, while the CPU cost of one answer moves much less.
  */
 async function measured(pid: number, options: Parameters<typeof measure>[0]): Promise<Figures> {
-  const before = cpuMicros(pid);
+  const before = processCpuMillis(pid);
   const figures = await measure(options);
-  return { ...figures, cpuMicrosPerRequest: (cpuMicros(pid) - before) / Math.max(1, figures.total) };
-}
-
-/** utime + stime of a process in microseconds (Linux; 0 elsewhere). */
-function cpuMicros(pid: number): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
+  return { ...figures, cpuMicrosPerRequest: ((processCpuMillis(pid) - before) * 1000) / Math.max(1, figures.total) };
 }
 
 /** Several runs as one: requests per second over the whole time, the worst p99. */

@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createPostgresDatabase, dropPostgresDatabase } from './support/database.ts';
 import { addBenchPart, BENCH_SHOP_ENV, logInBenchAdmin, post } from './support/http.ts';
+import { processCpuMillis } from './support/process-stats.ts';
 import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/server.ts';
 
 /**
@@ -72,19 +73,6 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
 
-/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these. */
-const CLOCK_TICKS = 100;
-
-/** utime + stime of a process in milliseconds (Linux; 0 elsewhere). */
-function cpuMillis(pid: number): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
-}
-
 async function runScenario(
   base: string,
   serverPid: number,
@@ -97,7 +85,7 @@ async function runScenario(
   const ordersBefore = await orderCount(client, buyers);
   const latencies: number[] = [];
   const failures = new Map<number, number>();
-  const cpuBefore = cpuMillis(serverPid);
+  const cpuBefore = processCpuMillis(serverPid);
   const deadline = performance.now() + seconds * 1000;
   const started = performance.now();
   await Promise.all(
@@ -129,7 +117,7 @@ async function runScenario(
   // A request the server answered early (a timeout, load shedding) may still be committing: let it finish.
   // The mail job delivers the scenario's mails meanwhile, so the CPU time below includes them.
   await new Promise((resolve) => setTimeout(resolve, 2000));
-  const cpuMs = cpuMillis(serverPid) - cpuBefore;
+  const cpuMs = processCpuMillis(serverPid) - cpuBefore;
   const stockAfter = await totalStock(client, buyers);
   const ordersAfter = await orderCount(client, buyers);
   latencies.sort((a, b) => a - b);

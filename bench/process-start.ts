@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createPostgresDatabase, dropPostgresDatabase } from './support/database.ts';
+import { processRssMb } from './support/process-stats.ts';
 import { benchPort, startProductionServer } from './support/server.ts';
 
 /**
@@ -27,12 +28,6 @@ interface StartFigures {
   rssAtRestMb: number;
 }
 
-function rssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
-  return kb / 1024;
-}
-
 async function measureStarts(label: string, target: { databaseUrl?: string; dataDir?: string }): Promise<StartFigures> {
   const times: number[] = [];
   let rssAtRestMb = Number.NaN;
@@ -48,7 +43,7 @@ async function measureStarts(label: string, target: { databaseUrl?: string; data
           await (await fetch(`${server.baseUrl}${route}`)).arrayBuffer();
         }
         await new Promise((resolve) => setTimeout(resolve, restSeconds * 1000));
-        rssAtRestMb = rssMb(server.pid);
+        rssAtRestMb = processRssMb(server.pid);
       }
     } finally {
       await server.stop();
