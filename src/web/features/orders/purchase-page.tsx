@@ -226,9 +226,10 @@ function PurchaseScreen({
       <h1 className="h3 mb-4">Purchase {part.name}</h1>
       <Row className="g-4">
         <Col md={5} lg={4}>
-          {/* The card fills its parent's height in a grid; here it sits on top of the total, at its own height. */}
+          {/* The card fills its parent's height in a grid; here it sits on top of the total, at its own height.
+              Its image is the page's largest paint: fetched at once, not lazily (LCP, issue 15). */}
           <div>
-            <PartCard part={part} badge={badge} media={gallery} />
+            <PartCard part={part} badge={badge} media={gallery} priority />
           </div>
           {fitNotice ? (
             <Alert variant="warning" className="mt-3 mb-0">
