@@ -182,6 +182,9 @@ test.describe('accounts', () => {
     await useToken(page, customer.token);
     await page.goto('/dashboard/myprofile');
     await expect(page.getByRole('heading', { name: 'My Profile', level: 1 })).toBeVisible();
+    // The page's own reads first (the garage's comes last): one answered 401 after the revocation would send the
+    // page to /login before the click below, and the click would wait for a button that is gone (seen in CI).
+    await page.waitForLoadState('networkidle');
     // The session is revoked elsewhere (another tab logged out).
     await request.post('/api/logout', { headers: { authorization: `Bearer ${customer.token}` } });
     await page.getByRole('button', { name: 'Add Item' }).click();
