@@ -84,6 +84,8 @@ test.describe('public pages', () => {
 
   test('the API reference renders', async ({ page }) => {
     await page.goto('/api/docs/');
-    await expect(page.getByText('Redline Parts API').first()).toBeVisible();
+    // Swagger UI renders the whole 230 KB document in the browser before any heading shows: on a busy CI machine
+    // that took more than the default 10 s once (the document itself had arrived after 1.9 s).
+    await expect(page.getByText('Redline Parts API').first()).toBeVisible({ timeout: 30_000 });
   });
 });
