@@ -209,6 +209,9 @@ describe('overload (PGlite server process)', () => {
         LOAD_SHED_MAX_WAIT_MS: '500',
         LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '1000',
         HEALTH_PORT: String(healthPort),
+        // The flood must be work: with the catalogue read cache (ADR 016) a repeated catalogue read is answered from
+        // memory, and 2,000 connections of it were no overload at all (146,624 served, not one 503).
+        CATALOG_CACHE: 'off',
       },
       await freePort(),
     );
