@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PartPatch } from '../../../shared/schemas/parts.ts';
+import { refreshAfterWrite } from '../../lib/replace-cached.ts';
 import { createPart, deletePart, partKeys, updatePart } from './parts-api.ts';
 
 /** Every change to the catalogue refreshes every parts list and detail (the home page's, the lists, a purchase). */
 function useRefreshParts() {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: partKeys.all });
+  return () => refreshAfterWrite(queryClient, partKeys.all);
 }
 
 export function useCreatePart() {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Garage, GarageAdd, GarageMerge } from '../../../shared/schemas/fitment.ts';
 import { queryRoots } from '../../lib/query-keys.ts';
-import { replaceCached } from '../../lib/replace-cached.ts';
+import { refreshAfterWrite, replaceCached } from '../../lib/replace-cached.ts';
 import { garageKeys, loadGarageApi } from './garage-queries.ts';
 
 /**
@@ -15,7 +15,7 @@ function useGarageMutation<Input>(call: (input: Input) => Promise<Garage>) {
     mutationFn: call,
     onSuccess: (garage) => replaceCached(queryClient, garageKeys.mine(), garage),
     // A refusal (a vehicle removed in another tab, say) means this copy is out of date.
-    onError: () => queryClient.invalidateQueries({ queryKey: queryRoots.garage }),
+    onError: () => refreshAfterWrite(queryClient, queryRoots.garage),
   });
 }
 

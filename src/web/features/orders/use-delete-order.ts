@@ -4,6 +4,7 @@ import { toast } from 'react-toastify/unstyled';
 import type { Order } from '../../../shared/schemas/orders.ts';
 import { errorMessage } from '../../lib/api-client.ts';
 import { queryRoots } from '../../lib/query-keys.ts';
+import { refreshAfterWrite } from '../../lib/replace-cached.ts';
 import { deleteOrder, orderKeys } from './orders-api.ts';
 
 /** The Delete flow both order tables share: pick an order, confirm in the dialog, refresh lists and stock. */
@@ -16,8 +17,8 @@ export function useDeleteOrder() {
       setPending(null);
       toast.success(`The order of ${order.name} was deleted.`);
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: orderKeys.all }),
-        queryClient.invalidateQueries({ queryKey: queryRoots.parts }),
+        refreshAfterWrite(queryClient, orderKeys.all),
+        refreshAfterWrite(queryClient, queryRoots.parts),
       ]);
     },
     onError: (error) => {

@@ -10,10 +10,7 @@ export function usePlaceOrder() {
   return useMutation({
     mutationFn: placeOrder,
     onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: queryRoots.parts }),
-        queryClient.invalidateQueries({ queryKey: orderKeys.all }),
-      ]),
+      Promise.all([refreshAfterWrite(queryClient, queryRoots.parts), refreshAfterWrite(queryClient, orderKeys.all)]),
   });
 }
 
@@ -41,10 +38,7 @@ export function useRefundOrder() {
   return useMutation({
     mutationFn: (orderId: string) => refundOrder(orderId),
     onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: orderKeys.all }),
-        queryClient.invalidateQueries({ queryKey: queryRoots.parts }),
-      ]),
+      Promise.all([refreshAfterWrite(queryClient, orderKeys.all), refreshAfterWrite(queryClient, queryRoots.parts)]),
   });
 }
 
@@ -56,7 +50,7 @@ export function useMarkOrderPaid() {
       markOrderPaid(orderId, transactionId),
     onSuccess: (updated) => {
       queryClient.setQueryData(orderKeys.detail(updated._id), updated);
-      return queryClient.invalidateQueries({ queryKey: orderKeys.all });
+      return refreshAfterWrite(queryClient, orderKeys.all);
     },
   });
 }
