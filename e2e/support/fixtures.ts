@@ -31,16 +31,29 @@ export { expect };
 /** axe must find no serious or critical violation on the page as it is now, once its transitions have ended. */
 export async function expectAccessible(page: Page): Promise<void> {
   // axe reads colours as they are painted: a button still fading from its hover or focus colours (Bootstrap's
-  // 0.15 s transitions) after a click measured as too little contrast now and then. Wait for every running CSS
-  // transition and animation that ends to finish (a cancelled one counts as finished; a spinner never ends).
-  await page.evaluate(() =>
-    Promise.all(
+  // 0.15 s transitions) measured as too little contrast now and then. Chromium also re-applies :hover lazily after
+  // the page changes under a still pointer (a button enabled again under it starts its hover fade a moment later,
+  // which failed CI twice in a row), so the pointer is moved first — a real move updates hover at once — and then
+  // every running CSS transition and animation that ends is awaited until two frames pass with none starting
+  // (a cancelled one counts as finished; a spinner never ends).
+  await page.mouse.move(0, 0);
+  await page.evaluate(async () => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)));
+    const running = () =>
       document
         .getAnimations()
-        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
+        .filter(
+          (animation) =>
+            animation.playState === 'running' &&
+            animation.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY,
+        );
+    for (let round = 0; round < 20; round++) {
+      await Promise.all(running().map((animation) => animation.finished.catch(() => undefined)));
+      await frame();
+      await frame();
+      if (running().length === 0) return;
+    }
+  });
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
