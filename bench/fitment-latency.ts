@@ -158,15 +158,16 @@ async function runSize(shape: BenchShape, parts: number): Promise<SizeResult> {
 }
 
 const results: SizeResult[] = [];
+const cacheState = `catalogue cache ${process.env.BENCH_CATALOG_CACHE === 'on' ? 'on' : 'off'}`;
 for (const shape of SHAPES) for (const size of SIZES) results.push(await runSize(shape, size));
 
 console.log(
   `\nMachine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), load average ${os
     .loadavg()
     .map((l) => l.toFixed(2))
-    .join(' ')}, Node ${process.version}; ${connections} connections, ${duration} s per case, PostgreSQL, catalogue cache ${
-    process.env.BENCH_CATALOG_CACHE === 'on' ? 'on' : 'off'
-  }\n`,
+    .join(
+      ' ',
+    )}, Node ${process.version}; ${connections} connections, ${duration} s per case, PostgreSQL, ${cacheState}\n`,
 );
 for (const result of results) {
   console.log(
