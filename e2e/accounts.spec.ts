@@ -208,8 +208,14 @@ test.describe('accounts', () => {
     expect(overflow).toBeLessThanOrEqual(0);
     await expectAccessible(page);
 
-    await page.getByRole('button', { name: 'Toggle navigation' }).click();
+    const toggle = page.getByRole('button', { name: 'Toggle navigation' });
+    await toggle.click();
+    // The menu opens with a 0.35 s height transition: press Log Out once it is open (a click mid-way was lost once).
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.locator('.navbar-collapse.show')).toBeVisible();
+    const logOut = page.waitForResponse((res) => res.url().endsWith('/api/logout'));
     await nav(page).getByRole('button', { name: 'Log Out' }).click();
+    await logOut;
     await expect(page).toHaveURL(/\/$/);
     expect(await storedToken(page)).toBeNull();
 

@@ -33,10 +33,11 @@ export async function expectAccessible(page: Page): Promise<void> {
   // axe reads colours as they are painted: a button still fading from its hover or focus colours (Bootstrap's
   // 0.15 s transitions) measured as too little contrast now and then. Chromium also re-applies :hover lazily after
   // the page changes under a still pointer (a button enabled again under it starts its hover fade a moment later,
-  // which failed CI twice in a row), so the pointer is moved first — a real move updates hover at once — and then
+  // which failed CI twice in a row), so the pointer is moved off the page first — a real move updates hover at once,
+  // and off the page it hovers nothing (a toast under it would pause its auto-close for ever) — and then
   // every running CSS transition and animation that ends is awaited until two frames pass with none starting
   // (a cancelled one counts as finished; a spinner never ends).
-  await page.mouse.move(0, 0);
+  await page.mouse.move(-1, -1);
   await page.evaluate(async () => {
     const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)));
     const running = () =>

@@ -30,7 +30,8 @@ export function SiteNavbar() {
           <img src="/images/logo.svg" alt="Redline Parts" width="180" height="40" />
         </Navbar.Brand>
         <CartLink onClick={close} />
-        <Navbar.Toggle aria-controls="main-nav" aria-label="Toggle navigation" />
+        {/* react-bootstrap's toggle does not say whether the menu is open; a screen reader needs to know. */}
+        <Navbar.Toggle aria-controls="main-nav" aria-label="Toggle navigation" aria-expanded={expanded} />
         <Navbar.Collapse id="main-nav">
           <Nav className="ms-auto align-items-lg-center gap-lg-2">
             <Nav.Link as={NavLink} to={paths.parts} onClick={close}>
