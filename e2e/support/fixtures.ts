@@ -36,7 +36,9 @@ export async function expectAccessible(page: Page): Promise<void> {
   // which failed CI twice in a row), so the pointer is moved first — a real move updates hover at once — and then
   // every running CSS transition and animation that ends is awaited until two frames pass with none starting
   // (a cancelled one counts as finished; a spinner never ends).
-  await page.mouse.move(0, 0);
+  // To the bottom-left corner, not the top: on a phone a toast spans the top of the page, and a pointer resting on
+  // it pauses its timer, so it stays over the navigation bar and intercepts the next click there.
+  await page.mouse.move(0, (page.viewportSize()?.height ?? 1) - 1);
   await page.evaluate(async () => {
     const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)));
     const running = () =>
