@@ -6,8 +6,6 @@ import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { PurgeCSS } from 'purgecss';
 import { defineConfig, type Plugin } from 'vite';
-import { BOOT_SCRIPTS_ID, ROUTE_MODULES_ID, SERVER_STATE_ID } from './src/shared/server-rendering.ts';
-import { bootApp } from './src/web/boot.ts';
 
 /**
  * Text files worth compressing. index.html too since it carries the app's stylesheet (ADR 018): the server sends it
@@ -231,59 +229,6 @@ function inlineStylesheet(): Plugin {
   };
 }
 
-/** The ids `bootApp` (src/web/boot.ts) reads; the server fills `routeModules` on the pages it renders (static-spa.ts). */
-const BOOT_IDS = { scripts: BOOT_SCRIPTS_ID, routeModules: ROUTE_MODULES_ID, serverState: SERVER_STATE_ID } as const;
-
-/**
- * index.html loads no module and preloads nothing itself (ADR 018): the entry and its modulepreloads become data
- * (`<script type="application/json" id="redline-scripts">`) that `bootApp` (src/web/boot.ts, written as the classic
- * deferred script `assets/boot-<hash>.js`) turns into requests after the first paint of a server-rendered page, at
- * once on the shell. No inline script: the CSP's `script-src 'self'` stays as it is.
- */
-function startAfterFirstPaint(): Plugin {
-  let outDir = '';
-  let boot: { fileName: string; source: string } | undefined;
-  return {
-    name: 'redline-start-after-first-paint',
-    apply: 'build',
-    configResolved(config) {
-      outDir = config.build.ssr ? '' : path.resolve(config.root, config.build.outDir);
-    },
-    transformIndexHtml: {
-      order: 'post',
-      handler(html) {
-        if (!outDir) return html;
-        let entry = '';
-        const preload: string[] = [];
-        const rest = html
-          .replace(/\s*<script type="module" crossorigin src="([^"]+)"><\/script>/g, (_tag, src: string) => {
-            if (entry) throw new Error('startAfterFirstPaint: more than one module script in index.html');
-            entry = src;
-            return '';
-          })
-          .replace(/\s*<link rel="modulepreload"[^>]* href="([^"]+)"[^>]*>/g, (_tag, href: string) => {
-            preload.push(href);
-            return '';
-          });
-        if (!entry) throw new Error('startAfterFirstPaint: no module script in index.html');
-        const source = `(${bootApp.toString()})(${JSON.stringify(BOOT_IDS)});\n`;
-        const hash = crypto.createHash('sha256').update(source).digest('base64url').slice(0, 8);
-        boot = { fileName: `assets/boot-${hash}.js`, source };
-        const data = JSON.stringify({ entry, preload }).replaceAll('<', '\\u003c');
-        return rest.replace(
-          '</body>',
-          `  <script type="application/json" id="${BOOT_IDS.scripts}">${data}</script>\n` +
-            `    <script defer src="/${boot.fileName}"></script>\n  </body>`,
-        );
-      },
-    },
-    writeBundle() {
-      if (!outDir || !boot) return;
-      fs.writeFileSync(path.join(outDir, boot.fileName), boot.source);
-    },
-  };
-}
-
 function serverRenderingBundle(): Plugin {
   return {
     name: 'redline-server-rendering-bundle',
@@ -310,7 +255,6 @@ export default defineConfig({
     preloadRoute('src/web/app/routes/home-page.tsx'),
     serverRenderingBundle(),
     inlineStylesheet(),
-    startAfterFirstPaint(),
   ],
   publicDir: 'public',
   build: {
