@@ -153,7 +153,8 @@ const BOOTSTRAP_SAFELIST = {
     /^card(-(body|title|subtitle|text|header|footer|img|img-top|img-bottom|link))?$/,
     // Grid: <Col md={6}>, <Row xs={1}> …
     /^(container|container-fluid|row|col)$/,
-    new RegExp(`^(col|row-cols)-((${BREAKPOINT})-)?(\\d+|auto)$`),
+    // `<Col md>` is `col-md`, `<Col md={6}>` `col-md-6`, `<Col xs="auto">` `col-auto`.
+    new RegExp(`^(col|row-cols)(-(${BREAKPOINT}))?(-(\\d+|auto))?$`),
     /^form-(label|control|control-sm|control-lg|control-plaintext|select|select-sm|select-lg|check|check-input|check-label|check-inline|switch|text|group)$/,
     /^(is-invalid|is-valid|invalid-feedback|valid-feedback)$/,
     /^modal(-(dialog|content|header|title|body|footer|backdrop|static|sm|lg|xl|dialog-centered|dialog-scrollable))?$/,
