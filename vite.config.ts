@@ -1,12 +1,17 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
+import { PurgeCSS } from 'purgecss';
 import { defineConfig, type Plugin } from 'vite';
 
-/** Text files worth compressing; HTML is left out on purpose (tiny, and it must stay `no-cache`). */
-const COMPRESSIBLE = /\.(js|mjs|css|svg|json|txt|xml|webmanifest)$/;
+/**
+ * Text files worth compressing. index.html too since it carries the app's stylesheet (ADR 018): the server sends it
+ * (`no-cache`, static-spa.ts) for the pages it does not render.
+ */
+const COMPRESSIBLE = /\.(js|mjs|css|svg|json|txt|xml|webmanifest|html)$/;
 
 /**
  * Writes `file.br` (quality 11) and `file.gz` (level 9) beside every compressible file of the build, once, at build
@@ -127,6 +132,104 @@ function zodJitlessFirst(): Plugin {
   };
 }
 
+/**
+ * Bootstrap's stylesheet cut down to the rules the app can use (ADR 018): PurgeCSS keeps a rule when a class, tag or
+ * attribute of its selector appears in index.html or in the web app's sources, or matches the safelist. The safelist
+ * is every class react-bootstrap builds at run time from a prop (`btn-${variant}`, `col-${breakpoint}-${span}`,
+ * `spinner-${animation}-${size}`, …) or sets from a transition (`show`, `fade`, `collapsing`, `modal-open`), per
+ * component the app imports; a component newly imported from react-bootstrap needs its prefix here.
+ */
+const THEME = 'primary|secondary|success|danger|warning|info|light|dark';
+const BREAKPOINT = 'sm|md|lg|xl|xxl';
+const BOOTSTRAP_SAFELIST = {
+  standard: [
+    /^(html|body)$/,
+    // Transitions (Fade, Collapse, Modal, Offcanvas) and states.
+    /^(show|showing|hiding|fade|collapse|collapsing|active|disabled|visually-hidden(-focusable)?)$/,
+    new RegExp(`^btn(-(outline-)?(${THEME}|link)|-sm|-lg|-close(-white)?)?$`),
+    new RegExp(`^alert(-(${THEME}|dismissible|heading|link))?$`),
+    new RegExp(`^(bg|text|border|text-bg)-(${THEME}|white|black|body)$`),
+    /^badge$/,
+    /^card(-(body|title|subtitle|text|header|footer|img|img-top|img-bottom|link))?$/,
+    // Grid: <Col md={6}>, <Row xs={1}> …
+    /^(container|container-fluid|row|col)$/,
+    // `<Col md>` is `col-md`, `<Col md={6}>` `col-md-6`, `<Col xs="auto">` `col-auto`.
+    new RegExp(`^(col|row-cols)(-(${BREAKPOINT}))?(-(\\d+|auto))?$`),
+    /^form-(label|control|control-sm|control-lg|control-plaintext|select|select-sm|select-lg|check|check-input|check-label|check-inline|switch|text|group)$/,
+    /^(is-invalid|is-valid|invalid-feedback|valid-feedback)$/,
+    /^modal(-(dialog|content|header|title|body|footer|backdrop|static|sm|lg|xl|dialog-centered|dialog-scrollable))?$/,
+    /^nav(-(link|item|pills|tabs|fill|justified))?$/,
+    /^navbar(-(expand-lg|dark|light|brand|nav|toggler|toggler-icon|collapse|text))?$/,
+    /^(sticky-top|fixed-top)$/,
+    /^offcanvas(-(lg|start|end|header|title|body|backdrop))?$/,
+    /^placeholder(-(glow|wave|xs|sm|lg))?$/,
+    /^spinner-(border|grow)(-sm)?$/,
+    /^table(-(striped|bordered|borderless|hover|sm|responsive|responsive-lg|dark|light|active))?$/,
+    /^list-group(-(item|flush|item-action))?$/,
+    // vehicles-admin-page.tsx: `pt-${stackBelow}-4 mt-${stackBelow}-2`.
+    /^(pt|mt)-(sm|md)-\d$/,
+  ],
+};
+
+function purgeBootstrap(): Plugin {
+  return {
+    name: 'redline-purge-bootstrap',
+    apply: 'build',
+    enforce: 'pre',
+    async transform(code, id) {
+      if (!id.endsWith('bootstrap/dist/css/bootstrap.min.css')) return null;
+      const [result] = await new PurgeCSS().purge({
+        content: ['index.html', 'src/web/**/*.{ts,tsx}'],
+        css: [{ raw: code }],
+        safelist: BOOTSTRAP_SAFELIST,
+        // Custom properties stay (Bootstrap's rules read each other's), so do the keyframes the spinners use.
+        variables: false,
+        keyframes: false,
+        fontFace: false,
+      });
+      return { code: result?.css ?? code, map: null };
+    },
+  };
+}
+
+/**
+ * The app's one stylesheet (`build.cssCodeSplit: false`) goes into index.html's <head> as a <style> element instead of
+ * a <link>: a page paints with its first response, with no render-blocking request (issue 15, LCP; ADR 018). The CSP
+ * (`style-src 'self'`) allows that one element by its hash: the build writes `'sha256-…'` into
+ * `.vite/inline-style-hashes.json` (not served: a dot directory), which the server reads into the header.
+ */
+function inlineStylesheet(): Plugin {
+  let outDir = '';
+  const hashes: string[] = [];
+  return {
+    name: 'redline-inline-stylesheet',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.ssr ? '' : path.resolve(config.root, config.build.outDir);
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        if (!outDir || !ctx.bundle) return html;
+        const bundle = ctx.bundle;
+        return html.replace(/\s*<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (_tag, fileName: string) => {
+          const asset = bundle[fileName];
+          if (asset?.type !== 'asset') throw new Error(`inlineStylesheet: no asset ${fileName}`);
+          // A `</style` inside the CSS would end the element early; CSS never needs it.
+          const css = String(asset.source).replaceAll('</style', '<\\/style');
+          hashes.push(`'sha256-${crypto.createHash('sha256').update(css).digest('base64')}'`);
+          return `\n    <style>${css}</style>`;
+        });
+      },
+    },
+    writeBundle() {
+      if (!outDir) return;
+      fs.mkdirSync(path.join(outDir, '.vite'), { recursive: true });
+      fs.writeFileSync(path.join(outDir, '.vite', 'inline-style-hashes.json'), `${JSON.stringify(hashes)}\n`);
+    },
+  };
+}
+
 function serverRenderingBundle(): Plugin {
   return {
     name: 'redline-server-rendering-bundle',
@@ -147,10 +250,12 @@ function serverRenderingBundle(): Plugin {
 export default defineConfig({
   plugins: [
     zodJitlessFirst(),
+    purgeBootstrap(),
     react(),
     precompress(),
     preloadRoute('src/web/app/routes/home-page.tsx'),
     serverRenderingBundle(),
+    inlineStylesheet(),
   ],
   publicDir: 'public',
   build: {
@@ -159,6 +264,9 @@ export default defineConfig({
     manifest: true,
     emptyOutDir: true,
     sourcemap: false,
+    // One stylesheet for the whole app, inlined into index.html (inlineStylesheet): no page waits for a CSS request,
+    // and a lazy route brings no stylesheet of its own.
+    cssCodeSplit: false,
     // Never inline assets as data: URLs into JS; the CSP and caching both prefer real files.
     assetsInlineLimit: 0,
     rolldownOptions: {

@@ -35,7 +35,7 @@ import { refuseNulCharacters } from './plugins/nul-character-guard.ts';
 import { openapiPlugin } from './plugins/openapi.ts';
 import { createRateLimitStore, memoryOnlyState } from './plugins/rate-limit-store.ts';
 import { fallbackSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
-import { staticSpaPlugin } from './plugins/static-spa.ts';
+import { inlineStyleHashes, staticSpaPlugin } from './plugins/static-spa.ts';
 import { createServices } from './services.ts';
 
 declare module 'fastify' {
@@ -103,7 +103,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     done(null, payload);
   });
 
-  await app.register(securityHeadersPlugin, { https: isHttps, stripe: config.paymentProvider === 'stripe' });
+  await app.register(securityHeadersPlugin, {
+    https: isHttps,
+    stripe: config.paymentProvider === 'stripe',
+    // The web build's inline stylesheet (ADR 018) is allowed by its hash.
+    styleHashes: inlineStyleHashes(config.STATIC_DIR),
+  });
   // Closed by default: only the origins named in CORS_ORIGINS may call the API from another site.
   if (config.CORS_ORIGINS) {
     await app.register(cors, { origin: config.CORS_ORIGINS.split(',').map((o) => o.trim()) });

@@ -32,3 +32,13 @@ export const paymentAttemptOutcomes = ['succeeded', 'declined'] as const;
 /** The two database drivers behind the one Drizzle type (ADR 004); the health check reports which one runs. */
 export const databaseDrivers = ['pglite', 'postgres'] as const;
 export type DatabaseDriver = (typeof databaseDrivers)[number];
+
+/** The kinds of vehicle (issue 13), with the names the vehicle selector shows. */
+export const vehicleTypes = ['motorcycle', 'car', 'atv', 'scooter'] as const;
+export type VehicleType = (typeof vehicleTypes)[number];
+export const vehicleTypeLabels: Record<VehicleType, string> = {
+  motorcycle: 'Motorcycle',
+  car: 'Car',
+  atv: 'ATV / Quad',
+  scooter: 'Scooter',
+};

@@ -26,6 +26,7 @@ import { ApiError, setApiTransport } from './lib/api-client.ts';
 import { AuthProvider } from './lib/auth-context.tsx';
 import { queryClient as browserQueryClient } from './lib/query-client.ts';
 import { documentTitle, SHOP_DESCRIPTION } from './lib/use-page-title.ts';
+import { vehicleTypesQueryOptions } from './lib/vehicle-queries.ts';
 
 /**
  * The server-rendering entry (issue 15, ADR 015), built by `vite build --ssr` into dist/ssr and loaded by the server's
@@ -168,6 +169,9 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
         await Promise.all([
           queryClient.prefetchQuery(latestPartsQueryOptions(undefined)),
           queryClient.prefetchQuery(reviewsQueryOptions(6)),
+          // The vehicle finder's first list: with it in the page, the browser asks the API nothing (and loads no
+          // schema, ADR 018) until the visitor picks a type.
+          queryClient.prefetchQuery(vehicleTypesQueryOptions),
         ]);
         head.canonical = `${base}/`;
         break;
@@ -176,6 +180,7 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
         await Promise.all([
           queryClient.prefetchQuery(catalogPageQueryOptions(search, null)),
           queryClient.prefetchQuery(catalogFacetsQueryOptions(search, null)),
+          queryClient.prefetchQuery(vehicleTypesQueryOptions),
         ]);
         head.title = documentTitle('Parts');
         head.description = search.q

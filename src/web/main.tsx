@@ -1,4 +1,3 @@
-import './zod-config.ts';
 import 'bootstrap/dist/css/bootstrap.min.css';
 import './styles/app.css';
 import { type DehydratedState, HydrationBoundary, QueryClientProvider } from '@tanstack/react-query';

@@ -8,6 +8,11 @@ interface SecurityHeadersOptions {
   https: boolean;
   /** Stripe.js must load and frame from Stripe when Stripe is the payment provider; nothing else third-party. */
   stripe: boolean;
+  /**
+   * `'sha256-…'` sources of the inline <style> elements the web build put in index.html (ADR 018): each is allowed by
+   * its hash, nothing else inline.
+   */
+  styleHashes?: readonly string[];
 }
 
 /**
@@ -49,7 +54,7 @@ export function securityHeaders(options: SecurityHeadersOptions): Record<string,
         directives: {
           defaultSrc: ["'self'"],
           scriptSrc: ["'self'", ...stripeScript],
-          styleSrc: ["'self'"],
+          styleSrc: ["'self'", ...(options.styleHashes ?? [])],
           imgSrc: ["'self'", 'data:', 'https:'],
           fontSrc: ["'self'", 'data:'],
           connectSrc: ["'self'", ...stripeConnect],

@@ -1,14 +1,33 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { isPagePath } from '../../shared/paths.ts';
 import type { RenderResult, ServerRenderer } from '../../shared/server-rendering.ts';
 import { errorBody } from '../errors.ts';
+import { preferredEncoding } from './catalog-read-cache.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * The CSP sources of the stylesheet the web build inlined into index.html (vite.config.ts, `inlineStylesheet`; ADR 018),
+ * as the build wrote them beside it. No build, or a build without the file: none.
+ */
+export function inlineStyleHashes(root: string): string[] {
+  const file = path.join(path.resolve(root), '.vite', 'inline-style-hashes.json');
+  if (!fs.existsSync(file)) return [];
+  const hashes: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+  if (
+    !Array.isArray(hashes) ||
+    !hashes.every((hash) => typeof hash === 'string' && /^'sha256-[A-Za-z0-9+/=]+'$/.test(hash))
+  )
+    throw new Error(`${file} does not hold a list of 'sha256-…' sources`);
+  return hashes;
+}
 
 /**
  * Serves the built SPA: hashed assets cached for a year, everything else revalidated, and `index.html` for every
@@ -51,7 +70,9 @@ export const staticSpaPlugin = fp(
             .status(page?.status ?? status)
             .header('cache-control', 'no-cache')
             .type('text/html');
-          return page?.html ?? reply.sendFile('index.html', root);
+          // The build's precompressed index.html.br / .gz when the browser takes them.
+          if (page?.html == null) return reply.sendFile('index.html', root);
+          return compressPage(page.html, request.headers['accept-encoding'], reply);
         })();
       }
       const what = pathname.startsWith('/api') ? 'API route' : 'file';
@@ -60,6 +81,36 @@ export const staticSpaPlugin = fp(
   },
   { name: 'static-spa' },
 );
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/**
+ * A rendered page compressed as the browser accepts it. The not-found handler is no route, so @fastify/compress (which
+ * hooks into each route) never sees its answers; and a page carries the app's whole stylesheet inline (ADR 018), ~140
+ * KB of HTML that brotli at quality 5 makes ~25 KB in ~2 ms on libuv's thread pool.
+ */
+async function compressPage(
+  html: string,
+  acceptEncoding: string | undefined,
+  reply: FastifyReply,
+): Promise<Buffer | string> {
+  reply.header('vary', 'accept-encoding');
+  const encoding = preferredEncoding(acceptEncoding);
+  if (!encoding || html.length < 1024) return html;
+  const body =
+    encoding === 'br'
+      ? await brotli(html, {
+          params: {
+            [zlib.constants.BROTLI_PARAM_QUALITY]: 5,
+            [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+            [zlib.constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(html),
+          },
+        })
+      : await gzip(html, { level: 6 });
+  reply.header('content-encoding', encoding);
+  return body;
+}
 
 /**
  * Issue 15 (ADR 015): the public pages rendered on the server by the web app's own bundle (`vite build --ssr`, in
@@ -121,9 +172,9 @@ function fillTemplate(template: string, page: Extract<RenderResult, { kind: 'pag
 }
 
 /**
- * The route module's chunks as `<link rel="modulepreload">` and its CSS as `<link rel="stylesheet">` (Vite's manifest):
- * the browser fetches them alongside the entry instead of after it, so the page is hydrated sooner and is styled
- * from its first paint (the browser alone would load the route's CSS with its chunk, after painting this HTML).
+ * The route module's chunks as `<link rel="modulepreload">` and its CSS, if it has any of its own (since ADR 018 the
+ * build makes one stylesheet, inlined in index.html), as `<link rel="stylesheet">` (Vite's manifest): the browser
+ * fetches them alongside the entry instead of after it, so the page is hydrated sooner.
  */
 function routeAssets(root: string, template: string): (routeModule: string) => string {
   const manifestFile = path.join(root, '.vite', 'manifest.json');

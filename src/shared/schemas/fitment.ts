@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type VehicleType, vehicleTypeLabels, vehicleTypes } from '../enums.ts';
 
 /**
  * Vehicles, My Garage and fitment (issue 13, ADR 010). A vehicle is one model year of one model of one make, with an
@@ -6,14 +7,8 @@ import { z } from 'zod';
  * screen name. Makes, models, years and variants are data, managed by admins.
  */
 
-export const vehicleTypes = ['motorcycle', 'car', 'atv', 'scooter'] as const;
-export type VehicleType = (typeof vehicleTypes)[number];
-export const vehicleTypeLabels: Record<VehicleType, string> = {
-  motorcycle: 'Motorcycle',
-  car: 'Car',
-  atv: 'ATV / Quad',
-  scooter: 'Scooter',
-};
+// In enums.ts (no zod there): the web app's vehicle selector reads them before any schema is loaded (ADR 018).
+export { type VehicleType, vehicleTypeLabels, vehicleTypes };
 
 export const MIN_VEHICLE_YEAR = 1950;
 export const MAX_VEHICLE_YEAR = 2030;

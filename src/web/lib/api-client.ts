@@ -41,12 +41,36 @@ export function setApiTransport(next: ApiTransport): void {
   transport = next;
 }
 
+/**
+ * A schema loaded when the first answer must be checked (ADR 018): zod and the shared schemas are ~25 KiB gzip that
+ * no page needs before it has asked the API for something, and a server-rendered page arrives with its data. The
+ * loader is a dynamic import of the feature's `…-schemas.ts`, which builds its answers from `src/shared/schemas`.
+ */
+export interface LazySchema<T> {
+  readonly load: () => Promise<z.ZodType<T>>;
+}
+
+/** A `LazySchema` that imports its module once and keeps the schema. */
+export function lazySchema<T>(load: () => Promise<z.ZodType<T>>): LazySchema<T> {
+  let loading: Promise<z.ZodType<T>> | undefined;
+  return {
+    load: () => {
+      loading ??= load().catch((error: unknown) => {
+        // A failed download (offline for a moment) is tried again with the next answer.
+        loading = undefined;
+        throw error;
+      });
+      return loading;
+    },
+  };
+}
+
 interface ApiRequest<T> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
   query?: Record<string, string | number | undefined>;
   /** Checks the answer's shape, so a server change shows up as a clear error instead of undefined fields. */
-  schema?: z.ZodType<T>;
+  schema?: z.ZodType<T> | LazySchema<T>;
   signal?: AbortSignal;
   /**
    * A bearer token other than the stored one (null: none), e.g. to sign out a session the user chose not to
@@ -108,7 +132,8 @@ export async function apiRequest<T>(path: string, options: ApiRequest<T> = {}): 
       error?.details,
     );
   }
-  const data = options.schema ? options.schema.parse(json) : (json as T);
+  const schema = options.schema && 'load' in options.schema ? await options.schema.load() : options.schema;
+  const data = schema ? schema.parse(json) : (json as T);
   return { data, headers: response.headers };
 }
 

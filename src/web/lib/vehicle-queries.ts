@@ -1,16 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
-import { z } from 'zod';
-import {
-  type VehicleListQuery,
-  type VehicleMakesQuery,
-  type VehicleModelsQuery,
-  type VehicleYearsQuery,
-  vehicleMakeSchema,
-  vehicleModelSchema,
-  vehicleSchema,
-  vehicleTypes,
+import type {
+  VehicleListQuery,
+  VehicleMakesQuery,
+  VehicleModelsQuery,
+  VehicleYearsQuery,
 } from '../../shared/schemas/fitment.ts';
-import { api, apiRequest } from './api-client.ts';
+import { api, apiRequest, lazySchema } from './api-client.ts';
 import { queryRoots } from './query-keys.ts';
 
 /*
@@ -19,6 +14,17 @@ import { queryRoots } from './query-keys.ts';
  * like paths, so they live here rather than in one feature that the other may not import
  * (docs/contributing.md: a piece two features need goes to lib/). Admin writes invalidate `vehicleKeys.all`.
  */
+
+/** The answers' schemas, loaded with the first answer to check (ADR 018). */
+const answers = () => import('./vehicle-schemas.ts').then((module) => module.vehicleAnswers);
+const schemas = {
+  types: lazySchema(() => answers().then((a) => a.types)),
+  years: lazySchema(() => answers().then((a) => a.years)),
+  makes: lazySchema(() => answers().then((a) => a.makes)),
+  models: lazySchema(() => answers().then((a) => a.models)),
+  vehicles: lazySchema(() => answers().then((a) => a.vehicles)),
+  vehicle: lazySchema(() => answers().then((a) => a.vehicle)),
+};
 
 export const vehicleKeys = {
   all: queryRoots.vehicles,
@@ -35,14 +41,14 @@ const STALE = 5 * 60_000;
 
 export const vehicleTypesQueryOptions = queryOptions({
   queryKey: vehicleKeys.types(),
-  queryFn: ({ signal }) => api('/vehicle/types', { schema: z.array(z.enum(vehicleTypes)), signal }),
+  queryFn: ({ signal }) => api('/vehicle/types', { schema: schemas.types, signal }),
   staleTime: STALE,
 });
 
 export function vehicleYearsQueryOptions(query: VehicleYearsQuery) {
   return queryOptions({
     queryKey: vehicleKeys.years(query),
-    queryFn: ({ signal }) => api('/vehicle/years', { query, schema: z.array(z.number().int()), signal }),
+    queryFn: ({ signal }) => api('/vehicle/years', { query, schema: schemas.years, signal }),
     staleTime: STALE,
   });
 }
@@ -50,7 +56,7 @@ export function vehicleYearsQueryOptions(query: VehicleYearsQuery) {
 export function vehicleMakesQueryOptions(query: VehicleMakesQuery) {
   return queryOptions({
     queryKey: vehicleKeys.makes(query),
-    queryFn: ({ signal }) => api('/vehicle/makes', { query, schema: z.array(vehicleMakeSchema), signal }),
+    queryFn: ({ signal }) => api('/vehicle/makes', { query, schema: schemas.makes, signal }),
     staleTime: STALE,
   });
 }
@@ -58,7 +64,7 @@ export function vehicleMakesQueryOptions(query: VehicleMakesQuery) {
 export function vehicleModelsQueryOptions(query: VehicleModelsQuery) {
   return queryOptions({
     queryKey: vehicleKeys.models(query),
-    queryFn: ({ signal }) => api('/vehicle/models', { query, schema: z.array(vehicleModelSchema), signal }),
+    queryFn: ({ signal }) => api('/vehicle/models', { query, schema: schemas.models, signal }),
     staleTime: STALE,
   });
 }
@@ -68,7 +74,7 @@ export function vehicleListQueryOptions(query: VehicleListQuery) {
   return queryOptions({
     queryKey: vehicleKeys.list(query),
     queryFn: async ({ signal }) => {
-      const { data, headers } = await apiRequest('/vehicle', { query, schema: z.array(vehicleSchema), signal });
+      const { data, headers } = await apiRequest('/vehicle', { query, schema: schemas.vehicles, signal });
       const total = Number(headers.get('x-total-count'));
       return { items: data, total: Number.isFinite(total) ? total : data.length };
     },
@@ -80,7 +86,7 @@ export function vehicleListQueryOptions(query: VehicleListQuery) {
 export function vehicleQueryOptions(id: string) {
   return queryOptions({
     queryKey: vehicleKeys.detail(id),
-    queryFn: ({ signal }) => api(`/vehicle/${encodeURIComponent(id)}`, { schema: vehicleSchema, signal }),
+    queryFn: ({ signal }) => api(`/vehicle/${encodeURIComponent(id)}`, { schema: schemas.vehicle, signal }),
     staleTime: STALE,
   });
 }

@@ -1,7 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
-import { type Cart, cartSchema, type MergeCartBody } from '../../../shared/schemas/cart.ts';
-import { api } from '../../lib/api-client.ts';
+import type { Cart, MergeCartBody } from '../../../shared/schemas/cart.ts';
+import { api, lazySchema } from '../../lib/api-client.ts';
 import { queryRoots } from '../../lib/query-keys.ts';
+
+/** The answer's schema, loaded with the first answer to check (ADR 018). */
+const cartSchema = lazySchema(() => import('./cart-schemas.ts').then((module) => module.cartAnswers.cart));
 
 /** Query keys: every cart mutation answers the whole cart, which replaces this one entry. */
 export const cartKeys = {

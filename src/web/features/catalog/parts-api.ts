@@ -1,11 +1,19 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { z } from 'zod';
-import { brandSchema, categoryNodeSchema } from '../../../shared/schemas/fitment.ts';
-import type { PartFacetsQuery, PartInput, PartListQuery, PartPatch } from '../../../shared/schemas/parts.ts';
-import { type Part, partDetailsSchema, partListPageSchema, partSchema } from '../../../shared/schemas/parts.ts';
-import { partSuggestionsSchema } from '../../../shared/schemas/search.ts';
-import { api, apiRequest } from '../../lib/api-client.ts';
+import type { Part, PartFacetsQuery, PartInput, PartListQuery, PartPatch } from '../../../shared/schemas/parts.ts';
+import { api, apiRequest, lazySchema } from '../../lib/api-client.ts';
 import { queryRoots } from '../../lib/query-keys.ts';
+
+/** The answers' schemas, loaded with the first answer to check (ADR 018). */
+const answers = () => import('./parts-schemas.ts').then((module) => module.partAnswers);
+const schemas = {
+  part: lazySchema(() => answers().then((a) => a.part)),
+  parts: lazySchema(() => answers().then((a) => a.parts)),
+  details: lazySchema(() => answers().then((a) => a.details)),
+  listPage: lazySchema(() => answers().then((a) => a.listPage)),
+  suggestions: lazySchema(() => answers().then((a) => a.suggestions)),
+  categories: lazySchema(() => answers().then((a) => a.categories)),
+  brands: lazySchema(() => answers().then((a) => a.brands)),
+};
 
 /**
  * The list's parameters as `GET /api/part` names them (issue 13 adds vehicle, fits, category, brand, price range,
@@ -44,13 +52,13 @@ export const partKeys = {
 export function partSuggestionsQueryOptions(q: string) {
   return queryOptions({
     queryKey: partKeys.suggest(q),
-    queryFn: ({ signal }) => api('/part/suggest', { query: { q }, schema: partSuggestionsSchema, signal }),
+    queryFn: ({ signal }) => api('/part/suggest', { query: { q }, schema: schemas.suggestions, signal }),
     staleTime: 60_000,
   });
 }
 
 async function fetchParts(params: PartListParams, signal?: AbortSignal): Promise<PartPage> {
-  const { data, headers } = await apiRequest('/part', { query: { ...params }, schema: z.array(partSchema), signal });
+  const { data, headers } = await apiRequest('/part', { query: { ...params }, schema: schemas.parts, signal });
   const total = Number(headers.get('x-total-count'));
   return {
     items: data,
@@ -78,7 +86,7 @@ export function partsQueryOptions(params: PartListParams) {
 export function partListPageQueryOptions(params: PartListParams) {
   return queryOptions({
     queryKey: partKeys.view(params),
-    queryFn: () => api('/part/page', { query: { ...params }, schema: partListPageSchema }),
+    queryFn: () => api('/part/page', { query: { ...params }, schema: schemas.listPage }),
     staleTime: 5_000,
   });
 }
@@ -101,7 +109,7 @@ export function partQueryOptions(id: string, vehicleId?: string | null) {
     queryFn: ({ signal }) =>
       api(`/part/${encodeURIComponent(id)}`, {
         query: { vehicle: vehicleId ?? undefined },
-        schema: partDetailsSchema,
+        schema: schemas.details,
         signal,
       }),
   });
@@ -112,22 +120,22 @@ const TAXONOMY_STALE = 5 * 60_000;
 
 export const categoriesQueryOptions = queryOptions({
   queryKey: partKeys.categories(),
-  queryFn: ({ signal }) => api('/category', { schema: z.array(categoryNodeSchema), signal }),
+  queryFn: ({ signal }) => api('/category', { schema: schemas.categories, signal }),
   staleTime: TAXONOMY_STALE,
 });
 
 export const brandsQueryOptions = queryOptions({
   queryKey: partKeys.brands(),
-  queryFn: ({ signal }) => api('/brand', { schema: z.array(brandSchema), signal }),
+  queryFn: ({ signal }) => api('/brand', { schema: schemas.brands, signal }),
   staleTime: TAXONOMY_STALE,
 });
 
 export function createPart(input: PartInput): Promise<Part> {
-  return api('/part', { method: 'POST', body: input, schema: partSchema });
+  return api('/part', { method: 'POST', body: input, schema: schemas.part });
 }
 
 export function updatePart(id: string, patch: PartPatch): Promise<Part> {
-  return api(`/part/${encodeURIComponent(id)}`, { method: 'PATCH', body: patch, schema: partSchema });
+  return api(`/part/${encodeURIComponent(id)}`, { method: 'PATCH', body: patch, schema: schemas.part });
 }
 
 export async function deletePart(id: string): Promise<void> {

@@ -4,7 +4,8 @@ import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
-import { type Vehicle, type VehicleType, vehicleTypeLabels, vehicleTypes } from '../../../shared/schemas/fitment.ts';
+import { type VehicleType, vehicleTypeLabels, vehicleTypes } from '../../../shared/enums.ts';
+import type { Vehicle } from '../../../shared/schemas/fitment.ts';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import {

@@ -1,8 +1,14 @@
 import { queryOptions } from '@tanstack/react-query';
-import { z } from 'zod';
-import { type Review, type ReviewInput, reviewSchema } from '../../../shared/schemas/reviews.ts';
-import { api } from '../../lib/api-client.ts';
+import type { Review, ReviewInput } from '../../../shared/schemas/reviews.ts';
+import { api, lazySchema } from '../../lib/api-client.ts';
 import { queryRoots } from '../../lib/query-keys.ts';
+
+/** The answers' schemas, loaded with the first answer to check (ADR 018). */
+const answers = () => import('./reviews-schemas.ts').then((module) => module.reviewAnswers);
+const schemas = {
+  review: lazySchema(() => answers().then((a) => a.review)),
+  reviews: lazySchema(() => answers().then((a) => a.reviews)),
+};
 
 export const reviewKeys = {
   all: queryRoots.reviews,
@@ -12,10 +18,10 @@ export const reviewKeys = {
 export function reviewsQueryOptions(limit?: number) {
   return queryOptions({
     queryKey: reviewKeys.list(limit),
-    queryFn: ({ signal }) => api('/review', { query: { limit }, schema: z.array(reviewSchema), signal }),
+    queryFn: ({ signal }) => api('/review', { query: { limit }, schema: schemas.reviews, signal }),
   });
 }
 
 export function addReview(input: ReviewInput): Promise<Review> {
-  return api('/review', { method: 'POST', body: input, schema: reviewSchema });
+  return api('/review', { method: 'POST', body: input, schema: schemas.review });
 }
