@@ -65,6 +65,19 @@ export function lazySchema<T>(load: () => Promise<z.ZodType<T>>): LazySchema<T> 
   };
 }
 
+/**
+ * One `LazySchema` per named schema of a module of answer schemas loaded on demand (ADR 018); the browser imports
+ * the module once, with the first answer any of them checks.
+ */
+export function lazySchemas<M extends Record<string, z.ZodType>, K extends keyof M & string>(
+  load: () => Promise<M>,
+  names: readonly K[],
+): { [P in K]: LazySchema<z.output<M[P]>> } {
+  return Object.fromEntries(
+    names.map((name) => [name, lazySchema(() => load().then((schemas) => schemas[name] as z.ZodType))]),
+  ) as { [P in K]: LazySchema<z.output<M[P]>> };
+}
+
 interface ApiRequest<T> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;

@@ -5,7 +5,7 @@ import type {
   VehicleModelsQuery,
   VehicleYearsQuery,
 } from '../../shared/schemas/fitment.ts';
-import { api, apiRequest, lazySchema } from './api-client.ts';
+import { api, apiRequest, lazySchemas } from './api-client.ts';
 import { queryRoots } from './query-keys.ts';
 
 /*
@@ -16,15 +16,10 @@ import { queryRoots } from './query-keys.ts';
  */
 
 /** The answers' schemas, loaded with the first answer to check (ADR 018). */
-const answers = () => import('./vehicle-schemas.ts').then((module) => module.vehicleAnswers);
-const schemas = {
-  types: lazySchema(() => answers().then((a) => a.types)),
-  years: lazySchema(() => answers().then((a) => a.years)),
-  makes: lazySchema(() => answers().then((a) => a.makes)),
-  models: lazySchema(() => answers().then((a) => a.models)),
-  vehicles: lazySchema(() => answers().then((a) => a.vehicles)),
-  vehicle: lazySchema(() => answers().then((a) => a.vehicle)),
-};
+const schemas = lazySchemas(
+  () => import('./vehicle-schemas.ts').then((module) => module.vehicleAnswers),
+  ['types', 'years', 'makes', 'models', 'vehicles', 'vehicle'],
+);
 
 export const vehicleKeys = {
   all: queryRoots.vehicles,

@@ -1,19 +1,13 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { Part, PartFacetsQuery, PartInput, PartListQuery, PartPatch } from '../../../shared/schemas/parts.ts';
-import { api, apiRequest, lazySchema } from '../../lib/api-client.ts';
+import { api, apiRequest, lazySchemas } from '../../lib/api-client.ts';
 import { queryRoots } from '../../lib/query-keys.ts';
 
 /** The answers' schemas, loaded with the first answer to check (ADR 018). */
-const answers = () => import('./parts-schemas.ts').then((module) => module.partAnswers);
-const schemas = {
-  part: lazySchema(() => answers().then((a) => a.part)),
-  parts: lazySchema(() => answers().then((a) => a.parts)),
-  details: lazySchema(() => answers().then((a) => a.details)),
-  listPage: lazySchema(() => answers().then((a) => a.listPage)),
-  suggestions: lazySchema(() => answers().then((a) => a.suggestions)),
-  categories: lazySchema(() => answers().then((a) => a.categories)),
-  brands: lazySchema(() => answers().then((a) => a.brands)),
-};
+const schemas = lazySchemas(
+  () => import('./parts-schemas.ts').then((module) => module.partAnswers),
+  ['part', 'parts', 'details', 'listPage', 'suggestions', 'categories', 'brands'],
+);
 
 /**
  * The list's parameters as `GET /api/part` names them (issue 13 adds vehicle, fits, category, brand, price range,

@@ -8,6 +8,7 @@ import { type VehicleType, vehicleTypeLabels, vehicleTypes } from '../../../shar
 import type { Vehicle } from '../../../shared/schemas/fitment.ts';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
+import { useHydrated } from '../../lib/hydration.ts';
 import {
   vehicleListQueryOptions,
   vehicleMakesQueryOptions,
@@ -63,6 +64,9 @@ export function VehicleSelector({
   const type = choice.type || undefined;
 
   const types = useQuery(vehicleTypesQueryOptions);
+  // The server renders the types (issue 15), so the first select looks usable before React owns the page; a choice
+  // made then would be reset by hydration (the select is controlled), so it waits for it.
+  const hydrated = useHydrated();
   const years = useQuery({ ...vehicleYearsQueryOptions({ type }), enabled: Boolean(type) });
   const makes = useQuery({ ...vehicleMakesQueryOptions({ type, year }), enabled: Boolean(type && year) });
   const models = useQuery({
@@ -131,6 +135,7 @@ export function VehicleSelector({
             label="Type"
             placeholder="Choose…"
             value={choice.type}
+            disabled={!hydrated}
             loading={types.isPending}
             options={(types.data ?? []).map((value) => ({ value, label: vehicleTypeLabels[value] }))}
             onChange={(value) => set({ type: vehicleTypes.find((t) => t === value) ?? '' })}

@@ -1,14 +1,13 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { Review, ReviewInput } from '../../../shared/schemas/reviews.ts';
-import { api, lazySchema } from '../../lib/api-client.ts';
+import { api, lazySchemas } from '../../lib/api-client.ts';
 import { queryRoots } from '../../lib/query-keys.ts';
 
 /** The answers' schemas, loaded with the first answer to check (ADR 018). */
-const answers = () => import('./reviews-schemas.ts').then((module) => module.reviewAnswers);
-const schemas = {
-  review: lazySchema(() => answers().then((a) => a.review)),
-  reviews: lazySchema(() => answers().then((a) => a.reviews)),
-};
+const schemas = lazySchemas(
+  () => import('./reviews-schemas.ts').then((module) => module.reviewAnswers),
+  ['review', 'reviews'],
+);
 
 export const reviewKeys = {
   all: queryRoots.reviews,
