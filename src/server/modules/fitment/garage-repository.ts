@@ -69,12 +69,15 @@ export class GarageRepository {
   /**
    * The entry's time is the clock's, not the transaction's: a merge inserts several vehicles in one transaction,
    * where now() is one moment for all of them and their order came back at random (by id). With clock_timestamp()
-   * they keep the order the visitor had them in.
+   * they keep the order the visitor had them in — and at least a microsecond after the user's latest entry, since
+   * PGlite's clock can read the same value for two inserts in a row (a CI run saw two entries swap).
    */
   async insert(tx: Transaction, userId: string, vehicleId: string, name: string | null): Promise<string> {
+    const after = sql`(select max(latest.created_at) + interval '1 microsecond' from ${garageVehicles} latest
+      where latest.user_id = ${userId}::uuid)`;
     const [row] = await tx
       .insert(garageVehicles)
-      .values({ userId, vehicleId, name, createdAt: sql`clock_timestamp()` })
+      .values({ userId, vehicleId, name, createdAt: sql`greatest(clock_timestamp(), ${after})` })
       .returning({ id: garageVehicles.id });
     if (!row) throw new Error('garage insert returned no row');
     return row.id;
