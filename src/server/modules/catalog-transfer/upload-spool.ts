@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -54,6 +55,13 @@ export function csvProblem(error: unknown): ImportError | undefined {
 export async function spoolUpload(source: Readable, dir: string, maxBytes: number): Promise<SpooledUpload> {
   const file = path.join(dir, `catalog-import-${crypto.randomUUID()}.csv`);
   const out = createWriteStream(file, { flags: 'wx', mode: 0o600 });
+  // Listened to from the start: a write still queued when a refusal destroys the stream (the file may not even be
+  // open yet) fails with ERR_STREAM_DESTROYED, which without a listener is an uncaught exception that ends the
+  // process. A real write failure (a full disk) is kept and refuses the upload.
+  let writeError: Error | undefined;
+  out.on('error', (error) => {
+    writeError ??= error;
+  });
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const parser = parse(CSV_OPTIONS);
   let records = 0;
@@ -82,7 +90,9 @@ export async function spoolUpload(source: Readable, dir: string, maxBytes: numbe
         );
       }
       newlines += countNewlines(chunk);
-      if (!out.write(chunk)) await new Promise((resolve) => out.once('drain', resolve));
+      if (writeError) throw writeError;
+      // `once` rejects on 'error', so a failing disk cannot leave the upload waiting for a drain that never comes.
+      if (!out.write(chunk)) await once(out, 'drain');
       if (parseError === undefined) parser.write(text);
       if (parseError !== undefined) throw refusal(parseError);
     }
