@@ -167,6 +167,35 @@ describeEachDatabase('catalogue: fitment, filters, facets and part numbers', (ct
     expect([paged.items.map((p) => p.name), paged.total]).toEqual([['Gloves'], 4]);
   });
 
+  it('answers each vehicle its own page and counts when one statement shape serves them all (named statements)', async () => {
+    // The facet statement and the page's rows are built once per shape with placeholders: the second vehicle, the
+    // next cursor and a marked vehicle must each get their own values, not the first request's.
+    const pageOf = async (query: string) => {
+      const res = await inject({ method: 'GET', url: `/api/part/page${query}` });
+      expect(res.statusCode, res.body).toBe(200);
+      const page = partListPageSchema.parse(res.json());
+      return { names: page.items.map((p) => p.name), total: page.total, fits: page.facets.fits };
+    };
+    for (let round = 0; round < 2; round++) {
+      expect(await pageOf(`?vehicle=${yz250f2019.id}&fits=true&sort=name`)).toEqual({
+        names: ['Air Filter', 'Drive Chain', 'Gloves', 'Helmet'],
+        total: 4,
+        fits: 4,
+      });
+      expect(await pageOf(`?vehicle=${yz450f2019.id}&fits=true&sort=name`)).toEqual({
+        names: ['Air Filter', 'Gloves', 'Helmet'],
+        total: 3,
+        fits: 3,
+      });
+    }
+    const first = await pageOf(`?vehicle=${yz250f2019.id}&fits=true&sort=name&limit=2`);
+    const second = await pageOf(`?vehicle=${yz250f2019.id}&fits=true&sort=name&limit=2&offset=2`);
+    expect([first.names, second.names]).toEqual([
+      ['Air Filter', 'Drive Chain'],
+      ['Gloves', 'Helmet'],
+    ]);
+  });
+
   it('shows the full fitment of a part grouped by make and model, with year ranges', async () => {
     const chain = await details(ids['Drive Chain'] ?? '');
     expect(chain.fitment.map((g) => [`${g.make} ${g.model}`, g.ranges])).toEqual([
