@@ -13,6 +13,7 @@ import { accountsRoutes } from './modules/accounts/accounts-routes.ts';
 import { addressesRoutes } from './modules/accounts/addresses-routes.ts';
 import { cartRoutes } from './modules/cart/cart-routes.ts';
 import { catalogRoutes } from './modules/catalog/catalog-routes.ts';
+import type { PartFacts } from './modules/catalog/part-facts.ts';
 import { catalogTransferRoutes } from './modules/catalog-transfer/catalog-transfer-routes.ts';
 import { fitmentRoutes } from './modules/fitment/fitment-routes.ts';
 import { healthRoutes } from './modules/health/health-routes.ts';
@@ -42,6 +43,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The checked configuration this app was built with (modules read their settings here, never process.env). */
     config: AppConfig;
+    /** Issue 13 (ADR 019): the catalogue's in-memory facet facts, when on and listening. */
+    partFacts?: PartFacts;
   }
 }
 
@@ -157,6 +160,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await services.jobs.stop();
   });
   await app.register(authPlugin, { sessions: services.sessions });
+  // Issue 13 (ADR 019): the facet facts hear every catalogue write before the app answers anything; a write's answer
+  // leaves once this instance has heard the write's own notifications, so the writer's next read counts it.
+  const { partFacts } = services;
+  const listen = options.database.listen;
+  if (partFacts && listen) {
+    await partFacts.listen((channel, events) => listen(channel, events));
+    app.decorate('partFacts', partFacts);
+    app.addHook('onClose', async () => partFacts.close());
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (['GET', 'HEAD', 'OPTIONS'].includes(request.method) || reply.statusCode >= 400) return done(null, payload);
+      partFacts.caughtUp().then(() => done(null, payload), done);
+    });
+  }
   // Issue 15 (ADR 016): public catalogue reads answered from memory, forgotten on every write on any instance.
   if (config.CATALOG_CACHE === 'on') {
     await app.register(catalogReadCachePlugin, {

@@ -10,6 +10,8 @@ import type { Transaction } from '../../db/client.ts';
 export interface PartFitmentPort {
   /** A subquery selecting the ids of parts whose fitment rows match the vehicle (universal parts not included). */
   partIdsFitting(vehicleId: string): SQL;
+  /** The same ids, read now (each once): the catalogue's in-memory facts keep them per vehicle (issue 13). */
+  partIdsFittingVehicle(vehicleId: string): Promise<string[]>;
   /**
    * Search (ADR 012): an array expression (text[]) of the ids of the models a word (an SQL text value) names, by
    * model or make name, typos tolerated by trigram similarity ("yamah" → Yamaha, "yz250" → YZ250F); with `prefix`,

@@ -15,6 +15,7 @@ import {
   withPage,
 } from '../../db/paging.ts';
 import { brands, categories, parts } from '../../db/schema.ts';
+import { countFacts, type PartFacts } from './part-facts.ts';
 import type { PartFitmentPort } from './part-fitment-port.ts';
 import {
   CLOSE_ENOUGH,
@@ -505,6 +506,11 @@ function pgTextArray(value: unknown): string[] {
   return [];
 }
 
+/** The brand facet's order: by name, then slug. */
+function sortBrands(list: FacetCounts['brands']): void {
+  list.sort((a, b) => a.name.localeCompare(b.name) || a.slug.localeCompare(b.slug));
+}
+
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows);
 
 const withoutMatches = <Row extends { matches: unknown }>({ matches: _matches, ...row }: Row) => row;
@@ -521,9 +527,12 @@ export class PartRepository {
     string,
     { execute(values: Record<string, unknown>): Promise<(PartRow & { matches: number | null })[]> }
   >();
-  constructor(db: Database, fitment: PartFitmentPort) {
+  /** Each part's facet facts in memory (issue 13), when this instance hears the catalogue's notifications. */
+  readonly #facts: PartFacts | undefined;
+  constructor(db: Database, fitment: PartFitmentPort, facts?: PartFacts) {
     this.#db = db;
     this.#fitment = fitment;
+    this.#facts = facts;
     this.#catalogueSize = new UnfilteredCatalogueCount(() => this.#count(undefined));
   }
 
@@ -790,6 +799,8 @@ export class PartRepository {
    * through the fitment index, so the cost follows that set and not the catalogue (ADR 010).
    */
   async facets(filter: PartFilter, fitsFor: string | undefined): Promise<FacetCounts> {
+    const fromFacts = await this.#fromFacts(filter, fitsFor, undefined);
+    if (fromFacts) return fromFacts.facets;
     const { facets } = this.#facetsOf(await this.#facetRows(filter, fitsFor, await this.#plan(filter.q)), fitsFor);
     return facets;
   }
@@ -809,7 +820,9 @@ export class PartRepository {
     const search = await this.#plan(filter.q);
     const capped = (total: number) => search !== undefined && total >= SEARCH_CANDIDATES;
     const plan = planOf(page, search);
-    const { facets, pageIds } = this.#facetsOf(await this.#facetRows(filter, fitsFor, search, plan), fitsFor);
+    const { facets, pageIds } =
+      (await this.#fromFacts(filter, fitsFor, plan)) ??
+      this.#facetsOf(await this.#facetRows(filter, fitsFor, search, plan), fitsFor);
     if (pageIds.length === 0) return { rows: [], total: facets.total, capped: capped(facets.total), facets };
     const found = await this.#pageRowsStatement(page.markFitFor, filter).execute({
       ids: `{${pageIds.join(',')}}`,
@@ -818,6 +831,40 @@ export class PartRepository {
     const byId = new Map(found.map((row) => [row.id, withoutMatches(row)]));
     const rows = pageIds.map((id) => byId.get(id)).filter((row): row is PartRow => row !== undefined);
     return { ...finishPage(plan, rows), total: facets.total, capped: capped(facets.total), facets };
+  }
+
+  /**
+   * The facet counts and the page's ids from the in-memory facts (part-facts.ts), for what they answer: a vehicle's
+   * fit with no search and no "without fitment", counted for that vehicle, in an order they can page (not by name:
+   * that is the database's collation). Undefined otherwise, or while the facts cannot be trusted.
+   */
+  async #fromFacts(
+    filter: PartFilter,
+    fitsFor: string | undefined,
+    plan: PagePlan | undefined,
+  ): Promise<{ facets: FacetCounts; pageIds: string[] } | undefined> {
+    const vehicleId = filter.fitsVehicle;
+    if (!this.#facts || vehicleId === undefined || filter.q !== undefined || filter.withoutFitment !== undefined) {
+      return undefined;
+    }
+    if (fitsFor !== undefined && fitsFor !== vehicleId) return undefined;
+    const order = plan?.keyed;
+    if (plan && (order === undefined || order === 'name')) return undefined;
+    const view = await this.#facts.view();
+    if (!view) return undefined;
+    const scope = await view.fitting(vehicleId);
+    const { counts, pageIds } = countFacts(
+      view,
+      scope,
+      filter,
+      plan && order && order !== 'name'
+        ? { order, direction: plan.direction, position: plan.position, read: readLimit(plan), offset: plan.offset }
+        : undefined,
+    );
+    // Within the fit filter every counted part fits (as `fits = true` in the facet statement).
+    const facets: FacetCounts = { ...counts, fits: fitsFor === undefined ? null : counts.total };
+    sortBrands(facets.brands);
+    return { facets, pageIds };
   }
 
   /**
@@ -974,7 +1021,7 @@ export class PartRepository {
       else if (row.kind === 'fits' && fitsFor !== undefined) facets.fits = n;
       else if (row.kind === 'page' && row.key) page.push({ id: row.key, position: n });
     }
-    facets.brands.sort((a, b) => a.name.localeCompare(b.name) || a.slug.localeCompare(b.slug));
+    sortBrands(facets.brands);
     page.sort((a, b) => a.position - b.position);
     return { facets, pageIds: page.map((entry) => entry.id) };
   }

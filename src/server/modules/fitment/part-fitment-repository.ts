@@ -42,6 +42,18 @@ export class PartFitmentRepository {
   }
 
   /**
+   * The ids of the parts whose fitment rows match vehicle V, each once (the catalogue's in-memory facts keep them,
+   * issue 13): read from `part_fitments_model_idx` alone.
+   */
+  async partIdsFittingVehicle(vehicleId: string): Promise<string[]> {
+    const result = await this.#db.execute<{ id: string }>(
+      sql`select distinct fitted.part_id as id from (${this.partIdsFitting(vehicleId)}) fitted`,
+    );
+    const rows = Array.isArray(result) ? (result as { id: string }[]) : (result as { rows: { id: string }[] }).rows;
+    return rows.map((row) => row.id);
+  }
+
+  /**
    * Search (ADR 012): an array expression of the ids of the models a word (an SQL text value) names, by the model's
    * or its make's name, as a whole word with typos tolerated (strict trigram word similarity ≥ 0.6: "yamah" names
    * Yamaha, "yz250" names YZ250F); with `prefix` (a word still being typed) also the start of a name.

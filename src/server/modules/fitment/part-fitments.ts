@@ -69,6 +69,10 @@ export class PartFitments implements PartFitmentPort {
     return this.#rows.partIdsFitting(vehicleId);
   }
 
+  partIdsFittingVehicle(vehicleId: string): Promise<string[]> {
+    return this.#rows.partIdsFittingVehicle(vehicleId);
+  }
+
   hasFitment(partId: AnyColumn): SQL {
     return this.#rows.hasFitment(partId);
   }

@@ -1,0 +1,238 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createUser,
+  TEST_SESSION_SECRET,
+  type TestContext,
+  type TestUser,
+  testConfig,
+} from '../../../../test/support/test-app.ts';
+import { createTestDatabase, testDrivers } from '../../../../test/support/test-database.ts';
+import type { Vehicle } from '../../../shared/schemas/fitment.ts';
+import { buildApp } from '../../app.ts';
+import { VehicleBuilder } from '../fitment/fitment-test-helpers.ts';
+
+/**
+ * The catalogue's in-memory facet facts (issue 13, ADR 019) answer exactly what the database answers. One database,
+ * two apps on it: `facts` counts a vehicle's parts in memory, `sql` (CATALOG_FACTS=off) in the facet statement; the
+ * read cache is off on both so every request computes. Every answer of the one is compared with the other's, over
+ * filters, orders, cursors forwards and backwards, offsets, and after writes through the API, from another
+ * connection (as another instance would), and in bulk.
+ */
+describe.each(testDrivers)('facet facts [%s]', (driver) => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let facts: FastifyInstance;
+  let plain: FastifyInstance;
+  let admin: TestUser;
+  let yz2019: Vehicle;
+  let mt2019abs: Vehicle;
+  const partIds: string[] = [];
+
+  const brandsOf = ['EBC', 'KMC', 'Shoei', 'Galfer', 'Twin Air'];
+  const categoriesOf = ['brake-pads', 'brake-discs', 'chains', 'filters', 'helmets', 'gloves', 'brakes', 'gear'];
+
+  async function app(overrides: Record<string, string>) {
+    const config = testConfig({ CATALOG_CACHE: 'off', ...overrides });
+    const built = await buildApp({ config, database, sessionSecret: TEST_SESSION_SECRET, logger: false });
+    await built.ready();
+    return built;
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase(driver);
+    facts = await app({});
+    plain = await app({ CATALOG_FACTS: 'off' });
+    const context: TestContext = { driver, app: facts, database, config: facts.config };
+    admin = await createUser(context, { admin: true });
+    const build = new VehicleBuilder(facts, admin.headers);
+    yz2019 = await build.vehicle('Yamaha', 'YZ250F', 2019);
+    await build.vehicle('Yamaha', 'YZ250F', 2016);
+    mt2019abs = await build.vehicle('Yamaha', 'MT-07', 2019, { variant: 'ABS' });
+    const yz = await build.model('Yamaha', 'YZ250F');
+    const mt = await build.model('Yamaha', 'MT-07');
+    // 48 parts: repeated prices (ties broken by id), stock below the minimum order, parts without brand or
+    // category, universal parts, fitment by year range and by variant, some fitting nothing asked for.
+    for (let i = 0; i < 48; i++) {
+      const fitment =
+        i % 9 === 0
+          ? []
+          : [
+              { modelId: yz, yearFrom: 2014 + (i % 6), yearTo: 2014 + (i % 6) + (i % 5) },
+              ...(i % 4 === 0
+                ? [{ modelId: mt, yearFrom: 2017, yearTo: 2021, ...(i % 8 === 0 ? { variant: 'ABS' } : {}) }]
+                : []),
+              ...(i % 3 === 0 ? [{ modelId: yz, yearFrom: 2019, yearTo: 2019 }] : []),
+            ];
+      const res = await facts.inject({
+        method: 'POST',
+        url: '/api/part',
+        headers: admin.headers,
+        payload: {
+          name: `Facts part ${i}`,
+          img: '/images/parts/brake-disc.svg',
+          price: 5 + ((i * 37) % 12) * 10,
+          availablequantity: i % 5 === 0 ? 0 : i % 7,
+          minimunorder: i % 6 === 0 ? 3 : 1,
+          ...(i % 11 === 0 ? {} : { brand: brandsOf[i % brandsOf.length] }),
+          ...(i % 13 === 0 ? {} : { category: categoriesOf[i % categoriesOf.length] }),
+          ...(i % 9 === 0 ? { universal: true } : { fitment }),
+        },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      partIds.push(res.json()._id);
+    }
+  });
+
+  afterAll(async () => {
+    await facts?.close();
+    await plain?.close();
+    await database?.close();
+  });
+
+  async function both(url: string) {
+    const [a, b] = await Promise.all([facts.inject({ url }), plain.inject({ url })]);
+    expect(a.statusCode, a.body).toBe(200);
+    expect(b.statusCode, b.body).toBe(200);
+    return { facts: a.json(), plain: b.json(), headers: a.headers };
+  }
+
+  /** Every page of a list, forwards by `next` and back by `prev`, each compared between the two apps. */
+  async function walk(query: string) {
+    let url = `/api/part/page?${query}`;
+    const seen: string[][] = [];
+    for (let pages = 0; pages < 30; pages++) {
+      const page = await both(url);
+      expect(page.facts, url).toEqual(page.plain);
+      seen.push(page.facts.items.map((p: { _id: string }) => p._id));
+      if (!page.facts.nextCursor) break;
+      url = `/api/part/page?${query}&after=${encodeURIComponent(page.facts.nextCursor)}`;
+    }
+    for (let pages = 0; pages < 30; pages++) {
+      const page = await both(url);
+      expect(page.facts, url).toEqual(page.plain);
+      if (!page.facts.prevCursor) break;
+      url = `/api/part/page?${query}&before=${encodeURIComponent(page.facts.prevCursor)}`;
+    }
+    return seen;
+  }
+
+  const filters = [
+    '',
+    '&category=brakes',
+    '&category=brake-pads',
+    '&category=tools',
+    '&brand=ebc',
+    '&brand=no-such-brand',
+    '&minPrice=20&maxPrice=80',
+    '&inStock=true',
+    '&category=gear&inStock=true&minPrice=10',
+    '&brand=kmc&category=chains&maxPrice=100',
+  ];
+
+  it('answers every filter, order and page as the facet statement does, forwards and backwards', async () => {
+    const before = facts.partFacts?.stats.views ?? 0;
+    for (const vehicle of [yz2019, mt2019abs]) {
+      for (const filter of filters) {
+        for (const sort of ['', '&sort=newest', '&sort=price_asc', '&sort=price_desc']) {
+          const pages = await walk(`vehicle=${vehicle.id}&fits=true&limit=5${filter}${sort}`);
+          expect(pages.flat().length).toBe(new Set(pages.flat()).size);
+        }
+        const offset = await both(`/api/part/page?vehicle=${vehicle.id}&fits=true&limit=4&offset=3${filter}`);
+        expect(offset.facts).toEqual(offset.plain);
+        const counts = await both(`/api/part/facets?vehicle=${vehicle.id}&fits=true${filter}`);
+        expect(counts.facts).toEqual(counts.plain);
+      }
+    }
+    // The facts answered (not the database behind them): a view per request.
+    expect(facts.partFacts?.stats.views ?? 0).toBeGreaterThan(before + 100);
+    expect(plain.partFacts).toBeUndefined();
+    // Something is actually counted: the vehicle has fitting and universal parts across several pages.
+    const first = await both(`/api/part/page?vehicle=${yz2019.id}&fits=true&limit=5`);
+    expect(first.facts.total).toBeGreaterThan(10);
+    expect(first.facts.facets.brands.length).toBeGreaterThan(2);
+  });
+
+  it('is fresh after writes through the API: price, stock, category, universal, fitment, removal', async () => {
+    const url = `/api/part/page?vehicle=${yz2019.id}&fits=true&limit=8&sort=price_asc`;
+    const same = async () => {
+      const page = await both(url);
+      expect(page.facts).toEqual(page.plain);
+      const counts = await both(`/api/part/facets?vehicle=${yz2019.id}&fits=true&inStock=true`);
+      expect(counts.facts).toEqual(counts.plain);
+      return page.facts;
+    };
+    await same();
+    const views = facts.partFacts?.stats.views ?? 0;
+    const fitting = (await both(`/api/part/page?vehicle=${yz2019.id}&fits=true&limit=6&sort=price_desc`)).facts;
+    const [a, b, c, d] = fitting.items.map((p: { _id: string }) => p._id) as [string, string, string, string];
+    const update = async (id: string, changes: Record<string, unknown>) => {
+      const res = await facts.inject({
+        method: 'PATCH',
+        url: `/api/part/${id}`,
+        headers: admin.headers,
+        payload: changes,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await update(a, { price: 1 });
+    expect((await same()).items[0]._id).toBe(a);
+    await update(b, { availablequantity: 0 });
+    await same();
+    await update(c, { category: 'gauges', universal: true });
+    await same();
+    await update(d, { fitment: [] });
+    await same();
+    const removed = await facts.inject({ method: 'DELETE', url: `/api/part/${a}`, headers: admin.headers });
+    expect(removed.statusCode).toBe(204);
+    expect((await same()).items.some((p: { _id: string }) => p._id === a)).toBe(false);
+    // Answered from the facts (the first page, then two per `same` after each of five writes), not by the database.
+    expect(facts.partFacts?.stats.views ?? 0).toBeGreaterThanOrEqual(views + 11);
+  });
+
+  it('hears writes made elsewhere (another connection, as another instance) and bulk writes', async () => {
+    const facets = `/api/part/facets?vehicle=${yz2019.id}&fits=true`;
+    const page = `/api/part/page?vehicle=${yz2019.id}&fits=true&limit=10&sort=price_desc`;
+    const agree = async () => {
+      for (const url of [facets, page]) {
+        const answer = await both(url);
+        if (JSON.stringify(answer.facts) !== JSON.stringify(answer.plain)) return false;
+      }
+      return true;
+    };
+    const eventually = async () => {
+      const until = Date.now() + 5_000;
+      while (!(await agree())) {
+        if (Date.now() > until) throw new Error('the facts never caught up with the database');
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    };
+    expect(await agree()).toBe(true);
+    // One part, written with SQL outside the app: its notification names it.
+    const cheapest = await both(`/api/part/page?vehicle=${yz2019.id}&fits=true&limit=1&sort=price_asc`);
+    const one = cheapest.facts.items[0]._id as string;
+    await database.db.execute(sql`update parts set price_cents = 999900 where id = ${one}`);
+    await eventually();
+    expect((await both(page)).facts.items[0]._id).toBe(one);
+    const partsRead = facts.partFacts?.stats.partsRead ?? 0;
+    const reloads = facts.partFacts?.stats.reloads ?? 0;
+    // Sixty more parts (one statement: the trigger names them), then every part at once: more than the trigger names,
+    // so everything is read again (the database answers meanwhile).
+    await database.db.execute(
+      sql`insert into parts (name, img, price_cents, available_quantity, minimum_order, universal)
+          select 'Bulk part ' || n, '/images/parts/brake-disc.svg', 100 * n, n % 3, 1, n % 2 = 0 from generate_series(1, 60) n`,
+    );
+    await eventually();
+    await database.db.execute(sql`update parts set available_quantity = available_quantity + 1`);
+    await eventually();
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    expect(await agree()).toBe(true);
+    expect(facts.partFacts?.stats.reloads).toBeGreaterThan(reloads);
+    expect(facts.partFacts?.stats.partsRead).toBeGreaterThanOrEqual(partsRead);
+    // Fitment rows and brands changed outside the app.
+    await database.db.execute(sql`delete from part_fitments where part_id = ${partIds[2] as string}`);
+    await database.db.execute(sql`update brands set name = 'EBC Brakes' where slug = 'ebc'`);
+    await eventually();
+    expect((await both(facets)).facts.brands.some((b: { name: string }) => b.name === 'EBC Brakes')).toBe(true);
+  });
+});
