@@ -138,6 +138,16 @@ describe.each(testDrivers)('facet facts [%s]', (driver) => {
           const pages = await walk(`vehicle=${vehicle.id}&fits=true&limit=5${filter}${sort}`);
           expect(pages.flat().length).toBe(new Set(pages.flat()).size);
         }
+        // The list call (spec shape, X-Total-Count and Link headers) pages the same way.
+        for (const query of [`limit=5${filter}`, `limit=4&offset=3&sort=price_desc${filter}`, `sort=newest${filter}`]) {
+          const url = `/api/part?vehicle=${vehicle.id}&fits=true&${query}`;
+          const [a, b] = await Promise.all([facts.inject({ url }), plain.inject({ url })]);
+          expect(a.statusCode, a.body).toBe(200);
+          expect(a.json(), url).toEqual(b.json());
+          for (const header of ['x-total-count', 'x-total-count-capped', 'link', 'x-next-cursor', 'x-prev-cursor']) {
+            expect(a.headers[header], `${url} ${header}`).toEqual(b.headers[header]);
+          }
+        }
         const offset = await both(`/api/part/page?vehicle=${vehicle.id}&fits=true&limit=4&offset=3${filter}`);
         expect(offset.facts).toEqual(offset.plain);
         const counts = await both(`/api/part/facets?vehicle=${vehicle.id}&fits=true${filter}`);

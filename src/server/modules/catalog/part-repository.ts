@@ -688,6 +688,12 @@ export class PartRepository {
   async list(filter: PartFilter, page: PartPageOptions = {}): Promise<PartListResult> {
     const search = await this.#plan(filter.q);
     const plan = planOf(page, search);
+    // A vehicle's fit is paged from the in-memory facts when they can answer (ADR 019), as in `listWithFacets`.
+    const fromFacts = await this.#fromFacts(filter, undefined, plan);
+    if (fromFacts) {
+      const rows = await this.#rowsOfPage(fromFacts.pageIds, page.markFitFor, filter);
+      return { ...finishPage(plan, rows), total: fromFacts.facets.total, capped: false };
+    }
     const { rows, total } = await this.#list(filter, page, search, plan);
     return { ...finishPage(plan, rows), total, capped: search !== undefined && total >= SEARCH_CANDIDATES };
   }
@@ -824,13 +830,19 @@ export class PartRepository {
       (await this.#fromFacts(filter, fitsFor, plan)) ??
       this.#facetsOf(await this.#facetRows(filter, fitsFor, search, plan), fitsFor);
     if (pageIds.length === 0) return { rows: [], total: facets.total, capped: capped(facets.total), facets };
-    const found = await this.#pageRowsStatement(page.markFitFor, filter).execute({
+    const rows = await this.#rowsOfPage(pageIds, page.markFitFor, filter);
+    return { ...finishPage(plan, rows), total: facets.total, capped: capped(facets.total), facets };
+  }
+
+  /** The page's rows with their labels, in the order of `pageIds` (a part removed meanwhile is left out). */
+  async #rowsOfPage(pageIds: string[], markFitFor: string | undefined, filter: PartFilter): Promise<PartRow[]> {
+    if (pageIds.length === 0) return [];
+    const found = await this.#pageRowsStatement(markFitFor, filter).execute({
       ids: `{${pageIds.join(',')}}`,
-      markFitFor: page.markFitFor,
+      markFitFor,
     });
     const byId = new Map(found.map((row) => [row.id, withoutMatches(row)]));
-    const rows = pageIds.map((id) => byId.get(id)).filter((row): row is PartRow => row !== undefined);
-    return { ...finishPage(plan, rows), total: facets.total, capped: capped(facets.total), facets };
+    return pageIds.map((id) => byId.get(id)).filter((row): row is PartRow => row !== undefined);
   }
 
   /**
