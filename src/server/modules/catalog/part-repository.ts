@@ -4,7 +4,7 @@ import type { CursorOrder, CursorPayload } from '../../../shared/cursor.ts';
 import { normalizePartNumber } from '../../../shared/part-numbers.ts';
 import type { PartSort } from '../../../shared/schemas/parts.ts';
 import type { Database, Transaction } from '../../db/client.ts';
-import { type NamedStatement, prepareNamed, prepareNamedQuery } from '../../db/named-statement.ts';
+import { type NamedStatement, prepareNamed, prepareNamedRows } from '../../db/named-statement.ts';
 import {
   type KeyColumn,
   type KeysetDirection,
@@ -893,8 +893,10 @@ export class PartRepository {
         mark === 'none'
           ? this.#columns(undefined)
           : this.#columns(vehicle, mark === 'filter' ? { fitsVehicle: vehicle } : {});
-      statement = prepareNamedQuery(
+      statement = prepareNamedRows<PartRow & { matches: number | null }>(
+        this.#db,
         this.#select(columns).where(sql`${parts.id} = any(${sql.placeholder('ids')}::uuid[])`),
+        columns,
       );
       this.#pageRowsStatements.set(mark, statement);
     }
