@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.ts';
 import type { NotificationEvents, NotificationListener } from '../../db/notifications.ts';
 import { brands, categories, parts } from '../../db/schema.ts';
 import type { PartFitmentPort } from './part-fitment-port.ts';
+import type { FacetCounts, PartFilter } from './part-repository.ts';
 
 /**
  * Each part's facet facts in memory (issue 13, ADR 019): "parts that fit vehicle V, page 1, with facet counts" read
@@ -392,13 +393,7 @@ export class PartFacts {
 }
 
 /** A filter as the facts can answer it (the repository decides when: no search, no "without fitment"). */
-export interface FactsFilter {
-  category?: string | undefined;
-  brand?: string | undefined;
-  minPriceCents?: number | undefined;
-  maxPriceCents?: number | undefined;
-  inStock?: true | undefined;
-}
+export type FactsFilter = Pick<PartFilter, 'category' | 'brand' | 'minPriceCents' | 'maxPriceCents' | 'inStock'>;
 
 /** The orders the facts can page (name order is PostgreSQL's collation: the database's job). */
 export type FactsOrder = 'catalogue' | 'newest' | 'price_asc' | 'price_desc';
@@ -412,13 +407,8 @@ export interface FactsPage {
   offset: number;
 }
 
-export interface FactsCounts {
-  categories: Map<string, number>;
-  brands: { slug: string; name: string; count: number }[];
-  price: { min: number | null; max: number | null };
-  inStock: number;
-  total: number;
-}
+/** The facet counts but `fits` (within a vehicle's fit every counted part fits: the repository sets it). */
+export type FactsCounts = Omit<FacetCounts, 'fits'>;
 
 /**
  * The facet counts of `scope` (rows of the table; each facet under every filter but its own) and, with `page`, the
