@@ -81,6 +81,11 @@ class LoadGenerator {
   #stopped = false;
   #next = 0;
   #workers: Promise<void>[] = [];
+  #acknowledgedOnce: () => void = () => {};
+  /** Resolves at the first order the server acknowledges in this round. */
+  readonly firstAcknowledged = new Promise<void>((resolve) => {
+    this.#acknowledgedOnce = resolve;
+  });
   readonly #round: number;
   readonly #deletable: Attempt[];
   readonly #closingAllowed: boolean;
@@ -132,6 +137,7 @@ class LoadGenerator {
         if (res.status === 201 && res.body._id) {
           attempt.outcome = 'acknowledged';
           attempt.orderId = res.body._id;
+          this.#acknowledgedOnce();
           this.#deletable.push(attempt);
         } else if ((res.status === 422 && res.body.error?.code === 'stock_out') || this.#isClosing(res.status)) {
           attempt.outcome = 'refused';
@@ -339,7 +345,10 @@ async function crashRepeatedly(driver: 'pglite' | 'postgres'): Promise<void> {
     const round = index + 1;
     const load = new LoadGenerator(round, deletable, signal === 'SIGTERM');
     load.start(baseUrl, customers, parts);
-    const killAfterMs = 500 + Math.floor(Math.random() * 1500);
+    // Killed mid-load: once the load has placed an order (a slow machine's first answers can take more than the
+    // random wait alone; the round then proved nothing), then at a random moment up to 1.5 s later.
+    await Promise.race([load.firstAcknowledged, sleep(15_000)]);
+    const killAfterMs = Math.floor(Math.random() * 1500);
     await sleep(killAfterMs);
     server.child.kill(signal);
     const exitCode = await server.exited;
@@ -401,7 +410,8 @@ async function crashRepeatedly(driver: 'pglite' | 'postgres'): Promise<void> {
   expect(await server.stop('SIGTERM')).toBe(0);
   for (const f of figures) {
     console.log(
-      `[crash-safety ${driver}] round ${f.round}, ${f.signal} after ${f.killAfterMs} ms: orders sent ${f.sent}, ` +
+      `[crash-safety ${driver}] round ${f.round}, ${f.signal} ${f.killAfterMs} ms after the first acknowledged ` +
+        `order: orders sent ${f.sent}, ` +
         `acknowledged ${f.acknowledged}, refused ${f.refused} (503 closing ${f.closing}, not connected ` +
         `${f.notConnected}, the rest stock), ` +
         `no answer ${f.unknown} (written anyway ` +
