@@ -239,6 +239,9 @@ describe.each(testDrivers)('facet facts [%s]', (driver) => {
     expect(await agree()).toBe(true);
     expect(facts.partFacts?.stats.reloads).toBeGreaterThan(reloads);
     expect(facts.partFacts?.stats.partsRead).toBeGreaterThanOrEqual(partsRead);
+    // A notification the trigger did not send (not uuids) is not asked for: everything is read again instead.
+    await database.db.execute(sql`select pg_notify('redline_catalog', 'parts:not-a-uuid')`);
+    await eventually();
     // Fitment rows and brands changed outside the app.
     await database.db.execute(sql`delete from part_fitments where part_id = ${partIds[2] as string}`);
     await database.db.execute(sql`update brands set name = 'EBC Brakes' where slug = 'ebc'`);

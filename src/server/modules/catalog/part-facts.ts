@@ -137,6 +137,7 @@ const ALL_PARTS = 'parts';
 const RELOAD_EVERY_MS = 2_000;
 /** Vehicles whose fitting parts are kept (a few hundred to a few thousand rows each). */
 const MAX_FITTING_SETS = 2_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** A write waits at most this long for its own notifications (as the read cache, ADR 016). */
 const WRITE_CATCH_UP_MS = 1_000;
 
@@ -248,8 +249,11 @@ export class PartFacts {
     if (payload === ALL_PARTS) {
       this.#markStale();
     } else if (payload.startsWith(`${ALL_PARTS}:`)) {
+      const ids = payload.slice(ALL_PARTS.length + 1).split(',');
+      // Anything but uuids did not come from the trigger (0016): read everything again rather than ask for it.
+      if (!ids.every((id) => UUID.test(id))) return this.#markStale();
       // Kept even while stale: a reload under way may have read these parts before their write committed.
-      for (const id of payload.slice(ALL_PARTS.length + 1).split(',')) this.#dirty.add(id);
+      for (const id of ids) this.#dirty.add(id);
     } else if (payload === 'brands' || payload === 'categories') {
       this.#labels = undefined;
       this.#labelsGeneration += 1;
