@@ -34,6 +34,7 @@ import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { loadSheddingPlugin } from './plugins/load-shedding.ts';
 import { refuseNulCharacters } from './plugins/nul-character-guard.ts';
 import { openapiPlugin } from './plugins/openapi.ts';
+import { answerWritesWhenHeard } from './plugins/own-writes.ts';
 import { createRateLimitStore, memoryOnlyState } from './plugins/rate-limit-store.ts';
 import { fallbackSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
 import { inlineStyleHashes, staticSpaPlugin } from './plugins/static-spa.ts';
@@ -168,10 +169,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await partFacts.listen((channel, events) => listen(channel, events));
     app.decorate('partFacts', partFacts);
     app.addHook('onClose', async () => partFacts.close());
-    app.addHook('onSend', (request, reply, payload, done) => {
-      if (['GET', 'HEAD', 'OPTIONS'].includes(request.method) || reply.statusCode >= 400) return done(null, payload);
-      partFacts.caughtUp().then(() => done(null, payload), done);
-    });
+    answerWritesWhenHeard(app, () => partFacts.caughtUp());
   }
   // Issue 15 (ADR 016): public catalogue reads answered from memory, forgotten on every write on any instance.
   if (config.CATALOG_CACHE === 'on') {

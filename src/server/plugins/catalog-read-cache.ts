@@ -23,6 +23,7 @@ import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { NotificationListener } from '../db/notifications.ts';
+import { answerWritesWhenHeard } from './own-writes.ts';
 
 /** The channel the catalogue triggers notify (migration 0014). */
 export const CATALOG_CHANNEL = 'redline_catalog';
@@ -49,7 +50,6 @@ export const PUBLIC_CATALOG_READS: readonly string[] = [
 const WRITE_CATCH_UP_MS = 1000;
 
 /** Methods that never write: every other one waits for its notifications before answering. */
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Cache-Control of a kept answer: browsers and proxies may keep it, but ask again (a 304) before each use. */
 const REVALIDATE = 'no-cache';
@@ -314,10 +314,7 @@ export const catalogReadCachePlugin = fp(
 
     // A write's answer leaves only once this instance has seen the write's own notifications, so the writer's next
     // read (on this instance) is fresh. Refused writes changed nothing and do not wait.
-    app.addHook('onSend', (request, reply, payload, done) => {
-      if (SAFE_METHODS.has(request.method) || reply.statusCode >= 400) return done(null, payload);
-      cache.caughtUp().then(() => done(null, payload), done);
-    });
+    answerWritesWhenHeard(app, () => cache.caughtUp());
   },
   { name: 'catalog-read-cache', dependencies: ['auth'] },
 );

@@ -1,6 +1,7 @@
 import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { NewAddressBody, SavedAddress, ShipTo } from '../../../shared/schemas/addresses.ts';
 import type { Database, Transaction } from '../../db/client.ts';
+import { rowsOf } from '../../db/rows-of.ts';
 import { addresses } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors.ts';
 
@@ -28,10 +29,6 @@ export interface AddressBookPort {
 
 function toWire(row: AddressRow): SavedAddress {
   return { _id: row.id, address: row.address, phone: row.phone, lastUsedAt: row.lastUsedAt.toISOString() };
-}
-
-function rowsOf(result: unknown): Record<string, unknown>[] {
-  return Array.isArray(result) ? result : ((result as { rows?: Record<string, unknown>[] }).rows ?? []);
 }
 
 const addressColumns = Object.entries(getTableColumns(addresses));
@@ -111,7 +108,7 @@ export class AddressBook implements AddressBookPort {
           order by last_used_at desc, id desc limit ${MAX_SAVED_ADDRESSES - 1}::int)
       )
       select * from saved`);
-    const [raw] = rowsOf(result);
+    const [raw] = rowsOf<Record<string, unknown>>(result);
     if (!raw) throw new Error('address not saved');
     return toAddressRow(raw);
   }

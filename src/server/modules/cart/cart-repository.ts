@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.ts';
+import { rowsOf } from '../../db/rows-of.ts';
 import { cartItems } from '../../db/schema.ts';
 
 type Executor = Database | Transaction;
@@ -54,8 +55,7 @@ export class CartRepository {
       delete from ${cartItems} item using line
       where item.user_id = ${userId}::uuid and item.part_id = line.part_id
       returning item.part_id, item.quantity`);
-    const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
-    return (rows as { part_id: string; quantity: number }[])
+    return rowsOf<{ part_id: string; quantity: number }>(result)
       .map((row) => ({ partId: row.part_id, quantity: Number(row.quantity) }))
       .sort((a, b) => (a.partId < b.partId ? -1 : a.partId > b.partId ? 1 : 0));
   }

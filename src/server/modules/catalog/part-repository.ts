@@ -14,6 +14,7 @@ import {
   type Page,
   withPage,
 } from '../../db/paging.ts';
+import { rowsOf } from '../../db/rows-of.ts';
 import { brands, categories, parts } from '../../db/schema.ts';
 import { countFacts, type PartFacts } from './part-facts.ts';
 import type { PartFitmentPort } from './part-fitment-port.ts';
@@ -510,8 +511,6 @@ function pgTextArray(value: unknown): string[] {
 function sortBrands(list: FacetCounts['brands']): void {
   list.sort((a, b) => a.name.localeCompare(b.name) || a.slug.localeCompare(b.slug));
 }
-
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows);
 
 const withoutMatches = <Row extends { matches: unknown }>({ matches: _matches, ...row }: Row) => row;
 

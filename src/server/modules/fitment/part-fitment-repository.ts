@@ -1,6 +1,7 @@
 import { type AnyColumn, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { VehicleType } from '../../../shared/schemas/fitment.ts';
 import type { Database, Transaction } from '../../db/client.ts';
+import { rowsOf } from '../../db/rows-of.ts';
 import { partFitments, vehicleMakes, vehicleModels, vehicles } from '../../db/schema.ts';
 
 export interface FitmentRow {
@@ -49,8 +50,7 @@ export class PartFitmentRepository {
     const result = await this.#db.execute<{ id: string }>(
       sql`select distinct fitted.part_id as id from (${this.partIdsFitting(vehicleId)}) fitted`,
     );
-    const rows = Array.isArray(result) ? (result as { id: string }[]) : (result as { rows: { id: string }[] }).rows;
-    return rows.map((row) => row.id);
+    return rowsOf<{ id: string }>(result).map((row) => row.id);
   }
 
   /**

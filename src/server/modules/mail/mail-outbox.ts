@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.ts';
+import { rowsOf } from '../../db/rows-of.ts';
 import { type MailStatus, mailOutbox } from '../../db/schema.ts';
 import { type MailDocument, mailTextParts } from './mail-layout.ts';
 
@@ -66,8 +67,7 @@ export async function enqueueMail(tx: DbExecutor, message: MailMessage | MailDoc
             ${content.html}::text, ${content.text}::text,
             ${content.document === null ? null : JSON.stringify(content.document)}::jsonb)
     returning id`);
-  const rows = Array.isArray(result) ? result : (result as { rows?: { id: string }[] }).rows;
-  const row = rows?.[0] as { id: string } | undefined;
+  const row = rowsOf<{ id: string }>(result)[0];
   if (!row) throw new Error('mail not enqueued');
   return { id: row.id };
 }

@@ -4,6 +4,7 @@ import type { OrderCancelReason, OrderStatus } from '../../../shared/enums.ts';
 import { MAX_ORDER_TOTAL_CENTS, type OrderablePart } from '../../../shared/order-rules.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { type KeyColumn, keysetBeyond, keysetOrder, keysetPage, type Page, withPage } from '../../db/paging.ts';
+import { rowsOf } from '../../db/rows-of.ts';
 import { orders, parts } from '../../db/schema.ts';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -95,11 +96,6 @@ const newestFirst: KeyColumn[] = [
 ];
 /** `created_at` to the microsecond, as a cursor holds it (a Date has milliseconds only). */
 const createdAtKey = sql<string>`to_char(${orders.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-
-/** node-postgres answers `{ rows }`, PGlite's drizzle driver the same; older drivers a bare array. */
-function rowsOf<T>(result: unknown): T[] {
-  return Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
-}
 
 interface PlaceRow {
   order_id: string | null;
