@@ -13,7 +13,14 @@ export const cursorOrders = ['catalogue', 'newest', 'price_asc', 'price_desc', '
 export type CursorOrder = (typeof cursorOrders)[number];
 
 /** A timestamp as the database keeps it, to the microsecond (a JS Date would lose them and skip or repeat rows). */
-const timestampKey = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+const timestampKey = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/)
+  // A real instant: the calendar gives back the same digits (no 13th month, no 25th hour).
+  .refine((key) => {
+    const ms = Date.parse(`${key.slice(0, 23)}Z`);
+    return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 23) === key.slice(0, 23);
+  });
 const id = z.guid();
 
 export const cursorPayloadSchema = z.discriminatedUnion('o', [

@@ -234,6 +234,11 @@ describeEachDatabase('cursor paging of GET /api/part', (ctx) => {
         `after=${b64('{"o":"newest","k":"2026-01-01 00:00","i":"00000000-0000-4000-8000-000000000000"}')}`,
         'Provide A Valid Cursor',
       ],
+      // Shaped like a timestamp but no day of any calendar (the database would refuse it mid-statement).
+      [
+        `after=${b64('{"o":"newest","k":"2026-13-45T25:61:00.000000Z","i":"00000000-0000-4000-8000-000000000000"}')}`,
+        'Provide A Valid Cursor',
+      ],
       [
         `after=${b64('{"o":"price_asc","k":10,"i":"00000000-0000-4000-8000-000000000000","x":1}')}`,
         'Provide A Valid Cursor',
