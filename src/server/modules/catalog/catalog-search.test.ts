@@ -3,82 +3,15 @@ import { describeEachDatabase } from '../../../../test/support/test-app.ts';
 import type { Part } from '../../../shared/schemas/parts.ts';
 import type { PartSuggestions } from '../../../shared/schemas/search.ts';
 import { seedDemoData } from '../../db/seed.ts';
+import { QUERIES, YAMAHA_FITTED } from './search-quality.fixture.ts';
 
 /**
  * Search quality (issue 14's "Done when", ADR 012): a fixed set of queries over the demo catalogue with the answers
  * a shopper expects at the top. Typos, part numbers in every spelling, brand and vehicle words, plural and singular,
  * stop words. `top` lists the names expected first, in that order; `first` the set expected to fill the first
  * places in any order; `only` the whole answer, in any order.
+ * The queries are in search-quality.fixture.ts.
  */
-type Expectation = { top: string[] } | { first: string[] } | { only: string[] };
-
-const YAMAHA_FITTED = [
-  'Drilled Brake Disc',
-  'Sport Seat',
-  'O-Ring Drive Chain',
-  'Clutch Lever',
-  'Bar-End Mirror',
-  'Oil Filter',
-  'Iridium Spark Plug',
-  'Off-Road Tyre',
-  'Exhaust Silencer',
-  'Sintered Brake Pads',
-];
-
-const QUERIES: [string, Expectation][] = [
-  // Words and their plural or singular.
-  ['brake pads', { top: ['Sintered Brake Pads'] }],
-  ['brake pad', { top: ['Sintered Brake Pads'] }],
-  ['brake', { first: ['Drilled Brake Disc', 'Sintered Brake Pads'] }],
-  ['brakes', { first: ['Drilled Brake Disc', 'Sintered Brake Pads'] }],
-  ['brake discs', { top: ['Drilled Brake Disc'] }],
-  ['helmets', { top: ['Full-Face Helmet'] }],
-  ['glove', { top: ['Riding Gloves'] }],
-  ['riding', { first: ['Riding Boots', 'Riding Gloves'] }],
-  ['spark plugs', { top: ['Iridium Spark Plug'] }],
-  ['tyres', { top: ['Off-Road Tyre'] }],
-  ['off road tyre', { top: ['Off-Road Tyre'] }],
-  ['drive chains', { top: ['O-Ring Drive Chain'] }],
-  // Typos.
-  ['brak pads', { top: ['Sintered Brake Pads'] }],
-  ['drilled disk', { top: ['Drilled Brake Disc'] }],
-  ['helmt', { top: ['Full-Face Helmet'] }],
-  ['oil filtr', { top: ['Oil Filter'] }],
-  ['iridum plug', { top: ['Iridium Spark Plug'] }],
-  ['exaust silencer', { top: ['Exhaust Silencer'] }],
-  // Part numbers, MPN and OEM, in every spelling: the part is first.
-  ['KMC-520', { top: ['O-Ring Drive Chain'] }],
-  ['kmc 520', { top: ['O-Ring Drive Chain'] }],
-  ['kmc520', { top: ['O-Ring Drive Chain'] }],
-  ['fa185hh', { top: ['Sintered Brake Pads'] }],
-  ['FA-185-HH', { top: ['Sintered Brake Pads'] }],
-  ['1C3 W0045 00', { top: ['Sintered Brake Pads'] }],
-  ['cr8eix', { top: ['Iridium Spark Plug'] }],
-  ['HF 204', { top: ['Oil Filter'] }],
-  ['5gh.13440.61', { top: ['Oil Filter'] }],
-  // Brands, alone, misspelt and with product words.
-  ['ebc', { only: ['Sintered Brake Pads'] }],
-  ['ebc brake pads', { top: ['Sintered Brake Pads'] }],
-  ['galfer', { only: ['Drilled Brake Disc'] }],
-  ['alpinestars', { only: ['Riding Boots', 'Riding Gloves'] }],
-  ['alpinstars gloves', { top: ['Riding Gloves'] }],
-  ['ngk spark plug', { top: ['Iridium Spark Plug'] }],
-  ['akrapovich', { only: ['Exhaust Silencer'] }],
-  // Vehicle makes and models (the fitment rows), misspelt too, with product words.
-  ['yamah', { only: YAMAHA_FITTED }],
-  ['yamaha', { only: YAMAHA_FITTED }],
-  ['yz250f brake pads', { top: ['Sintered Brake Pads'] }],
-  ['yamaha yz250f chain', { top: ['O-Ring Drive Chain'] }],
-  ['harley headlight', { only: ['LED Headlight'] }],
-  ['mt-07 exhaust', { top: ['Exhaust Silencer'] }],
-  // Categories, stop words, and words only the description has.
-  ['levers', { only: ['Clutch Lever'] }],
-  ['protection', { top: ['Chest Protector'] }],
-  ['pads for a yamaha', { top: ['Sintered Brake Pads'] }],
-  ['waterproof', { only: ['Riding Boots'] }],
-  ['goatskin gloves', { only: ['Riding Gloves'] }],
-];
-
 describeEachDatabase('search over the demo catalogue', (ctx) => {
   beforeAll(async () => {
     await seedDemoData(

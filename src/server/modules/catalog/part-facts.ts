@@ -6,6 +6,9 @@ import type { NotificationEvents, NotificationListener } from '../../db/notifica
 import { brands, categories, parts } from '../../db/schema.ts';
 import type { PartFitmentPort } from './part-fitment-port.ts';
 import type { FacetCounts, PartFilter } from './part-repository.ts';
+import { escapeLike } from './part-search.ts';
+import type { SearchSources } from './part-search-memory.ts';
+import { SearchColumns, type SearchFacts } from './part-search-table.ts';
 
 /**
  * Each part's facet facts in memory (issue 13, ADR 019): "parts that fit vehicle V, page 1, with facet counts" read
@@ -35,6 +38,8 @@ export interface FactsView {
   labels: Labels;
   /** The rows (of `table`) of the parts that fit the vehicle: its fitment rows' parts and every universal part. */
   fitting(vehicleId: string): Promise<Int32Array>;
+  /** What the in-memory search asks the database (part-search-memory.ts), answered from what is kept when it can. */
+  sources: SearchSources;
 }
 
 /**
@@ -60,11 +65,14 @@ export class FactTable {
   readonly categoryIndex = new Map<string, number>();
   readonly brandIds: string[] = [];
   readonly brandIndex = new Map<string, number>();
+  /** Name, part numbers and full-text document of each row, for the search (ADR 020). */
+  readonly search = new SearchColumns();
 
   /** The part's row, its facts written in place; `universalChanged` when it joins or leaves the universal parts. */
   put(row: FactRow): { row: number; universalChanged: boolean } {
     let at = this.rowOf.get(row.id);
     const wasUniversal = at !== undefined && this.alive[at] === 1 && this.universal[at] === 1;
+    const isNew = at === undefined || this.alive[at] === 0;
     if (at === undefined) {
       at = this.size;
       if (at === this.alive.length) this.#grow(Math.max(1024, at * 2));
@@ -79,6 +87,7 @@ export class FactTable {
     this.inStock[at] = row.inStock ? 1 : 0;
     this.created[at] = row.createdMicros;
     this.universal[at] = row.universal ? 1 : 0;
+    this.search.put(at, row, isNew);
     return { row: at, universalChanged: wasUniversal !== Boolean(row.universal) };
   }
 
@@ -106,7 +115,7 @@ export class FactTable {
   }
 }
 
-interface FactRow {
+interface FactRow extends SearchFacts {
   id: string;
   categoryId: string | null;
   brandId: string | null;
@@ -139,6 +148,8 @@ const ALL_PARTS = 'parts';
 const RELOAD_EVERY_MS = 2_000;
 /** Vehicles whose fitting parts are kept (a few hundred to a few thousand rows each). */
 const MAX_FITTING_SETS = 2_000;
+/** Words (and sets of models) whose name matches (fitted parts) the search keeps. */
+const MAX_KEPT_WORDS = 5_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** A write waits at most this long for its own notifications (as the read cache, ADR 016). */
 const WRITE_CATCH_UP_MS = 1_000;
@@ -155,6 +166,9 @@ const factColumns = {
   inStock: inStockSql,
   createdMicros: createdMicrosSql,
   universal: parts.universal,
+  name: parts.name,
+  partNumbers: parts.partNumbers,
+  searchVector: sql<string>`${parts.searchVector}::text`,
 };
 /** Parts read per statement of a reload (a reload of 100,000 parts must not stall the event loop). */
 const RELOAD_SLICE = 2_000;
@@ -180,6 +194,9 @@ export class PartFacts {
   /** Per vehicle, its fitting rows with the universal parts of `#universalVersion`. */
   readonly #fitting = new Map<string, { fitted: string[]; rows?: Int32Array; universalVersion: number }>();
   #fittingGeneration = 0;
+  /** The search's name matches per word (kept while no name changes) and fitted parts per set of models. */
+  readonly #nameMatches = new Map<string, { table: FactTable; generation: number; rows: Int32Array }>();
+  readonly #fittedToModels = new Map<string, { table: FactTable; generation: number; rows: Int32Array }>();
   /** Bumped when a part becomes or stops being universal (every vehicle's rows change). */
   #universalVersion = 0;
   readonly #stats = { views: 0, reloads: 0, partsRead: 0 };
@@ -269,7 +286,15 @@ export class PartFacts {
     const labels = this.#labels ?? (await this.#loadLabels());
     if (!labels) return undefined;
     this.#stats.views += 1;
-    return { table: this.#table, labels, fitting: (vehicleId) => this.#fittingOf(vehicleId) };
+    return {
+      table: this.#table,
+      labels,
+      fitting: (vehicleId) => this.#fittingOf(vehicleId),
+      sources: {
+        nameMatches: (word, typo) => this.#nameMatchesOf(word, typo),
+        fittedToModels: (modelIds) => this.#fittedToModelsOf(modelIds),
+      },
+    };
   }
 
   #heard(payload: string): void {
@@ -397,6 +422,48 @@ export class PartFacts {
   }
 
   /**
+   * The rows whose name contains the word or, with `typo`, is like it (pg_trgm's `<%`, the session's threshold):
+   * asked of the database (its trigram index) and kept until a part is added or renamed. Ids not (yet) in the table
+   * are left out and the answer is not kept.
+   */
+  async #nameMatchesOf(word: string, typo: boolean): Promise<Int32Array> {
+    const key = `${typo ? '~' : '='}${word}`;
+    const table = this.#table;
+    const generation = table.search.namesGeneration;
+    const kept = this.#nameMatches.get(key);
+    if (kept && kept.table === table && kept.generation === generation) return kept.rows;
+    const contains = sql`${parts.name} ilike ${`%${escapeLike(word)}%`}`;
+    const found = await this.#db
+      .select({ id: parts.id })
+      .from(parts)
+      .where(typo ? sql`(${contains} or ${word} <% ${parts.name})` : contains);
+    const { rows, complete } = rowsIn(
+      table,
+      found.map((row) => row.id),
+    );
+    if (complete && table === this.#table && generation === table.search.namesGeneration) {
+      if (this.#nameMatches.size >= MAX_KEPT_WORDS) this.#nameMatches.clear();
+      this.#nameMatches.set(key, { table, generation, rows });
+    }
+    return rows;
+  }
+
+  /** The rows of the parts fitted to any of these models, kept until fitment or vehicles change. */
+  async #fittedToModelsOf(modelIds: readonly string[]): Promise<Int32Array> {
+    const key = [...modelIds].sort().join(',');
+    const table = this.#table;
+    const generation = this.#fittingGeneration;
+    const kept = this.#fittedToModels.get(key);
+    if (kept && kept.table === table && kept.generation === generation) return kept.rows;
+    const { rows, complete } = rowsIn(table, await this.#fitment.partIdsFittedToModels(modelIds));
+    if (complete && table === this.#table && generation === this.#fittingGeneration) {
+      if (this.#fittedToModels.size >= MAX_KEPT_WORDS) this.#fittedToModels.clear();
+      this.#fittedToModels.set(key, { table, generation, rows });
+    }
+    return rows;
+  }
+
+  /**
    * The vehicle's rows: its fitment rows' parts (read once, kept until fitment or vehicles change) and the universal
    * parts, each once; kept until a part becomes or stops being universal. A fitted part not (yet) in the table is
    * left out and the rows are not kept, so the next read looks again.
@@ -431,11 +498,26 @@ export class PartFacts {
   }
 }
 
+/** The table's rows of these ids; `complete` false when one is not in the table (yet). */
+function rowsIn(table: FactTable, ids: readonly string[]): { rows: Int32Array; complete: boolean } {
+  const rows: number[] = [];
+  let complete = true;
+  for (const id of ids) {
+    const row = table.rowOf.get(id);
+    if (row === undefined) complete = false;
+    else rows.push(row);
+  }
+  return { rows: Int32Array.from(rows), complete };
+}
+
 /** A filter as the facts can answer it (the repository decides when: no search, no "without fitment"). */
 export type FactsFilter = Pick<PartFilter, 'category' | 'brand' | 'minPriceCents' | 'maxPriceCents' | 'inStock'>;
 
-/** The orders the facts can page (name order is PostgreSQL's collation: the database's job). */
-export type FactsOrder = 'catalogue' | 'newest' | 'price_asc' | 'price_desc';
+/**
+ * The orders the facts can page (name order is PostgreSQL's collation: the database's job). `relevance`: a search's
+ * best first (`FactsPage.relevance`), ties oldest first; paged by offset only, as the SQL search is.
+ */
+export type FactsOrder = 'catalogue' | 'newest' | 'price_asc' | 'price_desc' | 'relevance';
 
 export interface FactsPage {
   order: FactsOrder;
@@ -444,6 +526,8 @@ export interface FactsPage {
   /** Rows to read (the page size and one more), undefined for all. */
   read: number | undefined;
   offset: number;
+  /** For `relevance`: each row's relevance (part-search-memory.ts, `relevanceOf`). */
+  relevance?: (rows: number[]) => Map<number, number>;
 }
 
 /** The facet counts but `fits` (within a vehicle's fit every counted part fits: the repository sets it). */
@@ -519,8 +603,27 @@ export function countFacts(
   return { counts, pageIds: page ? pageOf(table, matching, page) : [] };
 }
 
+/** A search's page: relevance, highest first, then oldest first and by id (`scopedRelevance` in the SQL). */
+function pageByRelevance(table: FactTable, rows: number[], page: FactsPage): string[] {
+  const ranks = page.relevance?.(rows) ?? new Map<number, number>();
+  const { ids, created } = table;
+  const rankOf = (row: number) => ranks.get(row) ?? 0;
+  const ordered = [...rows].sort((a, b) => {
+    const byRank = rankOf(b) - rankOf(a);
+    if (byRank !== 0) return byRank;
+    const byAge = (created[a] as number) - (created[b] as number);
+    if (byAge !== 0) return byAge;
+    const idA = ids[a] as string;
+    const idB = ids[b] as string;
+    return idA < idB ? -1 : idA > idB ? 1 : 0;
+  });
+  const end = page.read === undefined ? undefined : page.offset + page.read;
+  return ordered.slice(page.offset, end).map((row) => ids[row] as string);
+}
+
 /** The page's ids: the rows in the order (read backwards before a cursor), beyond the cursor, offset, limit. */
 function pageOf(table: FactTable, rows: number[], page: FactsPage): string[] {
+  if (page.order === 'relevance') return pageByRelevance(table, rows, page);
   const byPrice = page.order === 'price_asc' || page.order === 'price_desc';
   const keys = byPrice ? table.price : table.created;
   const ascending = (page.order === 'catalogue' || page.order === 'price_asc') === (page.direction === 'forward');

@@ -20,6 +20,8 @@ export interface PartFitmentPort {
   modelsNamedBy(word: SQL, prefix: boolean): SQL;
   /** Search: a subquery of the ids of parts fitted to any of these models, from `part_fitments_model_idx`. */
   partIdsOfModels(modelIds: readonly string[]): SQL;
+  /** The same ids, read now (each once): the in-memory search keeps them per set of models (ADR 020). */
+  partIdsFittedToModels(modelIds: readonly string[]): Promise<string[]>;
   /**
    * Search: a condition, the part whose id is this column is fitted to one of these models (a probe of
    * `part_fitments_part_idx` per part), for a vehicle word beside words that find the candidates themselves.

@@ -16,7 +16,7 @@ import {
 } from '../../db/paging.ts';
 import { rowsOf } from '../../db/rows-of.ts';
 import { brands, categories, parts } from '../../db/schema.ts';
-import { countFacts, type PartFacts } from './part-facts.ts';
+import { countFacts, type FactsOrder, type PartFacts } from './part-facts.ts';
 import type { PartFitmentPort } from './part-fitment-port.ts';
 import {
   CLOSE_ENOUGH,
@@ -29,6 +29,8 @@ import {
   searchCondition,
   searchWords,
 } from './part-search.ts';
+import { answerableInMemory, relevanceOf, searchCandidates } from './part-search-memory.ts';
+import { parseTsquery } from './pg-text-rank.ts';
 
 /** The generated search document stays in the database: no reader needs it. */
 type PartColumns = Omit<typeof parts.$inferSelect, 'searchVector'>;
@@ -419,6 +421,8 @@ class UnfilteredCatalogueCount {
 interface WordFacts {
   stem: boolean;
   known: boolean;
+  /** `parseTsquery` of the word's `plainto_tsquery`. */
+  lexemes: string[] | undefined;
   models: string[];
   modelsTyped: string[];
   brands: string[];
@@ -566,6 +570,7 @@ export class PartRepository {
         word: string;
         stem: boolean | string;
         known: boolean | string;
+        query: string | null;
         models: unknown;
         typed: unknown;
         brands: unknown;
@@ -574,7 +579,7 @@ export class PartRepository {
         categories_typed: unknown;
       }>(
         await this.#db.execute(
-          sql`select word, numnode(plainto_tsquery('english', word)) > 0 as stem,
+          sql`select word, numnode(plainto_tsquery('english', word)) > 0 as stem, plainto_tsquery('english', word)::text as query,
             exists (select 1 from ${parts} where ${parts.searchVector} @@ plainto_tsquery('english', word)) as known,
             ${this.#fitment.modelsNamedBy(sql`word`, false)} as models, ${this.#fitment.modelsNamedBy(sql`word`, prefixLast)} as typed,
             ${brandsNamed(false)} as brands, ${brandsNamed(prefixLast)} as brands_typed,
@@ -587,6 +592,7 @@ export class PartRepository {
         const facts: WordFacts = {
           stem: yes(row.stem),
           known: yes(row.known),
+          lexemes: row.query ? parseTsquery(row.query) : undefined,
           models: pgTextArray(row.models),
           modelsTyped: pgTextArray(row.typed),
           brands: pgTextArray(row.brands),
@@ -608,6 +614,7 @@ export class PartRepository {
         text: word,
         kind: 'word',
         known: facts?.known ?? false,
+        lexemes: facts?.lexemes,
         models: (typed ? facts?.modelsTyped : facts?.models) ?? [],
         brands: (typed ? facts?.brandsTyped : facts?.brands) ?? [],
         categories: (typed ? facts?.categoriesTyped : facts?.categories) ?? [],
@@ -687,11 +694,13 @@ export class PartRepository {
   async list(filter: PartFilter, page: PartPageOptions = {}): Promise<PartListResult> {
     const search = await this.#plan(filter.q);
     const plan = planOf(page, search);
-    // A vehicle's fit is paged from the in-memory facts when they can answer (ADR 019), as in `listWithFacets`.
-    const fromFacts = await this.#fromFacts(filter, undefined, plan);
+    // A vehicle's fit or a search is paged from the in-memory facts when they can answer (ADRs 019, 020), as in
+    // `listWithFacets`.
+    const fromFacts = await this.#fromFacts(filter, undefined, plan, search);
     if (fromFacts) {
       const rows = await this.#rowsOfPage(fromFacts.pageIds, page.markFitFor, filter);
-      return { ...finishPage(plan, rows), total: fromFacts.facets.total, capped: false };
+      const total = fromFacts.facets.total;
+      return { ...finishPage(plan, rows), total, capped: search !== undefined && total >= SEARCH_CANDIDATES };
     }
     const { rows, total } = await this.#list(filter, page, search, plan);
     return { ...finishPage(plan, rows), total, capped: search !== undefined && total >= SEARCH_CANDIDATES };
@@ -804,9 +813,10 @@ export class PartRepository {
    * through the fitment index, so the cost follows that set and not the catalogue (ADR 010).
    */
   async facets(filter: PartFilter, fitsFor: string | undefined): Promise<FacetCounts> {
-    const fromFacts = await this.#fromFacts(filter, fitsFor, undefined);
+    const search = await this.#plan(filter.q);
+    const fromFacts = await this.#fromFacts(filter, fitsFor, undefined, search);
     if (fromFacts) return fromFacts.facets;
-    const { facets } = this.#facetsOf(await this.#facetRows(filter, fitsFor, await this.#plan(filter.q)), fitsFor);
+    const { facets } = this.#facetsOf(await this.#facetRows(filter, fitsFor, search), fitsFor);
     return facets;
   }
 
@@ -826,7 +836,7 @@ export class PartRepository {
     const capped = (total: number) => search !== undefined && total >= SEARCH_CANDIDATES;
     const plan = planOf(page, search);
     const { facets, pageIds } =
-      (await this.#fromFacts(filter, fitsFor, plan)) ??
+      (await this.#fromFacts(filter, fitsFor, plan, search)) ??
       this.#facetsOf(await this.#facetRows(filter, fitsFor, search, plan), fitsFor);
     if (pageIds.length === 0) return { rows: [], total: facets.total, capped: capped(facets.total), facets };
     const rows = await this.#rowsOfPage(pageIds, page.markFitFor, filter);
@@ -846,30 +856,48 @@ export class PartRepository {
 
   /**
    * The facet counts and the page's ids from the in-memory facts (part-facts.ts), for what they answer: a vehicle's
-   * fit with no search and no "without fitment", counted for that vehicle, in an order they can page (not by name:
-   * that is the database's collation). Undefined otherwise, or while the facts cannot be trusted.
+   * fit (ADR 019) and a search (ADR 020, part-search-memory.ts), alone or together, without "without fitment",
+   * counted for no vehicle or the filter's own, in an order they can page (not by name: that is the database's
+   * collation). Undefined otherwise, or while the facts cannot be trusted.
    */
   async #fromFacts(
     filter: PartFilter,
     fitsFor: string | undefined,
     plan: PagePlan | undefined,
+    search: SearchPlan | undefined,
   ): Promise<{ facets: FacetCounts; pageIds: string[] } | undefined> {
     const vehicleId = filter.fitsVehicle;
-    if (!this.#facts || vehicleId === undefined || filter.q !== undefined || filter.withoutFitment !== undefined) {
-      return undefined;
-    }
+    if (!this.#facts || filter.withoutFitment !== undefined) return undefined;
+    if (vehicleId === undefined && search === undefined) return undefined;
+    if (search !== undefined && !answerableInMemory(search)) return undefined;
     if (fitsFor !== undefined && fitsFor !== vehicleId) return undefined;
-    const order = plan?.keyed;
-    if (plan && (order === undefined || order === 'name')) return undefined;
+    const order: FactsOrder | 'name' | undefined = plan ? (plan.keyed ?? 'relevance') : undefined;
+    if (plan && order === 'name') return undefined;
     const view = await this.#facts.view();
     if (!view) return undefined;
-    const scope = await view.fitting(vehicleId);
+    let scope = search ? await searchCandidates(view.table, search, view.sources) : undefined;
+    if (vehicleId !== undefined) {
+      const fitting = await view.fitting(vehicleId);
+      if (scope === undefined) scope = fitting;
+      else {
+        const fits = new Uint8Array(view.table.size);
+        for (const row of fitting) fits[row] = 1;
+        scope = scope.filter((row) => fits[row] === 1);
+      }
+    }
     const { counts, pageIds } = countFacts(
       view,
-      scope,
+      scope ?? new Int32Array(0),
       filter,
       plan && order && order !== 'name'
-        ? { order, direction: plan.direction, position: plan.position, read: readLimit(plan), offset: plan.offset }
+        ? {
+            order,
+            direction: plan.direction,
+            position: plan.position,
+            read: readLimit(plan),
+            offset: plan.offset,
+            ...(search ? { relevance: (rows: number[]) => relevanceOf(view.table, search, rows) } : {}),
+          }
         : undefined,
     );
     // Within the fit filter every counted part fits (as `fits = true` in the facet statement).

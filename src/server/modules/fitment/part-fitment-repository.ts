@@ -72,6 +72,13 @@ export class PartFitmentRepository {
     return sql`select ${partFitments.partId} from ${partFitments} where ${partFitments.modelId} = any(array[${ids}]::uuid[])`;
   }
 
+  async partIdsFittedToModels(modelIds: readonly string[]): Promise<string[]> {
+    const result = await this.#db.execute<{ id: string }>(
+      sql`select distinct fitted.part_id as id from (${this.partIdsOfModels(modelIds)}) fitted`,
+    );
+    return rowsOf<{ id: string }>(result).map((row) => row.id);
+  }
+
   /**
    * Search: true when the part (an id column of the outer query) has a fitment row for one of these models. The
    * `offset 0` keeps it a probe per part: without it PostgreSQL turns the EXISTS into a hashed set of every part

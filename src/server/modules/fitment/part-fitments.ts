@@ -85,6 +85,10 @@ export class PartFitments implements PartFitmentPort {
     return this.#rows.partIdsOfModels(modelIds);
   }
 
+  partIdsFittedToModels(modelIds: readonly string[]): Promise<string[]> {
+    return this.#rows.partIdsFittedToModels(modelIds);
+  }
+
   fitsAnyModel(partId: AnyColumn, modelIds: readonly string[]): SQL {
     return this.#rows.fitsAnyModel(partId, modelIds);
   }

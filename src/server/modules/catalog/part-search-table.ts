@@ -1,0 +1,176 @@
+import { parseTsvector, trigramsOf } from './pg-text-rank.ts';
+
+/** What the search keeps of a part (read with its facts, part-facts.ts). */
+export interface SearchFacts {
+  name: string;
+  /** `parts.part_numbers`: every part number, normalised (`normalizePartNumber`). */
+  partNumbers: string[] | null;
+  /** `parts.search_vector` as text: the lexemes PostgreSQL made of name, MPN and description, with positions. */
+  searchVector: string;
+}
+
+/** A part's document: its lexemes (ids) and, per lexeme, its packed positions (pg-text-rank.ts). */
+interface Document {
+  lexemes: Int32Array;
+  /** `positions.subarray(starts[k], starts[k + 1])` are lexeme k's positions. */
+  starts: Int32Array;
+  positions: Uint16Array;
+}
+
+const EMPTY: Document = { lexemes: new Int32Array(0), starts: new Int32Array(1), positions: new Uint16Array(0) };
+
+/**
+ * The search's columns of the fact table (ADR 020), one row a part, the rows of `FactTable`: each part's name, part
+ * numbers and full-text document as PostgreSQL made it (the generated `search_vector`, so stems and stop words are
+ * PostgreSQL's own), and the inverted lists a search reads: lexeme → rows, part number → rows.
+ *
+ * `namesGeneration` moves on whenever a part's name may newly match a word (a part added or renamed): the name
+ * matches the database computed for a word (`PartFacts.nameMatches`) are kept only for one generation.
+ */
+export class SearchColumns {
+  names: string[] = [];
+  readonly #documents: Document[] = [];
+  readonly #numbers: (string[] | undefined)[] = [];
+  readonly #trigrams: (Int32Array | undefined)[] = [];
+  /** Every trigram of a name read so far → its id (`WordSimilarity` works on ids). */
+  readonly trigramIndex = new Map<string, number>();
+  readonly lexemeIndex = new Map<string, number>();
+  /** Per lexeme id, the rows whose document has it (unordered). */
+  readonly postings: number[][] = [];
+  /** Per part number, the rows that have it. */
+  readonly numberRows = new Map<string, number[]>();
+  namesGeneration = 0;
+
+  put(row: number, facts: SearchFacts, isNew: boolean): void {
+    if (isNew || this.names[row] !== facts.name) {
+      this.names[row] = facts.name;
+      this.#trigrams[row] = undefined;
+      this.namesGeneration += 1;
+    }
+    this.#putNumbers(row, facts.partNumbers ?? []);
+    this.#putDocument(row, facts.searchVector);
+  }
+
+  /** The rows with this lexeme (empty when none). */
+  rowsWith(lexeme: string): readonly number[] {
+    const id = this.lexemeIndex.get(lexeme);
+    return id === undefined ? [] : (this.postings[id] ?? []);
+  }
+
+  /** The row's packed positions of a lexeme id, undefined when its document lacks it. */
+  positionsOf(row: number, lexemeId: number): Uint16Array | undefined {
+    const document = this.#documents[row] ?? EMPTY;
+    const { lexemes } = document;
+    for (let k = 0; k < lexemes.length; k++) {
+      if (lexemes[k] === lexemeId) {
+        return document.positions.subarray(document.starts[k] as number, document.starts[k + 1] as number);
+      }
+    }
+    return undefined;
+  }
+
+  isEmptyDocument(row: number): boolean {
+    return (this.#documents[row] ?? EMPTY).lexemes.length === 0;
+  }
+
+  hasNumber(row: number, number: string): boolean {
+    return this.#numbers[row]?.includes(number) ?? false;
+  }
+
+  /** The name's positional trigrams (pg_trgm) as ids, made when first asked and kept until the name changes. */
+  trigramsOf(row: number): Int32Array {
+    let trigrams = this.#trigrams[row];
+    if (trigrams === undefined) {
+      trigrams = Int32Array.from(trigramsOf(this.names[row] ?? ''), (trigram) => {
+        let id = this.trigramIndex.get(trigram);
+        if (id === undefined) {
+          id = this.trigramIndex.size;
+          this.trigramIndex.set(trigram, id);
+        }
+        return id;
+      });
+      this.#trigrams[row] = trigrams;
+    }
+    return trigrams;
+  }
+
+  /** A search's trigrams as ids; one no name has gets an id of its own from `trigramIndex.size` on. */
+  searchTrigrams(text: string): Int32Array {
+    const unknown = new Map<string, number>();
+    return Int32Array.from(trigramsOf(text), (trigram) => {
+      const id = this.trigramIndex.get(trigram);
+      if (id !== undefined) return id;
+      let own = unknown.get(trigram);
+      if (own === undefined) {
+        own = this.trigramIndex.size + unknown.size;
+        unknown.set(trigram, own);
+      }
+      return own;
+    });
+  }
+
+  #putNumbers(row: number, numbers: string[]): void {
+    const old = this.#numbers[row];
+    if (old && old.length === numbers.length && old.every((n, i) => n === numbers[i])) return;
+    for (const number of old ?? []) removeFrom(this.numberRows.get(number), row);
+    for (const number of new Set(numbers)) {
+      let rows = this.numberRows.get(number);
+      if (rows === undefined) {
+        rows = [];
+        this.numberRows.set(number, rows);
+      }
+      rows.push(row);
+    }
+    this.#numbers[row] = numbers;
+  }
+
+  #putDocument(row: number, vector: string): void {
+    const parsed = parseTsvector(vector);
+    const lexemes = new Int32Array(parsed.size);
+    const starts = new Int32Array(parsed.size + 1);
+    let total = 0;
+    for (const positions of parsed.values()) total += positions.length;
+    const packed = new Uint16Array(total);
+    let k = 0;
+    let at = 0;
+    for (const [lexeme, positions] of parsed) {
+      let id = this.lexemeIndex.get(lexeme);
+      if (id === undefined) {
+        id = this.postings.length;
+        this.lexemeIndex.set(lexeme, id);
+        this.postings.push([]);
+      }
+      lexemes[k] = id;
+      starts[k] = at;
+      packed.set(positions, at);
+      at += positions.length;
+      k += 1;
+    }
+    starts[k] = at;
+    const old = this.#documents[row];
+    if (old && sameDocument(old, lexemes, starts, packed)) return;
+    const before = new Set(old?.lexemes ?? []);
+    const after = new Set(lexemes);
+    for (const id of before) if (!after.has(id)) removeFrom(this.postings[id], row);
+    for (const id of after) if (!before.has(id)) this.postings[id]?.push(row);
+    this.#documents[row] = lexemes.length === 0 ? EMPTY : { lexemes, starts, positions: packed };
+  }
+}
+
+function sameDocument(old: Document, lexemes: Int32Array, starts: Int32Array, positions: Uint16Array): boolean {
+  const same = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+  };
+  return same(old.lexemes, lexemes) && same(old.starts, starts) && same(old.positions, positions);
+}
+
+function removeFrom(rows: number[] | undefined, row: number): void {
+  if (!rows) return;
+  const at = rows.indexOf(row);
+  if (at >= 0) {
+    rows[at] = rows[rows.length - 1] as number;
+    rows.pop();
+  }
+}

@@ -1,0 +1,313 @@
+/**
+ * PostgreSQL's relevance functions, computed in JavaScript with the same arithmetic (ADR 020): `ts_rank` of a
+ * tsvector by a tsquery of lexemes, and pg_trgm's `word_similarity`. The in-memory search (part-search-memory.ts)
+ * ranks its candidates with these, so its order is the order the SQL search (`relevance` in part-search.ts) gives;
+ * `search-memory.test.ts` compares both with PostgreSQL's own answers. The C code computes in single precision (float4);
+ * `Math.fround` stands for each of its float steps.
+ */
+
+const f = Math.fround;
+
+/** A lexeme's positions, each packed as `position * 4 + weight` (weight: D 0, C 1, B 2, A 3), in the vector's order. */
+export type PackedPositions = readonly number[] | Uint16Array;
+
+/**
+ * A tsvector's text (`'brake':1A,5 'pad':2A`) → its lexemes with packed positions. A lexeme without positions gets
+ * none (ts_rank then counts it as one position of weight D, as PostgreSQL does).
+ */
+export function parseTsvector(text: string): Map<string, number[]> {
+  const lexemes = new Map<string, number[]>();
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    while (i < n && text[i] === ' ') i += 1;
+    if (i >= n || text[i] !== "'") break;
+    i += 1;
+    let lexeme = '';
+    for (;;) {
+      const c = text[i];
+      if (c === undefined) return lexemes;
+      if (c === "'" && text[i + 1] === "'") {
+        lexeme += "'";
+        i += 2;
+      } else if (c === '\\' && i + 1 < n) {
+        lexeme += text[i + 1];
+        i += 2;
+      } else if (c === "'") {
+        i += 1;
+        break;
+      } else {
+        lexeme += c;
+        i += 1;
+      }
+    }
+    const positions: number[] = [];
+    if (text[i] === ':') {
+      i += 1;
+      for (;;) {
+        let position = 0;
+        while (i < n && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) {
+          position = position * 10 + text.charCodeAt(i) - 48;
+          i += 1;
+        }
+        const weight = text[i] === 'A' ? 3 : text[i] === 'B' ? 2 : text[i] === 'C' ? 1 : 0;
+        if (text[i] === 'A' || text[i] === 'B' || text[i] === 'C' || text[i] === 'D') i += 1;
+        positions.push(position * 4 + weight);
+        if (text[i] !== ',') break;
+        i += 1;
+      }
+    }
+    lexemes.set(lexeme, positions);
+  }
+  return lexemes;
+}
+
+/**
+ * `plainto_tsquery`'s text (`'front-brak' & 'front' & 'brake'`) → its lexemes; undefined when it says more than
+ * "all of these" (an operator other than `&`, a weight or a prefix), which the in-memory search does not answer.
+ */
+export function parseTsquery(text: string): string[] | undefined {
+  const lexemes: string[] = [];
+  let i = 0;
+  const n = text.length;
+  let expectOperand = true;
+  while (i < n) {
+    const c = text[i];
+    if (c === ' ') {
+      i += 1;
+    } else if (expectOperand && c === "'") {
+      i += 1;
+      let lexeme = '';
+      for (;;) {
+        const d = text[i];
+        if (d === undefined) return undefined;
+        if (d === "'" && text[i + 1] === "'") {
+          lexeme += "'";
+          i += 2;
+        } else if (d === '\\' && i + 1 < n) {
+          lexeme += text[i + 1];
+          i += 2;
+        } else if (d === "'") {
+          i += 1;
+          break;
+        } else {
+          lexeme += d;
+          i += 1;
+        }
+      }
+      if (text[i] === ':') return undefined;
+      lexemes.push(lexeme);
+      expectOperand = false;
+    } else if (!expectOperand && c === '&') {
+      i += 1;
+      expectOperand = true;
+    } else {
+      return undefined;
+    }
+  }
+  return lexemes.length > 0 && !expectOperand ? lexemes : undefined;
+}
+
+/** `'{0.1, 0.2, 0.4, 1.0}'` as float4, by weight D, C, B, A (the weights `relevance` passes to ts_rank). */
+export const RANK_WEIGHTS = [f(0.1), f(0.2), f(0.4), f(1.0)] as const;
+
+/** tsCompareString: bytewise, the shorter first on a common prefix (the order ts_rank sums its operands in). */
+function compareLexemes(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
+
+/** The operands as ts_rank takes them: sorted and each once (SortAndUniqItems). */
+export function rankOperands(lexemes: readonly string[]): string[] {
+  return [...new Set(lexemes)].sort(compareLexemes);
+}
+
+const MAXENTRYPOS = 1 << 14;
+
+function wordDistance(distance: number): number {
+  if (distance > 100) return f(1e-30);
+  return f(1.0 / (1.005 + 0.05 * Math.exp(f(distance) / 1.5 - 2)));
+}
+
+/**
+ * `ts_rank(weights, vector, query)` with normalization 0, for a query of `operands` (from `rankOperands`) joined by
+ * `|` (`and` false: `calc_rank_or`) or by `&` (`and` true: `calc_rank_and`, what a single word of several lexemes
+ * gives). `positionsOf` answers a lexeme's packed positions in the vector, undefined when absent; `empty` is true for
+ * an empty vector (rank 0).
+ */
+export function tsRank(
+  positionsOf: (lexeme: string) => PackedPositions | undefined,
+  operands: readonly string[],
+  and: boolean,
+  empty = false,
+): number {
+  if (empty || operands.length === 0) return 0;
+  let res = and && operands.length >= 2 ? rankAnd(positionsOf, operands) : rankOr(positionsOf, operands);
+  if (res < 0) res = f(1e-20);
+  return res;
+}
+
+const NO_POSITIONS: PackedPositions = [0];
+
+function rankOr(positionsOf: (lexeme: string) => PackedPositions | undefined, operands: readonly string[]): number {
+  let res = f(0);
+  for (const operand of operands) {
+    const found = positionsOf(operand);
+    if (found === undefined) continue;
+    const positions = found.length > 0 ? found : NO_POSITIONS;
+    let resj = f(0);
+    let wjm = f(-1);
+    let jm = 0;
+    for (let j = 0; j < positions.length; j++) {
+      const w = RANK_WEIGHTS[(positions[j] as number) & 3] as number;
+      resj = f(resj + f(w / ((j + 1) * (j + 1))));
+      if (w > wjm) {
+        wjm = w;
+        jm = j;
+      }
+    }
+    res = f(res + f(f(wjm + resj) - f(wjm / ((jm + 1) * (jm + 1)))) / 1.64493406685);
+  }
+  return f(res / operands.length);
+}
+
+function rankAnd(positionsOf: (lexeme: string) => PackedPositions | undefined, operands: readonly string[]): number {
+  let res = f(-1);
+  const seen: (PackedPositions | undefined)[] = [];
+  const seenNull: boolean[] = [];
+  for (let i = 0; i < operands.length; i++) {
+    const found = positionsOf(operands[i] as string);
+    if (found === undefined) continue;
+    const nullPositions = found.length === 0;
+    const post = nullPositions ? [(MAXENTRYPOS - 1) * 4] : found;
+    seen[i] = post;
+    seenNull[i] = nullPositions;
+    for (let k = 0; k < i; k++) {
+      const ct = seen[k];
+      if (ct === undefined) continue;
+      for (const l of post) {
+        for (const p of ct) {
+          let distance = Math.abs((l >> 2) - (p >> 2));
+          if (distance !== 0 || nullPositions || seenNull[k]) {
+            if (distance === 0) distance = MAXENTRYPOS;
+            const weights = f(
+              f((RANK_WEIGHTS[l & 3] as number) * (RANK_WEIGHTS[p & 3] as number)) * wordDistance(distance),
+            );
+            const curw = f(Math.sqrt(weights));
+            res = res < 0 ? curw : f(1.0 - (1.0 - res) * (1.0 - curw));
+          }
+        }
+      }
+    }
+  }
+  return res;
+}
+
+/**
+ * pg_trgm's positional trigrams of a text (`generate_trgm_only`): every word (letters and digits), lowercased and
+ * padded with two blanks before and one after, cut into trigrams in order.
+ */
+export function trigramsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    const chars = [' ', ' ', ...word, ' '];
+    for (let i = 0; i + 3 <= chars.length; i++) out.push(`${chars[i]}${chars[i + 1]}${chars[i + 2]}`);
+  }
+  return out;
+}
+
+/**
+ * `word_similarity(search, text)` (pg_trgm's `calc_word_similarity`), on trigram strings: the reference form, and
+ * what tests compare with PostgreSQL. The search ranks with `WordSimilarity` (the same steps on interned trigrams).
+ */
+export function wordSimilarity(searchTrigrams: readonly string[], textTrigrams: readonly string[]): number {
+  const ids = new Map<string, number>();
+  const intern = (trigram: string) => {
+    let id = ids.get(trigram);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(trigram, id);
+    }
+    return id;
+  };
+  const search = Int32Array.from(searchTrigrams, intern);
+  const text = Int32Array.from(textTrigrams, intern);
+  return new WordSimilarity(search, ids.size).of(text);
+}
+
+/**
+ * pg_trgm's plain `word_similarity` of one search against many texts, trigrams as ids below `vocabulary`: the
+ * greatest similarity between the search's trigrams and any stretch of the text's (`iterate_word_similarity`), as
+ * float4. A search trigram no text has may have any id (it only counts among the search's own).
+ */
+export class WordSimilarity {
+  readonly #found: Uint8Array;
+  readonly #ulen1: number;
+  readonly #lastpos: Int32Array;
+
+  constructor(search: Int32Array, vocabulary: number) {
+    this.#found = new Uint8Array(vocabulary);
+    const unique = new Set<number>();
+    for (const id of search) {
+      unique.add(id);
+      if (id < vocabulary) this.#found[id] = 1;
+    }
+    this.#ulen1 = unique.size;
+    this.#lastpos = new Int32Array(vocabulary).fill(-1);
+  }
+
+  of(text: Int32Array): number {
+    const found = this.#found;
+    const lastpos = this.#lastpos;
+    const ulen1 = this.#ulen1;
+    const calc = (count: number, ulen2: number) => f(count / (ulen1 + ulen2 - count));
+    const len2 = text.length;
+    let ulen2 = 0;
+    let count = 0;
+    let upper = -1;
+    let lower = -1;
+    let smlrMax = f(0);
+    for (let i = 0; i < len2; i++) {
+      const trgindex = text[i] as number;
+      if (lower >= 0 || found[trgindex] === 1) {
+        if ((lastpos[trgindex] as number) < 0) {
+          ulen2 += 1;
+          if (found[trgindex] === 1) count += 1;
+        }
+        lastpos[trgindex] = i;
+      }
+      if (found[trgindex] === 1) {
+        upper = i;
+        if (lower === -1) {
+          lower = i;
+          ulen2 = 1;
+        }
+        let smlrCur = calc(count, ulen2);
+        let tmpCount = count;
+        let tmpUlen2 = ulen2;
+        const prevLower = lower;
+        for (let tmpLower = lower; tmpLower <= upper; tmpLower++) {
+          const smlrTmp = calc(tmpCount, tmpUlen2);
+          if (smlrTmp > smlrCur) {
+            smlrCur = smlrTmp;
+            ulen2 = tmpUlen2;
+            lower = tmpLower;
+            count = tmpCount;
+          }
+          const tmpTrgindex = text[tmpLower] as number;
+          if (lastpos[tmpTrgindex] === tmpLower) {
+            tmpUlen2 -= 1;
+            if (found[tmpTrgindex] === 1) tmpCount -= 1;
+          }
+        }
+        if (smlrCur > smlrMax) smlrMax = smlrCur;
+        for (let tmpLower = prevLower; tmpLower < lower; tmpLower++) {
+          const tmpTrgindex = text[tmpLower] as number;
+          if (lastpos[tmpTrgindex] === tmpLower) lastpos[tmpTrgindex] = -1;
+        }
+      }
+    }
+    // Ready for the next text: only this text's trigrams were touched.
+    for (let i = 0; i < len2; i++) lastpos[text[i] as number] = -1;
+    return smlrMax;
+  }
+}

@@ -1,0 +1,207 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, TEST_SESSION_SECRET, type TestUser, testConfig } from '../../../../test/support/test-app.ts';
+import { createTestDatabase, testDrivers } from '../../../../test/support/test-database.ts';
+import { buildApp } from '../../app.ts';
+import { rowsOf } from '../../db/rows-of.ts';
+import { seedDemoData } from '../../db/seed.ts';
+import { parseTsquery, parseTsvector, rankOperands, trigramsOf, tsRank, wordSimilarity } from './pg-text-rank.ts';
+import { QUERIES } from './search-quality.fixture.ts';
+
+/**
+ * The search in memory (ADR 020) answers exactly what the SQL search answers (ADR 012). One database, two apps on it:
+ * `facts` searches its in-memory facts, `plain` (CATALOG_FACTS=off) the database; the read cache is off on both. The
+ * quality queries, the benchmark's kinds of search and a few the memory must refuse are compared with filters,
+ * sorts, pages and facet counts, then after writes; and the JavaScript `ts_rank` and `word_similarity` are compared
+ * with PostgreSQL's own.
+ */
+describe.each(testDrivers)('search in memory [%s]', (driver) => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let facts: FastifyInstance;
+  let plain: FastifyInstance;
+  let admin: TestUser;
+
+  async function app(overrides: Record<string, string>) {
+    const config = testConfig({ CATALOG_CACHE: 'off', ...overrides });
+    const built = await buildApp({ config, database, sessionSecret: TEST_SESSION_SECRET, logger: false });
+    await built.ready();
+    return built;
+  }
+
+  async function both(url: string) {
+    const [a, b] = await Promise.all([facts.inject({ url }), plain.inject({ url })]);
+    expect(a.statusCode, `${url} ${a.body}`).toBe(200);
+    expect(b.statusCode, `${url} ${b.body}`).toBe(200);
+    expect(a.json(), url).toEqual(b.json());
+    for (const header of ['x-total-count', 'x-total-count-capped', 'link', 'x-next-cursor', 'x-prev-cursor']) {
+      expect(a.headers[header], `${url} ${header}`).toEqual(b.headers[header]);
+    }
+    return a.json();
+  }
+
+  /** Until the facts have loaded what was written in bulk (a reload runs in the background). */
+  async function factsReady() {
+    const until = Date.now() + 10_000;
+    for (;;) {
+      const views = facts.partFacts?.stats.views ?? 0;
+      await facts.inject({ url: '/api/part?q=brake&limit=1' });
+      if ((facts.partFacts?.stats.views ?? 0) > views) return;
+      if (Date.now() > until) throw new Error('the facts never loaded');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase(driver);
+    await seedDemoData(
+      database.db,
+      {
+        ADMIN_EMAIL: 'boss@shop.com',
+        ADMIN_PASSWORD: 'secret-pass',
+        NODE_ENV: 'test',
+        TEST_ONLY_FAST_PASSWORD_HASH: 'true',
+      },
+      { info: () => {}, warn: () => {} },
+    );
+    // Forty parts whose names and descriptions repeat the demo's words in different amounts and places, so the
+    // ranks differ in their last digits and tie in places (ties go oldest first).
+    await database.db.execute(sql`
+      insert into parts (name, img, price_cents, available_quantity, minimum_order, description, mpn, part_numbers,
+                         brand_id, category_id, created_at)
+      select
+        (array['Brake Pads', 'Front Brake Disc', 'Chain Kit', 'Oil Filter', 'Riding Gloves'])[1 + n % 5] || ' ' || n,
+        '/images/parts/brake-disc.svg', 500 + 37 * (n % 9), n % 4, 1 + n % 2,
+        repeat('brake pads for the road ', 1 + n % 3) || (case when n % 2 = 0 then 'sintered chain filter' else 'gloves' end),
+        'BP-' || (700 + n % 7),
+        -- Part 40's number is a word of other parts' names: the exact number must put it first.
+        array['bp' || (700 + n % 7), 'mem' || n] || (case when n = 40 then array['chain'] else array[]::text[] end),
+        (select id from brands order by slug limit 1 offset n % 3),
+        (select id from categories order by slug limit 1 offset n % 4),
+        now() - (n % 6) * interval '1 hour'
+      from generate_series(1, 40) n`);
+    facts = await app({});
+    plain = await app({ CATALOG_FACTS: 'off' });
+    admin = await createUser({ driver, app: facts, database, config: facts.config }, { admin: true });
+    await factsReady();
+  }, 60_000);
+
+  afterAll(async () => {
+    await facts?.close();
+    await plain?.close();
+    await database?.close();
+  });
+
+  const searches = [
+    ...QUERIES.map(([query]) => query),
+    // The benchmark's kinds (bench/search-latency.ts) and some more.
+    'bp-777',
+    'BP707',
+    'mem12',
+    'brake pads 12',
+    'sintered brake',
+    'front-brake',
+    'gloves riding road',
+    'kawasaki ka450 pads',
+    'chain',
+    'qqqqzzzz',
+  ];
+
+  it('answers every search as the database does: lists, pages, filters, sorts, facet counts', async () => {
+    const before = facts.partFacts?.stats.views ?? 0;
+    for (const query of searches) {
+      const q = encodeURIComponent(query);
+      await both(`/api/part?q=${q}&limit=24`);
+      await both(`/api/part?q=${q}&limit=3&offset=2`);
+      await both(`/api/part?q=${q}&limit=5&sort=price_asc&inStock=true`);
+      await both(`/api/part/page?q=${q}&limit=4`);
+      await both(`/api/part/page?q=${q}&limit=4&category=brakes`);
+      await both(`/api/part/facets?q=${q}&minPrice=5&maxPrice=6`);
+      // Newest first, every page by its cursor.
+      let page = await both(`/api/part/page?q=${q}&limit=3&sort=newest`);
+      for (let pages = 0; page.nextCursor && pages < 30; pages++) {
+        page = await both(`/api/part/page?q=${q}&limit=3&sort=newest&after=${encodeURIComponent(page.nextCursor)}`);
+      }
+    }
+    // The memory answered (a view per request), not the database behind it.
+    expect(facts.partFacts?.stats.views ?? 0).toBeGreaterThan(before + searches.length * 6);
+    const found = await both('/api/part?q=brake%20pads&limit=50');
+    expect(found.length).toBeGreaterThan(10);
+  });
+
+  it('leaves to the database what it does not answer: symbols, a search by name order, suggestions', async () => {
+    for (const url of [
+      '/api/part?q=%25&limit=5',
+      '/api/part?q=the&limit=5',
+      '/api/part?q=brake&sort=name&limit=5',
+      '/api/part/suggest?q=brak',
+    ]) {
+      await both(url);
+    }
+  });
+
+  it('is fresh after writes: a rename, a new part from another connection, a removal', async () => {
+    const [first] = (await both('/api/part?q=oil%20filter&limit=1')) as { _id: string }[];
+    const renamed = await facts.inject({
+      method: 'PATCH',
+      url: `/api/part/${first?._id}`,
+      headers: admin.headers,
+      payload: { name: 'Quartzite Cartridge' },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    await both('/api/part?q=quartzite&limit=5');
+    await both('/api/part?q=quartzit%20cartrige%20oil&limit=5');
+    await database.db.execute(
+      sql`insert into parts (name, img, price_cents, available_quantity, minimum_order, description)
+          values ('Zirconia Brake Shoe', '/images/parts/brake-disc.svg', 900, 2, 1, 'a brake shoe')`,
+    );
+    const until = Date.now() + 5_000;
+    while ((await facts.inject({ url: '/api/part?q=zirconia' })).headers['x-total-count'] !== '1') {
+      if (Date.now() > until) throw new Error('the new part was never found');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await both('/api/part?q=zirconia%20brake&limit=5');
+    await both('/api/part?q=brake%20shoe&limit=30');
+    const removed = await facts.inject({ method: 'DELETE', url: `/api/part/${first?._id}`, headers: admin.headers });
+    expect(removed.statusCode).toBe(204);
+    expect(await both('/api/part?q=quartzite&limit=5')).toEqual([]);
+  });
+
+  it('computes ts_rank and word_similarity as PostgreSQL does, to the last bit', async () => {
+    const rows = rowsOf<{ name: string; vector: string }>(
+      await database.db.execute(sql`select name, search_vector::text as vector from parts order by created_at, id`),
+    );
+    let compared = 0;
+    for (const query of searches.slice(0, 60)) {
+      const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+      const queries = rowsOf<{ q: string }>(
+        await database.db.execute(
+          sql`select plainto_tsquery('english', w)::text as q from unnest(${`{${words.map((w) => `"${w.replace(/["\\]/g, '\\$&')}"`).join(',')}}`}::text[]) w`,
+        ),
+      )
+        .map((row) => row.q)
+        .filter(Boolean);
+      const lexemes = queries.map(parseTsquery);
+      if (queries.length === 0 || lexemes.some((l) => l === undefined)) continue;
+      const operands = rankOperands(lexemes.flat() as string[]);
+      const and = queries.length === 1 && operands.length > 1;
+      const tsquery = queries.map((q) => `(${q})`).join(' | ');
+      const expected = rowsOf<{ rank: number; similarity: number }>(
+        await database.db.execute(
+          sql`select ts_rank('{0.1, 0.2, 0.4, 1.0}', search_vector, ${tsquery}::tsquery) as rank,
+                     word_similarity(${query.toLowerCase()}, name) as similarity
+              from parts order by created_at, id`,
+        ),
+      );
+      rows.forEach((row, i) => {
+        const vector = parseTsvector(row.vector);
+        const rank = tsRank((lexeme) => vector.get(lexeme), operands, and, vector.size === 0);
+        const similarity = wordSimilarity(trigramsOf(query.toLowerCase()), trigramsOf(row.name));
+        expect(rank, `${query} / ${row.name}`).toBe(Math.fround(Number(expected[i]?.rank)));
+        expect(similarity, `${query} / ${row.name}`).toBe(Math.fround(Number(expected[i]?.similarity)));
+        compared += 1;
+      });
+    }
+    expect(compared).toBeGreaterThan(1000);
+  });
+});
