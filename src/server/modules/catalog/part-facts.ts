@@ -67,6 +67,9 @@ export class FactTable {
   readonly brandIndex = new Map<string, number>();
   /** Name, part numbers and full-text document of each row, for the search (ADR 020). */
   readonly search = new SearchColumns();
+  /** Moves on when a row is added or changes brand or category (`rowsOfBrandsOrCategories` keeps its answers). */
+  #labelsVersion = 0;
+  readonly #rowsByLabels = new Map<string, { version: number; rows: number[] }>();
 
   /** The part's row, its facts written in place; `universalChanged` when it joins or leaves the universal parts. */
   put(row: FactRow): { row: number; universalChanged: boolean } {
@@ -81,14 +84,38 @@ export class FactTable {
       this.rowOf.set(row.id, at);
     }
     this.alive[at] = 1;
-    this.category[at] = row.categoryId === null ? -1 : intern(row.categoryId, this.categoryIds, this.categoryIndex);
-    this.brand[at] = row.brandId === null ? -1 : intern(row.brandId, this.brandIds, this.brandIndex);
+    const category = row.categoryId === null ? -1 : intern(row.categoryId, this.categoryIds, this.categoryIndex);
+    const brand = row.brandId === null ? -1 : intern(row.brandId, this.brandIds, this.brandIndex);
+    if (isNew || this.category[at] !== category || this.brand[at] !== brand) this.#labelsVersion += 1;
+    this.category[at] = category;
+    this.brand[at] = brand;
     this.price[at] = Number(row.priceCents);
     this.inStock[at] = row.inStock ? 1 : 0;
     this.created[at] = row.createdMicros;
     this.universal[at] = row.universal ? 1 : 0;
     this.search.put(at, row, isNew);
     return { row: at, universalChanged: wasUniversal !== Boolean(row.universal) };
+  }
+
+  /**
+   * The rows whose brand is one of `brandIds` or whose category is one of `categoryIds` (a search word naming them),
+   * kept until a row is added or relabelled: a word names the same few brands and categories search after search.
+   */
+  rowsOfBrandsOrCategories(brandIds: readonly string[], categoryIds: readonly string[]): readonly number[] {
+    const key = `${brandIds.join(',')}|${categoryIds.join(',')}`;
+    const kept = this.#rowsByLabels.get(key);
+    if (kept && kept.version === this.#labelsVersion) return kept.rows;
+    const brandOk = flags(this.brandIds.length, brandIds, this.brandIndex);
+    const categoryOk = flags(this.categoryIds.length, categoryIds, this.categoryIndex);
+    const rows: number[] = [];
+    for (let row = 0; row < this.size; row++) {
+      const brand = this.brand[row] as number;
+      const category = this.category[row] as number;
+      if ((brand >= 0 && brandOk[brand] === 1) || (category >= 0 && categoryOk[category] === 1)) rows.push(row);
+    }
+    if (this.#rowsByLabels.size >= 1_000) this.#rowsByLabels.clear();
+    this.#rowsByLabels.set(key, { version: this.#labelsVersion, rows });
+    return rows;
   }
 
   /** The part is gone; `true` when it was universal. */
@@ -124,6 +151,15 @@ interface FactRow extends SearchFacts {
   /** `created_at` in microseconds since 1970. */
   createdMicros: number;
   universal: boolean;
+}
+
+function flags(size: number, ids: readonly string[], index: Map<string, number>): Uint8Array {
+  const ok = new Uint8Array(size);
+  for (const id of ids) {
+    const at = index.get(id);
+    if (at !== undefined) ok[at] = 1;
+  }
+  return ok;
 }
 
 function intern(id: string, list: string[], index: Map<string, number>): number {
@@ -527,7 +563,7 @@ export interface FactsPage {
   read: number | undefined;
   offset: number;
   /** For `relevance`: each row's relevance (part-search-memory.ts, `relevanceOf`). */
-  relevance?: (rows: number[]) => Map<number, number>;
+  relevance?: (rows: number[]) => Float64Array;
 }
 
 /** The facet counts but `fits` (within a vehicle's fit every counted part fits: the repository sets it). */
@@ -605,20 +641,47 @@ export function countFacts(
 
 /** A search's page: relevance, highest first, then oldest first and by id (`scopedRelevance` in the SQL). */
 function pageByRelevance(table: FactTable, rows: number[], page: FactsPage): string[] {
-  const ranks = page.relevance?.(rows) ?? new Map<number, number>();
+  const ranks = page.relevance?.(rows) ?? new Float64Array(rows.length);
   const { ids, created } = table;
-  const rankOf = (row: number) => ranks.get(row) ?? 0;
-  const ordered = [...rows].sort((a, b) => {
-    const byRank = rankOf(b) - rankOf(a);
+  // Indexes into `rows`, best first.
+  const before = (a: number, b: number) => {
+    const byRank = (ranks[b] as number) - (ranks[a] as number);
     if (byRank !== 0) return byRank;
-    const byAge = (created[a] as number) - (created[b] as number);
+    const rowA = rows[a] as number;
+    const rowB = rows[b] as number;
+    const byAge = (created[rowA] as number) - (created[rowB] as number);
     if (byAge !== 0) return byAge;
-    const idA = ids[a] as string;
-    const idB = ids[b] as string;
+    const idA = ids[rowA] as string;
+    const idB = ids[rowB] as string;
     return idA < idB ? -1 : idA > idB ? 1 : 0;
-  });
-  const end = page.read === undefined ? undefined : page.offset + page.read;
-  return ordered.slice(page.offset, end).map((row) => ids[row] as string);
+  };
+  const end = page.read === undefined ? rows.length : page.offset + page.read;
+  return firstInOrder(rows.length, end, before)
+    .slice(page.offset, end)
+    .map((i) => ids[rows[i] as number] as string);
+}
+
+/**
+ * The first `wanted` of `0 .. count - 1` in the order `before` gives: a page needs only its first offset + limit + 1
+ * rows, kept sorted in a small buffer, so most rows are refused by one comparison with its last.
+ */
+function firstInOrder(count: number, wanted: number, before: (a: number, b: number) => number): number[] {
+  const all = Array.from({ length: count }, (_, i) => i);
+  if (wanted * 4 >= count) return all.sort(before);
+  const kept: number[] = [];
+  for (const i of all) {
+    if (kept.length === wanted && before(i, kept[wanted - 1] as number) >= 0) continue;
+    let lo = 0;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (before(kept[mid] as number, i) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    kept.splice(lo, 0, i);
+    if (kept.length > wanted) kept.pop();
+  }
+  return kept;
 }
 
 /** The page's ids: the rows in the order (read backwards before a cursor), beyond the cursor, offset, limit. */
@@ -640,27 +703,9 @@ function pageOf(table: FactTable, rows: number[], page: FactsPage): string[] {
     const positionId = String(page.position.i).toLowerCase();
     candidates = rows.filter((row) => compare(keys[row] as number, ids[row] as string, positionKey, positionId) > 0);
   }
-  const wanted = page.read === undefined ? undefined : page.offset + page.read;
-  // A page needs only its first offset + limit + 1 rows: kept sorted in a small buffer, most rows are refused by one
-  // comparison with its last (sorting a vehicle's ~700 rows on every request was 6 % of the server's CPU).
-  let ordered: number[];
-  if (wanted === undefined || wanted * 4 >= candidates.length) {
-    ordered = candidates;
-    ordered.sort(before);
-  } else {
-    ordered = [];
-    for (const row of candidates) {
-      if (ordered.length === wanted && before(row, ordered[wanted - 1] as number) >= 0) continue;
-      let lo = 0;
-      let hi = ordered.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (before(ordered[mid] as number, row) <= 0) lo = mid + 1;
-        else hi = mid;
-      }
-      ordered.splice(lo, 0, row);
-      if (ordered.length > wanted) ordered.pop();
-    }
-  }
+  const wanted = page.read === undefined ? candidates.length : page.offset + page.read;
+  const ordered = firstInOrder(candidates.length, wanted, (a, b) =>
+    before(candidates[a] as number, candidates[b] as number),
+  ).map((i) => candidates[i] as number);
   return ordered.slice(page.offset, wanted).map((row) => ids[row] as string);
 }

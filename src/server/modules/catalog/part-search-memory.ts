@@ -1,7 +1,7 @@
 import { normalizePartNumber } from '../../../shared/part-numbers.ts';
 import type { FactTable } from './part-facts.ts';
 import { SEARCH_CANDIDATES, type SearchPlan } from './part-search.ts';
-import { rankOperands, tsRank, WordSimilarity } from './pg-text-rank.ts';
+import { rankOperands, rankOrOfTerms, tsRankOfSpans, WordSimilarity } from './pg-text-rank.ts';
 
 /**
  * The catalogue search (ADR 012) over the in-memory facts (ADR 020): the same matching and ranking as the SQL in
@@ -37,40 +37,34 @@ export async function searchCandidates(
 ): Promise<Int32Array> {
   const n = table.size;
   const { search } = table;
-  let every: Uint8Array | undefined;
-  for (const word of plan.words) {
-    const mark = new Uint8Array(n);
-    // Full text: every lexeme of the word (plainto_tsquery joins them with &).
-    const lexemes = word.lexemes ?? [];
-    let known = false;
-    if (lexemes.length > 0) {
-      const lists = lexemes.map((lexeme) => search.rowsWith(lexeme));
-      const ids = lexemes.map((lexeme) => search.lexemeIndex.get(lexeme) ?? -1);
-      const shortest = lists.reduce((a, b) => (b.length < a.length ? b : a));
-      for (const row of shortest) {
-        if (ids.every((id) => id >= 0 && search.positionsOf(row, id) !== undefined)) {
-          mark[row] = 1;
-          if (table.alive[row] === 1) known = true;
-        }
-      }
+  // How many words, in order, each row has matched so far: word k moves a row from k to k + 1 (once, whichever of
+  // its arms names it), so the rows at `words.length` matched every word. Only the rows each arm names are visited.
+  const matched = new Uint8Array(n);
+  let k = 0;
+  const advance = (rows: ArrayLike<number>) => {
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i] as number;
+      if (matched[row] === k) matched[row] = k + 1;
     }
+  };
+  for (const word of plan.words) {
+    // Full text: every lexeme of the word (plainto_tsquery joins them with &).
+    const fullText = rowsInEvery(
+      n,
+      (word.lexemes ?? []).map((lexeme) => search.rowsWith(lexeme)),
+    );
+    advance(fullText);
+    const known = fullText.some((row) => table.alive[row] === 1);
     // Brand, category (a category's subcategories came with it in the plan).
     if (word.brands?.length || word.categories?.length) {
-      const brandOk = flags(table.brandIds.length, word.brands, table.brandIndex);
-      const categoryOk = flags(table.categoryIds.length, word.categories, table.categoryIndex);
-      for (let row = 0; row < n; row++) {
-        const brand = table.brand[row] as number;
-        const category = table.category[row] as number;
-        if ((brand >= 0 && brandOk[brand] === 1) || (category >= 0 && categoryOk[category] === 1)) mark[row] = 1;
-      }
+      advance(table.rowsOfBrandsOrCategories(word.brands ?? [], word.categories ?? []));
     }
     const number = normalizePartNumber(word.text);
-    if (number) for (const row of search.numberRows.get(number) ?? []) mark[row] = 1;
+    if (number) advance(search.numberRows.get(number) ?? []);
     // The name: contains the word; like it only when the full text does not know the word (as `ownArms`).
-    for (const row of await sources.nameMatches(word.text, !known)) mark[row] = 1;
-    if (word.models?.length) for (const row of await sources.fittedToModels(word.models)) mark[row] = 1;
-    if (every === undefined) every = mark;
-    else for (let row = 0; row < n; row++) every[row] = (every[row] as number) & (mark[row] as number);
+    advance(await sources.nameMatches(word.text, !known));
+    if (word.models?.length) advance(await sources.fittedToModels(word.models));
+    k += 1;
   }
   const rows: number[] = [];
   const taken = new Uint8Array(n);
@@ -82,10 +76,10 @@ export async function searchCandidates(
       }
     }
   }
-  let matched = 0;
-  for (let row = 0; row < n && every && matched < SEARCH_CANDIDATES; row++) {
-    if (every[row] === 1 && table.alive[row] === 1) {
-      matched += 1;
+  let found = 0;
+  for (let row = 0; row < n && k > 0 && found < SEARCH_CANDIDATES; row++) {
+    if (matched[row] === k && table.alive[row] === 1) {
+      found += 1;
       if (taken[row] === 0) {
         taken[row] = 1;
         rows.push(row);
@@ -95,38 +89,44 @@ export async function searchCandidates(
   return Int32Array.from(rows);
 }
 
-function flags(size: number, ids: readonly string[] | undefined, index: Map<string, number>): Uint8Array {
-  const ok = new Uint8Array(size);
-  for (const id of ids ?? []) {
-    const at = index.get(id);
-    if (at !== undefined) ok[at] = 1;
-  }
-  return ok;
+/** The rows in every list (a word's lexemes: its full-text query is all of them). */
+function rowsInEvery(n: number, lists: (readonly number[])[]): readonly number[] {
+  if (lists.length === 0) return [];
+  if (lists.length === 1) return lists[0] as readonly number[];
+  const counts = new Uint8Array(n);
+  for (const list of lists) for (const row of list) counts[row] = (counts[row] as number) + 1;
+  return (lists[0] as readonly number[]).filter((row) => counts[row] === lists.length);
 }
 
 /**
  * Each row's relevance, as `relevance` in part-search.ts computes it: 4 for an exact part number, plus twice the
- * name's word similarity to the search, plus the full-text rank (name A, MPN B, description C) of any word.
+ * name's word similarity to the search, plus the full-text rank (name A, MPN B, description C) of any word. The
+ * answer is in the order of `rows`.
  */
-export function relevanceOf(table: FactTable, plan: SearchPlan, rows: readonly number[]): Map<number, number> {
+export function relevanceOf(table: FactTable, plan: SearchPlan, rows: readonly number[]): Float64Array {
   const { search } = table;
-  const lexemes = plan.words.flatMap((word) => word.lexemes ?? []);
-  const operands = rankOperands(lexemes);
+  const operands = rankOperands(plan.words.flatMap((word) => word.lexemes ?? []));
   const operandIds = operands.map((lexeme) => search.lexemeIndex.get(lexeme) ?? -1);
   // A single word of several lexemes is an AND query (calc_rank_and); several words are ORed.
   const and = plan.words.length === 1 && operands.length > 1;
+  const exactRows = new Set(plan.number ? (search.numberRows.get(plan.number) ?? []) : []);
   // Every name's trigrams first: the search's unknown trigrams take ids beyond the vocabulary as it then is.
   const names = rows.map((row) => search.trigramsOf(row));
   const similarity = new WordSimilarity(search.searchTrigrams(plan.text), search.trigramIndex.size);
-  const ranks = new Map<number, number>();
-  rows.forEach((row, i) => {
-    const exact = plan.number && search.hasNumber(row, plan.number) ? 4 : 0;
-    const byId = (lexeme: string) => {
-      const id = operandIds[operands.indexOf(lexeme)] as number;
-      return id < 0 ? undefined : search.positionsOf(row, id);
-    };
-    const rank = tsRank(byId, operands, and, search.isEmptyDocument(row));
-    ranks.set(row, exact + 2 * similarity.of(names[i] as Int32Array) + rank);
-  });
+  const ranks = new Float64Array(rows.length);
+  const spans = new Int32Array(operands.length * 2);
+  const terms = new Float64Array(operands.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as number;
+    let rank = 0;
+    if (search.isEmptyDocument(row) || operands.length === 0) rank = 0;
+    else if (and) rank = tsRankOfSpans(search.spansOf(row, operandIds, spans), spans, true, false);
+    else {
+      // ORed words: each lexeme's share was computed when the part was read.
+      search.termsOf(row, operandIds, terms);
+      rank = rankOrOfTerms(terms);
+    }
+    ranks[i] = (exactRows.has(row) ? 4 : 0) + 2 * similarity.of(names[i] as Int32Array) + rank;
+  }
   return ranks;
 }

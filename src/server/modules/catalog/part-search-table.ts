@@ -1,4 +1,4 @@
-import { parseTsvector, trigramsOf } from './pg-text-rank.ts';
+import { parseTsvector, rankOrTerm, trigramsOf } from './pg-text-rank.ts';
 
 /** What the search keeps of a part (read with its facts, part-facts.ts). */
 export interface SearchFacts {
@@ -15,9 +15,16 @@ interface Document {
   /** `positions.subarray(starts[k], starts[k + 1])` are lexeme k's positions. */
   starts: Int32Array;
   positions: Uint16Array;
+  /** Per lexeme, its `rankOrTerm` (ts_rank's share of it for a query of ORed words). */
+  terms: Float64Array;
 }
 
-const EMPTY: Document = { lexemes: new Int32Array(0), starts: new Int32Array(1), positions: new Uint16Array(0) };
+const EMPTY: Document = {
+  lexemes: new Int32Array(0),
+  starts: new Int32Array(1),
+  positions: new Uint16Array(0),
+  terms: new Float64Array(0),
+};
 
 /**
  * The search's columns of the fact table (ADR 020), one row a part, the rows of `FactTable`: each part's name, part
@@ -57,16 +64,42 @@ export class SearchColumns {
     return id === undefined ? [] : (this.postings[id] ?? []);
   }
 
-  /** The row's packed positions of a lexeme id, undefined when its document lacks it. */
-  positionsOf(row: number, lexemeId: number): Uint16Array | undefined {
+  /**
+   * Writes into `spans` (start, end pairs into `positionsBuffer(row)`) where each of these lexeme ids has its
+   * positions in the row's document; -1 for one it lacks (pg-text-rank.ts, `tsRankOfSpans`).
+   */
+  spansOf(row: number, lexemeIds: readonly number[], spans: Int32Array): Uint16Array {
     const document = this.#documents[row] ?? EMPTY;
-    const { lexemes } = document;
-    for (let k = 0; k < lexemes.length; k++) {
-      if (lexemes[k] === lexemeId) {
-        return document.positions.subarray(document.starts[k] as number, document.starts[k + 1] as number);
+    const { lexemes, starts } = document;
+    for (let o = 0; o < lexemeIds.length; o++) {
+      const id = lexemeIds[o] as number;
+      spans[2 * o] = -1;
+      spans[2 * o + 1] = -1;
+      for (let k = 0; id >= 0 && k < lexemes.length; k++) {
+        if (lexemes[k] === id) {
+          spans[2 * o] = starts[k] as number;
+          spans[2 * o + 1] = starts[k + 1] as number;
+          break;
+        }
       }
     }
-    return undefined;
+    return document.positions;
+  }
+
+  /** Writes each lexeme id's `rankOrTerm` in the row's document into `terms`, NaN for one it lacks. */
+  termsOf(row: number, lexemeIds: readonly number[], terms: Float64Array): void {
+    const { lexemes, terms: kept } = this.#documents[row] ?? EMPTY;
+    for (let o = 0; o < lexemeIds.length; o++) {
+      const id = lexemeIds[o] as number;
+      let term = Number.NaN;
+      for (let k = 0; id >= 0 && k < lexemes.length; k++) {
+        if (lexemes[k] === id) {
+          term = kept[k] as number;
+          break;
+        }
+      }
+      terms[o] = term;
+    }
   }
 
   isEmptyDocument(row: number): boolean {
@@ -153,7 +186,10 @@ export class SearchColumns {
     const after = new Set(lexemes);
     for (const id of before) if (!after.has(id)) removeFrom(this.postings[id], row);
     for (const id of after) if (!before.has(id)) this.postings[id]?.push(row);
-    this.#documents[row] = lexemes.length === 0 ? EMPTY : { lexemes, starts, positions: packed };
+    const terms = new Float64Array(lexemes.length);
+    for (let l = 0; l < lexemes.length; l++)
+      terms[l] = rankOrTerm(packed, starts[l] as number, starts[l + 1] as number);
+    this.#documents[row] = lexemes.length === 0 ? EMPTY : { lexemes, starts, positions: packed, terms };
   }
 }
 

@@ -129,65 +129,99 @@ function wordDistance(distance: number): number {
 }
 
 /**
- * `ts_rank(weights, vector, query)` with normalization 0, for a query of `operands` (from `rankOperands`) joined by
- * `|` (`and` false: `calc_rank_or`) or by `&` (`and` true: `calc_rank_and`, what a single word of several lexemes
- * gives). `positionsOf` answers a lexeme's packed positions in the vector, undefined when absent; `empty` is true for
- * an empty vector (rank 0).
+ * `ts_rank(weights, vector, query)` with normalization 0, for a query of operands (`rankOperands`) joined by `|`
+ * (`and` false: `calc_rank_or`) or by `&` (`and` true: `calc_rank_and`, what a single word of several lexemes
+ * gives). `positions` holds each operand's packed positions in the vector, in the operands' order, undefined when
+ * the vector lacks it; `empty` is true for an empty vector (rank 0).
  */
-export function tsRank(
-  positionsOf: (lexeme: string) => PackedPositions | undefined,
-  operands: readonly string[],
-  and: boolean,
-  empty = false,
-): number {
-  if (empty || operands.length === 0) return 0;
-  let res = and && operands.length >= 2 ? rankAnd(positionsOf, operands) : rankOr(positionsOf, operands);
+export function tsRank(positions: readonly (PackedPositions | undefined)[], and: boolean, empty = false): number {
+  const buffer: number[] = [];
+  const spans = new Int32Array(positions.length * 2).fill(-1);
+  positions.forEach((found, o) => {
+    if (found === undefined) return;
+    spans[2 * o] = buffer.length;
+    buffer.push(...found);
+    spans[2 * o + 1] = buffer.length;
+  });
+  return tsRankOfSpans(buffer, spans, and, empty);
+}
+
+/**
+ * `tsRank` where operand o's positions are `buffer[spans[2o] .. spans[2o + 1])` (`spans[2o]` -1: absent), so a
+ * search ranking a thousand parts makes no array per part and operand.
+ */
+export function tsRankOfSpans(buffer: ArrayLike<number>, spans: Int32Array, and: boolean, empty: boolean): number {
+  const count = spans.length / 2;
+  if (empty || count === 0) return 0;
+  let res = and && count >= 2 ? rankAnd(buffer, spans) : rankOr(buffer, spans);
   if (res < 0) res = f(1e-20);
   return res;
 }
 
-const NO_POSITIONS: PackedPositions = [0];
-
-function rankOr(positionsOf: (lexeme: string) => PackedPositions | undefined, operands: readonly string[]): number {
+function rankOr(buffer: ArrayLike<number>, spans: Int32Array): number {
+  const count = spans.length / 2;
   let res = f(0);
-  for (const operand of operands) {
-    const found = positionsOf(operand);
-    if (found === undefined) continue;
-    const positions = found.length > 0 ? found : NO_POSITIONS;
-    let resj = f(0);
-    let wjm = f(-1);
-    let jm = 0;
-    for (let j = 0; j < positions.length; j++) {
-      const w = RANK_WEIGHTS[(positions[j] as number) & 3] as number;
-      resj = f(resj + f(w / ((j + 1) * (j + 1))));
-      if (w > wjm) {
-        wjm = w;
-        jm = j;
-      }
-    }
-    res = f(res + f(f(wjm + resj) - f(wjm / ((jm + 1) * (jm + 1)))) / 1.64493406685);
+  for (let o = 0; o < count; o++) {
+    const start = spans[2 * o] as number;
+    if (start >= 0) res = f(res + rankOrTerm(buffer, start, spans[2 * o + 1] as number));
   }
-  return f(res / operands.length);
+  return f(res / count);
 }
 
-function rankAnd(positionsOf: (lexeme: string) => PackedPositions | undefined, operands: readonly string[]): number {
+/**
+ * One operand's part of `calc_rank_or`: what its positions `buffer[start .. end)` in the vector add to the sum (a
+ * double, as C computes it before the sum is stored as a float). It depends on the part alone, so the search keeps
+ * it per lexeme of each part (part-search-table.ts) and `rankOrOfTerms` adds the operands' terms.
+ */
+export function rankOrTerm(buffer: ArrayLike<number>, start: number, end: number): number {
+  let resj = f(0);
+  let wjm = f(-1);
+  let jm = 0;
+  // No positions: one of weight D (PostgreSQL's POSNULL).
+  const n = end > start ? end - start : 1;
+  for (let j = 0; j < n; j++) {
+    const w = RANK_WEIGHTS[end > start ? (buffer[start + j] as number) & 3 : 0] as number;
+    resj = f(resj + f(w / ((j + 1) * (j + 1))));
+    if (w > wjm) {
+      wjm = w;
+      jm = j;
+    }
+  }
+  return f(f(wjm + resj) - f(wjm / ((jm + 1) * (jm + 1)))) / 1.64493406685;
+}
+
+/** `calc_rank_or` from the operands' `rankOrTerm`s, in the operands' order (NaN: the vector lacks that one). */
+export function rankOrOfTerms(terms: Float64Array): number {
+  let res = f(0);
+  for (let o = 0; o < terms.length; o++) {
+    const term = terms[o] as number;
+    if (term === term) res = f(res + term);
+  }
+  const ranked = f(res / terms.length);
+  return ranked < 0 ? f(1e-20) : ranked;
+}
+
+const NULL_POSITION = [(MAXENTRYPOS - 1) * 4];
+
+function rankAnd(buffer: ArrayLike<number>, spans: Int32Array): number {
+  const count = spans.length / 2;
   let res = f(-1);
-  const seen: (PackedPositions | undefined)[] = [];
-  const seenNull: boolean[] = [];
-  for (let i = 0; i < operands.length; i++) {
-    const found = positionsOf(operands[i] as string);
-    if (found === undefined) continue;
-    const nullPositions = found.length === 0;
-    const post = nullPositions ? [(MAXENTRYPOS - 1) * 4] : found;
-    seen[i] = post;
-    seenNull[i] = nullPositions;
+  for (let i = 0; i < count; i++) {
+    const startI = spans[2 * i] as number;
+    if (startI < 0) continue;
+    const endI = spans[2 * i + 1] as number;
+    const nullI = endI === startI;
+    const post = nullI ? NULL_POSITION : Array.from({ length: endI - startI }, (_, j) => buffer[startI + j] as number);
     for (let k = 0; k < i; k++) {
-      const ct = seen[k];
-      if (ct === undefined) continue;
+      const startK = spans[2 * k] as number;
+      if (startK < 0) continue;
+      const endK = spans[2 * k + 1] as number;
+      const nullK = endK === startK;
+      const ct = nullK ? NULL_POSITION : Array.from({ length: endK - startK }, (_, j) => buffer[startK + j] as number);
       for (const l of post) {
         for (const p of ct) {
           let distance = Math.abs((l >> 2) - (p >> 2));
-          if (distance !== 0 || nullPositions || seenNull[k]) {
+          if (distance !== 0 || nullI || nullK) {
             if (distance === 0) distance = MAXENTRYPOS;
             const weights = f(
               f((RANK_WEIGHTS[l & 3] as number) * (RANK_WEIGHTS[p & 3] as number)) * wordDistance(distance),

@@ -195,7 +195,11 @@ describe.each(testDrivers)('search in memory [%s]', (driver) => {
       );
       rows.forEach((row, i) => {
         const vector = parseTsvector(row.vector);
-        const rank = tsRank((lexeme) => vector.get(lexeme), operands, and, vector.size === 0);
+        const rank = tsRank(
+          operands.map((lexeme) => vector.get(lexeme)),
+          and,
+          vector.size === 0,
+        );
         const similarity = wordSimilarity(trigramsOf(query.toLowerCase()), trigramsOf(row.name));
         expect(rank, `${query} / ${row.name}`).toBe(Math.fround(Number(expected[i]?.rank)));
         expect(similarity, `${query} / ${row.name}`).toBe(Math.fround(Number(expected[i]?.similarity)));
