@@ -69,6 +69,12 @@ export class FactTable {
   readonly search = new SearchColumns();
   /** Moves on when a row is added or changes brand or category (`rowsOfBrandsOrCategories` keeps its answers). */
   #labelsVersion = 0;
+  /**
+   * Moves on with every change a search's matches can see: a row added or removed, a name, part number, full-text
+   * document, brand or category changed (not a price or a stock level). What a search keeps per word is kept for one
+   * version (part-search-memory.ts).
+   */
+  searchVersion = 0;
   readonly #rowsByLabels = new Map<string, { version: number; rows: number[] }>();
 
   /** The part's row, its facts written in place; `universalChanged` when it joins or leaves the universal parts. */
@@ -86,14 +92,17 @@ export class FactTable {
     this.alive[at] = 1;
     const category = row.categoryId === null ? -1 : intern(row.categoryId, this.categoryIds, this.categoryIndex);
     const brand = row.brandId === null ? -1 : intern(row.brandId, this.brandIds, this.brandIndex);
-    if (isNew || this.category[at] !== category || this.brand[at] !== brand) this.#labelsVersion += 1;
+    if (isNew || this.category[at] !== category || this.brand[at] !== brand) {
+      this.#labelsVersion += 1;
+      this.searchVersion += 1;
+    }
     this.category[at] = category;
     this.brand[at] = brand;
     this.price[at] = Number(row.priceCents);
     this.inStock[at] = row.inStock ? 1 : 0;
     this.created[at] = row.createdMicros;
     this.universal[at] = row.universal ? 1 : 0;
-    this.search.put(at, row, isNew);
+    if (this.search.put(at, row, isNew)) this.searchVersion += 1;
     return { row: at, universalChanged: wasUniversal !== Boolean(row.universal) };
   }
 
@@ -123,6 +132,7 @@ export class FactTable {
     const at = this.rowOf.get(id);
     if (at === undefined || this.alive[at] === 0) return false;
     this.alive[at] = 0;
+    this.searchVersion += 1;
     return this.universal[at] === 1;
   }
 
@@ -327,6 +337,7 @@ export class PartFacts {
       labels,
       fitting: (vehicleId) => this.#fittingOf(vehicleId),
       sources: {
+        fittingVersion: this.#fittingGeneration,
         nameMatches: (word, typo) => this.#nameMatchesOf(word, typo),
         fittedToModels: (modelIds) => this.#fittedToModelsOf(modelIds),
       },

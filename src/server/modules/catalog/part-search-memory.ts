@@ -1,6 +1,6 @@
 import { normalizePartNumber } from '../../../shared/part-numbers.ts';
 import type { FactTable } from './part-facts.ts';
-import { SEARCH_CANDIDATES, type SearchPlan } from './part-search.ts';
+import { SEARCH_CANDIDATES, type SearchPlan, type SearchWord } from './part-search.ts';
 import { rankOperands, rankOrOfTerms, tsRankOfSpans, WordSimilarity } from './pg-text-rank.ts';
 
 /**
@@ -15,6 +15,8 @@ import { rankOperands, rankOrOfTerms, tsRankOfSpans, WordSimilarity } from './pg
 
 /** What the database answers for the in-memory search (PartFacts keeps the answers). */
 export interface SearchSources {
+  /** Moves on when fitment or vehicles change (what `fittedToModels` answers). */
+  fittingVersion: number;
   /** Rows whose name contains the word (`ILIKE`) or, with `typo`, is like it (`word <% name`). */
   nameMatches(word: string, typo: boolean): Promise<Int32Array>;
   /** Rows of the parts fitted to any of these models. */
@@ -35,58 +37,98 @@ export async function searchCandidates(
   plan: SearchPlan,
   sources: SearchSources,
 ): Promise<Int32Array> {
-  const n = table.size;
   const { search } = table;
-  // How many words, in order, each row has matched so far: word k moves a row from k to k + 1 (once, whichever of
-  // its arms names it), so the rows at `words.length` matched every word. Only the rows each arm names are visited.
-  const matched = new Uint8Array(n);
-  let k = 0;
-  const advance = (rows: ArrayLike<number>) => {
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[i] as number;
-      if (matched[row] === k) matched[row] = k + 1;
-    }
-  };
-  for (const word of plan.words) {
-    // Full text: every lexeme of the word (plainto_tsquery joins them with &).
-    const fullText = rowsInEvery(
-      n,
-      (word.lexemes ?? []).map((lexeme) => search.rowsWith(lexeme)),
-    );
-    advance(fullText);
-    const known = fullText.some((row) => table.alive[row] === 1);
-    // Brand, category (a category's subcategories came with it in the plan).
-    if (word.brands?.length || word.categories?.length) {
-      advance(table.rowsOfBrandsOrCategories(word.brands ?? [], word.categories ?? []));
-    }
-    const number = normalizePartNumber(word.text);
-    if (number) advance(search.numberRows.get(number) ?? []);
-    // The name: contains the word; like it only when the full text does not know the word (as `ownArms`).
-    advance(await sources.nameMatches(word.text, !known));
-    if (word.models?.length) advance(await sources.fittedToModels(word.models));
-    k += 1;
-  }
+  const lists: Int32Array[] = [];
+  for (const word of plan.words) lists.push(await rowsOfWord(table, word, sources));
   const rows: number[] = [];
-  const taken = new Uint8Array(n);
+  const taken = new Set<number>();
   if (plan.number) {
     for (const row of search.numberRows.get(plan.number) ?? []) {
-      if (table.alive[row] === 1 && taken[row] === 0) {
-        taken[row] = 1;
+      if (table.alive[row] === 1 && !taken.has(row)) {
+        taken.add(row);
         rows.push(row);
       }
     }
   }
+  // The rows in every word's list, in the table's order, until SEARCH_CANDIDATES: the lists are sorted, so a broad
+  // search stops early and a narrow one walks its shortest list.
+  lists.sort((a, b) => a.length - b.length);
+  const [shortest, ...others] = lists;
+  const at = new Int32Array(others.length);
   let found = 0;
-  for (let row = 0; row < n && k > 0 && found < SEARCH_CANDIDATES; row++) {
-    if (matched[row] === k && table.alive[row] === 1) {
-      found += 1;
-      if (taken[row] === 0) {
-        taken[row] = 1;
-        rows.push(row);
-      }
+  for (let i = 0; shortest && i < shortest.length && found < SEARCH_CANDIDATES; i++) {
+    const row = shortest[i] as number;
+    if (table.alive[row] !== 1) continue;
+    let everywhere = true;
+    for (let l = 0; l < others.length && everywhere; l++) {
+      const list = others[l] as Int32Array;
+      let j = at[l] as number;
+      while (j < list.length && (list[j] as number) < row) j += 1;
+      at[l] = j;
+      everywhere = j < list.length && list[j] === row;
+    }
+    if (!everywhere) continue;
+    found += 1;
+    if (!taken.has(row)) {
+      taken.add(row);
+      rows.push(row);
     }
   }
   return Int32Array.from(rows);
+}
+
+/** Per table, each word's rows (`rowsOfWord`) for one search version and fitting version. */
+const keptWords = new WeakMap<FactTable, Map<string, { version: string; rows: Int32Array }>>();
+const MAX_KEPT_WORDS = 5_000;
+
+/**
+ * The rows a word matches, sorted: its full text has all the word's lexemes; its brand or category is named by it; a
+ * part number equals it; its name contains it or (a word the full text does not know) is like it; it is fitted to a
+ * model the word names. Kept until the table's search version or the fitment moves on: a word's rows are the same
+ * search after search, however the words are combined.
+ */
+async function rowsOfWord(table: FactTable, word: SearchWord, sources: SearchSources): Promise<Int32Array> {
+  const version = `${table.searchVersion}/${sources.fittingVersion}`;
+  const key = JSON.stringify([word.text, word.lexemes, word.brands, word.categories, word.models]);
+  let kept = keptWords.get(table);
+  const hit = kept?.get(key);
+  if (hit && hit.version === version) return hit.rows;
+  const n = table.size;
+  const { search } = table;
+  const mark = new Uint8Array(n);
+  const add = (rows: ArrayLike<number>) => {
+    for (let i = 0; i < rows.length; i++) mark[rows[i] as number] = 1;
+  };
+  // Full text: every lexeme of the word (plainto_tsquery joins them with &).
+  const fullText = rowsInEvery(
+    n,
+    (word.lexemes ?? []).map((lexeme) => search.rowsWith(lexeme)),
+  );
+  add(fullText);
+  const known = fullText.some((row) => table.alive[row] === 1);
+  // Brand, category (a category's subcategories came with it in the plan).
+  if (word.brands?.length || word.categories?.length) {
+    add(table.rowsOfBrandsOrCategories(word.brands ?? [], word.categories ?? []));
+  }
+  const number = normalizePartNumber(word.text);
+  if (number) add(search.numberRows.get(number) ?? []);
+  // The name: contains the word; like it only when the full text does not know the word (as `ownArms`).
+  add(await sources.nameMatches(word.text, !known));
+  if (word.models?.length) add(await sources.fittedToModels(word.models));
+  let count = 0;
+  for (let row = 0; row < n; row++) count += mark[row] as number;
+  const rows = new Int32Array(count);
+  for (let row = 0, i = 0; row < n; row++) if (mark[row] === 1) rows[i++] = row;
+  // Kept only when nothing moved on while the database was asked.
+  if (version === `${table.searchVersion}/${sources.fittingVersion}`) {
+    if (!kept) {
+      kept = new Map();
+      keptWords.set(table, kept);
+    }
+    if (kept.size >= MAX_KEPT_WORDS) kept.clear();
+    kept.set(key, { version, rows });
+  }
+  return rows;
 }
 
 /** The rows in every list (a word's lexemes: its full-text query is all of them). */

@@ -48,14 +48,17 @@ export class SearchColumns {
   readonly numberRows = new Map<string, number[]>();
   namesGeneration = 0;
 
-  put(row: number, facts: SearchFacts, isNew: boolean): void {
+  /** True when what a search matches or ranks changed (a price or stock change is not that). */
+  put(row: number, facts: SearchFacts, isNew: boolean): boolean {
+    let changed = false;
     if (isNew || this.names[row] !== facts.name) {
       this.names[row] = facts.name;
       this.#trigrams[row] = undefined;
       this.namesGeneration += 1;
+      changed = true;
     }
-    this.#putNumbers(row, facts.partNumbers ?? []);
-    this.#putDocument(row, facts.searchVector);
+    changed = this.#putNumbers(row, facts.partNumbers ?? []) || changed;
+    return this.#putDocument(row, facts.searchVector) || changed;
   }
 
   /** The rows with this lexeme (empty when none). */
@@ -142,9 +145,9 @@ export class SearchColumns {
     });
   }
 
-  #putNumbers(row: number, numbers: string[]): void {
+  #putNumbers(row: number, numbers: string[]): boolean {
     const old = this.#numbers[row];
-    if (old && old.length === numbers.length && old.every((n, i) => n === numbers[i])) return;
+    if (old && old.length === numbers.length && old.every((n, i) => n === numbers[i])) return false;
     for (const number of old ?? []) removeFrom(this.numberRows.get(number), row);
     for (const number of new Set(numbers)) {
       let rows = this.numberRows.get(number);
@@ -155,9 +158,10 @@ export class SearchColumns {
       rows.push(row);
     }
     this.#numbers[row] = numbers;
+    return true;
   }
 
-  #putDocument(row: number, vector: string): void {
+  #putDocument(row: number, vector: string): boolean {
     const parsed = parseTsvector(vector);
     const lexemes = new Int32Array(parsed.size);
     const starts = new Int32Array(parsed.size + 1);
@@ -181,7 +185,7 @@ export class SearchColumns {
     }
     starts[k] = at;
     const old = this.#documents[row];
-    if (old && sameDocument(old, lexemes, starts, packed)) return;
+    if (old && sameDocument(old, lexemes, starts, packed)) return false;
     const before = new Set(old?.lexemes ?? []);
     const after = new Set(lexemes);
     for (const id of before) if (!after.has(id)) removeFrom(this.postings[id], row);
@@ -190,6 +194,7 @@ export class SearchColumns {
     for (let l = 0; l < lexemes.length; l++)
       terms[l] = rankOrTerm(packed, starts[l] as number, starts[l + 1] as number);
     this.#documents[row] = lexemes.length === 0 ? EMPTY : { lexemes, starts, positions: packed, terms };
+    return true;
   }
 }
 

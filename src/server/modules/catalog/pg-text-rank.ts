@@ -195,7 +195,7 @@ export function rankOrOfTerms(terms: Float64Array): number {
   let res = f(0);
   for (let o = 0; o < terms.length; o++) {
     const term = terms[o] as number;
-    if (term === term) res = f(res + term);
+    if (!Number.isNaN(term)) res = f(res + term);
   }
   const ranked = f(res / terms.length);
   return ranked < 0 ? f(1e-20) : ranked;
