@@ -573,8 +573,8 @@ export interface FactsPage {
   /** Rows to read (the page size and one more), undefined for all. */
   read: number | undefined;
   offset: number;
-  /** For `relevance`: each row's relevance (part-search-memory.ts, `relevanceOf`). */
-  relevance?: (rows: number[]) => Float64Array;
+  /** For `relevance`: the best `wanted` of `rows`, as indexes into it, best first (`topByRelevance`). */
+  relevance?: (rows: number[], wanted: number) => number[];
 }
 
 /** The facet counts but `fits` (within a vehicle's fit every counted part fits: the repository sets it). */
@@ -652,24 +652,9 @@ export function countFacts(
 
 /** A search's page: relevance, highest first, then oldest first and by id (`scopedRelevance` in the SQL). */
 function pageByRelevance(table: FactTable, rows: number[], page: FactsPage): string[] {
-  const ranks = page.relevance?.(rows) ?? new Float64Array(rows.length);
-  const { ids, created } = table;
-  // Indexes into `rows`, best first.
-  const before = (a: number, b: number) => {
-    const byRank = (ranks[b] as number) - (ranks[a] as number);
-    if (byRank !== 0) return byRank;
-    const rowA = rows[a] as number;
-    const rowB = rows[b] as number;
-    const byAge = (created[rowA] as number) - (created[rowB] as number);
-    if (byAge !== 0) return byAge;
-    const idA = ids[rowA] as string;
-    const idB = ids[rowB] as string;
-    return idA < idB ? -1 : idA > idB ? 1 : 0;
-  };
   const end = page.read === undefined ? rows.length : page.offset + page.read;
-  return firstInOrder(rows.length, end, before)
-    .slice(page.offset, end)
-    .map((i) => ids[rows[i] as number] as string);
+  const best = page.relevance?.(rows, end) ?? [];
+  return best.slice(page.offset, end).map((i) => table.ids[rows[i] as number] as string);
 }
 
 /**

@@ -29,7 +29,7 @@ import {
   searchCondition,
   searchWords,
 } from './part-search.ts';
-import { answerableInMemory, relevanceOf, searchCandidates } from './part-search-memory.ts';
+import { answerableInMemory, searchCandidates, topByRelevance } from './part-search-memory.ts';
 import { parseTsquery } from './pg-text-rank.ts';
 
 /** The generated search document stays in the database: no reader needs it. */
@@ -896,7 +896,9 @@ export class PartRepository {
             position: plan.position,
             read: readLimit(plan),
             offset: plan.offset,
-            ...(search ? { relevance: (rows: number[]) => relevanceOf(view.table, search, rows) } : {}),
+            ...(search
+              ? { relevance: (rows: number[], wanted: number) => topByRelevance(view.table, search, rows, wanted) }
+              : {}),
           }
         : undefined,
     );

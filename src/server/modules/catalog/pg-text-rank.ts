@@ -277,6 +277,9 @@ export class WordSimilarity {
   readonly #found: Uint8Array;
   readonly #ulen1: number;
   readonly #lastpos: Int32Array;
+  /** `bound`'s marks of the search trigrams seen in the current text (a new stamp per text). */
+  readonly #seen: Int32Array;
+  #stamp = 0;
 
   constructor(search: Int32Array, vocabulary: number) {
     this.#found = new Uint8Array(vocabulary);
@@ -287,6 +290,27 @@ export class WordSimilarity {
     }
     this.#ulen1 = unique.size;
     this.#lastpos = new Int32Array(vocabulary).fill(-1);
+    this.#seen = new Int32Array(vocabulary);
+  }
+
+  /**
+   * At least `of(text)`, for a fraction of its cost: the share of the search's distinct trigrams the text has at all
+   * (a stretch of the text shares at most those, and its own distinct trigrams only add to the denominator).
+   */
+  bound(text: Int32Array): number {
+    const found = this.#found;
+    const seen = this.#seen;
+    this.#stamp += 1;
+    const stamp = this.#stamp;
+    let shared = 0;
+    for (let i = 0; i < text.length; i++) {
+      const id = text[i] as number;
+      if (found[id] === 1 && seen[id] !== stamp) {
+        seen[id] = stamp;
+        shared += 1;
+      }
+    }
+    return this.#ulen1 === 0 ? 0 : f(shared / this.#ulen1);
   }
 
   of(text: Int32Array): number {

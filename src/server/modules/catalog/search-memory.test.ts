@@ -3,9 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, TEST_SESSION_SECRET, type TestUser, testConfig } from '../../../../test/support/test-app.ts';
 import { createTestDatabase, testDrivers } from '../../../../test/support/test-database.ts';
+import { normalizePartNumber } from '../../../shared/part-numbers.ts';
 import { buildApp } from '../../app.ts';
 import { rowsOf } from '../../db/rows-of.ts';
+import { parts } from '../../db/schema.ts';
 import { seedDemoData } from '../../db/seed.ts';
+import { relevance, type SearchPlan } from './part-search.ts';
+import { searchCandidates, topByRelevance } from './part-search-memory.ts';
 import { parseTsquery, parseTsvector, rankOperands, trigramsOf, tsRank, wordSimilarity } from './pg-text-rank.ts';
 import { QUERIES } from './search-quality.fixture.ts';
 
@@ -207,5 +211,44 @@ describe.each(testDrivers)('search in memory [%s]', (driver) => {
       });
     }
     expect(compared).toBeGreaterThan(1000);
+  });
+
+  it('keeps exactly the best of a page when it skips names that cannot reach it', async () => {
+    const view = await facts.partFacts?.view();
+    if (!view) throw new Error('no facts');
+    let pruned = 0;
+    for (const query of ['brake pads', 'brake', 'gloves riding', 'chain', 'bp-703', 'filter oil', 'pads']) {
+      const text = query.toLowerCase();
+      const words = await Promise.all(
+        text.split(' ').map(async (word) => {
+          const [row] = rowsOf<{ q: string }>(
+            await database.db.execute(sql`select plainto_tsquery('english', ${word})::text as q`),
+          );
+          return { text: word, kind: 'word' as const, lexemes: parseTsquery(row?.q ?? '') };
+        }),
+      );
+      const plan: SearchPlan = { text, number: normalizePartNumber(text), words, prefixLast: false };
+      const rows = [...(await searchCandidates(view.table, plan, view.sources))];
+      expect(rows.length, query).toBeGreaterThan(5);
+      // The whole order, every row ranked, is the database's order by `relevance` ...
+      const all = topByRelevance(view.table, plan, rows, rows.length).map((i) => view.table.ids[rows[i] as number]);
+      const ids = rows.map((row) => view.table.ids[row] as string);
+      const expected = rowsOf<{ id: string }>(
+        await database.db.execute(
+          sql`select ${parts.id} as id from ${parts} where ${parts.id} = any(${`{${ids.join(',')}}`}::uuid[])
+              order by ${relevance(plan)} desc, ${parts.createdAt}, ${parts.id}`,
+        ),
+      ).map((row) => row.id);
+      expect(all, query).toEqual(expected);
+      // ... and every shorter page is its beginning, though fewer names were compared.
+      for (let wanted = 1; wanted < rows.length; wanted++) {
+        expect(
+          topByRelevance(view.table, plan, rows, wanted).map((i) => view.table.ids[rows[i] as number]),
+          `${query} ${wanted}`,
+        ).toEqual(all.slice(0, wanted));
+      }
+      pruned += 1;
+    }
+    expect(pruned).toBe(7);
   });
 });
