@@ -157,8 +157,8 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
   // A single word of several lexemes is an AND query (calc_rank_and); several words are ORed.
   const and = plan.words.length === 1 && operands.length > 1;
   const exactRows = new Set(plan.number ? (search.numberRows.get(plan.number) ?? []) : []);
-  // Every name's trigrams first: the search's unknown trigrams take ids beyond the vocabulary as it then is.
-  const names = rows.map((row) => search.trigramsOf(row));
+  // A search trigram no name has takes an id beyond the vocabulary.
+  const { at: nameAt, count: nameCount, ints: nameTrigrams } = search.trigrams;
   const similarity = new WordSimilarity(search.searchTrigrams(plan.text), search.trigramIndex.size);
   const count = rows.length;
   const exact = new Float64Array(count);
@@ -179,7 +179,9 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
     exact[i] = exactRows.has(row) ? 4 : 0;
     textRank[i] = rank;
     // Summed as PostgreSQL sums it ((exact + 2 × similarity) + rank): rounding keeps the bound a bound.
-    bound[i] = (exact[i] as number) + 2 * similarity.bound(names[i] as Int32Array) + rank;
+    const start = nameAt[row] as number;
+    bound[i] =
+      (exact[i] as number) + 2 * similarity.bound(nameTrigrams, start, start + (nameCount[row] as number)) + rank;
   }
   // Ties in the SQL's order: oldest first, then by id.
   const tieBreak = (a: number, b: number) => {
@@ -204,7 +206,10 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
       const atBound = (bound[i] as number) - (ranks[last] as number);
       if (atBound < 0 || (atBound === 0 && tieBreak(i, last) > 0)) break;
     }
-    ranks[i] = (exact[i] as number) + 2 * similarity.of(names[i] as Int32Array) + (textRank[i] as number);
+    const row = rows[i] as number;
+    const start = nameAt[row] as number;
+    const similar = similarity.of(nameTrigrams, start, start + (nameCount[row] as number));
+    ranks[i] = (exact[i] as number) + 2 * similar + (textRank[i] as number);
     let lo = 0;
     let hi = top.length;
     while (lo < hi) {

@@ -265,7 +265,7 @@ export function wordSimilarity(searchTrigrams: readonly string[], textTrigrams: 
   };
   const search = Int32Array.from(searchTrigrams, intern);
   const text = Int32Array.from(textTrigrams, intern);
-  return new WordSimilarity(search, ids.size).of(text);
+  return new WordSimilarity(search, ids.size).of(text, 0, text.length);
 }
 
 /**
@@ -297,13 +297,13 @@ export class WordSimilarity {
    * At least `of(text)`, for a fraction of its cost: the share of the search's distinct trigrams the text has at all
    * (a stretch of the text shares at most those, and its own distinct trigrams only add to the denominator).
    */
-  bound(text: Int32Array): number {
+  bound(text: Int32Array, start: number, end: number): number {
     const found = this.#found;
     const seen = this.#seen;
     this.#stamp += 1;
     const stamp = this.#stamp;
     let shared = 0;
-    for (let i = 0; i < text.length; i++) {
+    for (let i = start; i < end; i++) {
       const id = text[i] as number;
       if (found[id] === 1 && seen[id] !== stamp) {
         seen[id] = stamp;
@@ -313,7 +313,9 @@ export class WordSimilarity {
     return this.#ulen1 === 0 ? 0 : f(shared / this.#ulen1);
   }
 
-  of(text: Int32Array): number {
+  /** The text's trigrams are `text[start .. end)`. */
+  of(pool: Int32Array, start: number, end: number): number {
+    const text = pool.subarray(start, end);
     const found = this.#found;
     const lastpos = this.#lastpos;
     const ulen1 = this.#ulen1;

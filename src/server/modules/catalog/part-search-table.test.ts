@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { SearchColumns } from './part-search-table.ts';
+import { parseTsvector, rankOrTerm, trigramsOf } from './pg-text-rank.ts';
+
+/**
+ * The search columns keep each row's lexemes, rank terms and name trigrams in shared pools (part-search-table.ts):
+ * rows rewritten again and again (prices do not do that, renames and new descriptions do) must read back their
+ * latest values, through the pools' growth and their rewriting in row order.
+ */
+describe('search columns', () => {
+  const vector = (row: number, round: number) =>
+    `'brake':${1 + (row % 3)}A,${5 + round}C 'pad':2A 'r${row}':3B${round % 2 === 0 ? ` 'even':${4 + round}C` : ''}`;
+  const name = (row: number, round: number) => `Part ${row} round ${round}`;
+
+  it('reads back every row as last written, after thousands of rewrites', () => {
+    const columns = new SearchColumns();
+    const rows = 700;
+    const rounds = 10;
+    for (let round = 0; round < rounds; round++) {
+      // Every other round rewrites only some rows, so old and new slices interleave.
+      for (let row = 0; row < rows; row++) {
+        if (round > 0 && round % 2 === 1 && row % 3 !== 0) continue;
+        columns.put(
+          row,
+          { name: name(row, round), partNumbers: [`n${row}`], searchVector: vector(row, round) },
+          round === 0,
+        );
+      }
+    }
+    // The last round is odd: rows of the third rewrote in it, the others last in the round before.
+    const lastRound = (row: number) => (row % 3 === 0 ? rounds - 1 : rounds - 2);
+    const ids = ['brake', 'pad', 'even', 'missing'].map((lexeme) => columns.lexemeIndex.get(lexeme) ?? -1);
+    const terms = new Float64Array(ids.length);
+    for (let row = 0; row < rows; row++) {
+      const round = lastRound(row);
+      const parsed = parseTsvector(vector(row, round));
+      columns.termsOf(row, ids, terms);
+      const expected = ['brake', 'pad', 'even', 'missing'].map((lexeme) => {
+        const positions = parsed.get(lexeme);
+        return positions ? rankOrTerm(positions, 0, positions.length) : Number.NaN;
+      });
+      expect([...terms], `row ${row}`).toEqual(expected);
+      const { at, count, ints } = columns.trigrams;
+      const start = at[row] as number;
+      const trigrams = [...ints.subarray(start, start + (count[row] as number))];
+      const byId = new Map([...columns.trigramIndex].map(([trigram, id]) => [id, trigram]));
+      expect(
+        trigrams.map((id) => byId.get(id)),
+        `row ${row}`,
+      ).toEqual(trigramsOf(name(row, round)));
+      expect(columns.isEmptyDocument(row)).toBe(false);
+      expect(columns.rowsWith(`r${row}`)).toEqual([row]);
+    }
+    expect(new Set(columns.rowsWith('even')).size).toBe(columns.rowsWith('even').length);
+  });
+});
