@@ -277,6 +277,15 @@ export class PartFacts {
     return this.#listening;
   }
 
+  /**
+   * Moves on with every write a search word's facts depend on (brands, categories, vehicles, fitment, and any part's
+   * name, numbers or text); undefined while these facts are not heard (PartRepository's word facts then expire).
+   */
+  get wordsVersion(): string | undefined {
+    if (!this.#listening || this.#stale) return undefined;
+    return `${this.#labelsGeneration}/${this.#fittingGeneration}/${this.#table.searchVersion}/${this.#dirty.size}`;
+  }
+
   /** How much is kept and how often it was used and read again (tests, and an operator's question). */
   get stats(): { parts: number; vehicles: number; views: number; reloads: number; partsRead: number } {
     return { parts: this.#table.rowOf.size, vehicles: this.#fitting.size, ...this.#stats };

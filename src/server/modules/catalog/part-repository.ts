@@ -432,25 +432,28 @@ interface WordFacts {
 }
 
 /**
- * Word facts remembered for TTL_MS per instance, so a search is one statement rather than two. A stem never changes;
- * a vehicle model added, renamed or removed meanwhile is seen by a search within TTL_MS (the vehicle tables change
- * seldom, through the admin's vehicle pages).
+ * Word facts remembered per instance, so a search is one statement rather than two. A stem never changes. While the
+ * in-memory facts hear the catalogue's notifications, a word's facts are kept until a brand, category, vehicle or
+ * fitment write is heard (`PartFacts.wordsVersion`; the in-memory search computes `known` itself); otherwise for
+ * TTL_MS, so a brand or vehicle renamed meanwhile is seen by a search within TTL_MS.
  */
 class WordFactsMemory {
   static readonly TTL_MS = 10_000;
   static readonly MAX_ENTRIES = 5_000;
-  readonly #entries = new Map<string, { facts: WordFacts; expires: number }>();
+  readonly #entries = new Map<string, { facts: WordFacts; expires: number; version: string | undefined }>();
 
-  get(key: string): WordFacts | undefined {
+  get(key: string, version: string | undefined): WordFacts | undefined {
     const entry = this.#entries.get(key);
-    if (entry && entry.expires > Date.now()) return entry.facts;
+    if (entry && ((version !== undefined && entry.version === version) || entry.expires > Date.now())) {
+      return entry.facts;
+    }
     this.#entries.delete(key);
     return undefined;
   }
 
-  remember(key: string, facts: WordFacts): void {
+  remember(key: string, facts: WordFacts, version: string | undefined): void {
     if (this.#entries.size >= WordFactsMemory.MAX_ENTRIES) this.#entries.clear();
-    this.#entries.set(key, { facts, expires: Date.now() + WordFactsMemory.TTL_MS });
+    this.#entries.set(key, { facts, expires: Date.now() + WordFactsMemory.TTL_MS, version });
   }
 }
 
@@ -547,12 +550,14 @@ export class PartRepository {
   async #plan(q: string | undefined, prefixLast = false): Promise<SearchPlan | undefined> {
     const text = q?.trim().toLowerCase();
     if (!text) return undefined;
+    // Taken before the words are asked about: a write heard meanwhile leaves their answers to the TTL.
+    const version = this.#facts?.wordsVersion;
     const candidates = searchWords(text);
     const lettered = candidates.filter(hasLetterOrDigit);
     const known = new Map<string, WordFacts>();
     const unknown: string[] = [];
     for (const word of lettered) {
-      const facts = this.#wordFacts.get(`${prefixLast ? '+' : '='}${word}`);
+      const facts = this.#wordFacts.get(`${prefixLast ? '+' : '='}${word}`, version);
       if (facts) known.set(word, facts);
       else unknown.push(word);
     }
@@ -601,7 +606,7 @@ export class PartRepository {
           categoriesTyped: pgTextArray(row.categories_typed),
         };
         known.set(row.word, facts);
-        this.#wordFacts.remember(`${prefixLast ? '+' : '='}${row.word}`, facts);
+        this.#wordFacts.remember(`${prefixLast ? '+' : '='}${row.word}`, facts, version);
       }
     }
     const kept = candidates.filter((word) => !hasLetterOrDigit(word) || known.get(word)?.stem);

@@ -166,6 +166,16 @@ describe.each(testDrivers)('search in memory [%s]', (driver) => {
     }
     await both('/api/part?q=zirconia%20brake&limit=5');
     await both('/api/part?q=brake%20shoe&limit=30');
+    // A brand renamed outside the app: its word is searched at once (the word facts follow the notifications).
+    await both('/api/part?q=ebc&limit=5');
+    await database.db.execute(sql`update brands set name = 'Zeltronic' where slug = 'ebc'`);
+    const renamedBy = Date.now() + 5_000;
+    while ((await facts.inject({ url: '/api/part?q=zeltronic' })).headers['x-total-count'] === '0') {
+      if (Date.now() > renamedBy) throw new Error('the renamed brand was never found');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await both('/api/part?q=zeltronic&limit=5');
+    await both('/api/part?q=zeltronik%20pads&limit=5');
     const removed = await facts.inject({ method: 'DELETE', url: `/api/part/${first?._id}`, headers: admin.headers });
     expect(removed.statusCode).toBe(204);
     expect(await both('/api/part?q=quartzite&limit=5')).toEqual([]);
