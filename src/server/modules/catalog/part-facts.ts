@@ -421,6 +421,8 @@ export class PartFacts {
       after = last.id;
     }
     if (!this.#listening) return;
+    // The search's pools grew by doubling while the parts were read: fitted to what they hold.
+    table.search.trim();
     this.#stats.reloads += 1;
     this.#table = table;
     // Rows are the new table's: every vehicle's kept rows start again.

@@ -9,23 +9,6 @@ export interface SearchFacts {
   searchVector: string;
 }
 
-/** A part's document: its lexemes (ids) and, per lexeme, its packed positions (pg-text-rank.ts). */
-interface Document {
-  lexemes: Int32Array;
-  /** `positions.subarray(starts[k], starts[k + 1])` are lexeme k's positions. */
-  starts: Int32Array;
-  positions: Uint16Array;
-  /** Per lexeme, its `rankOrTerm` (ts_rank's share of it for a query of ORed words). */
-  terms: Float64Array;
-}
-
-const EMPTY: Document = {
-  lexemes: new Int32Array(0),
-  starts: new Int32Array(1),
-  positions: new Uint16Array(0),
-  terms: new Float64Array(0),
-};
-
 /**
  * Each row's slice of numbers in one typed array (a pool): a search ranking a thousand candidates reads them in row
  * order, and rows read in row order then read memory in order. Scattered per-row objects cost a cache miss each
@@ -36,17 +19,19 @@ class RowSlices {
   at = new Int32Array(1024);
   count = new Int32Array(1024);
   ints = new Int32Array(4096);
-  /** A second array of the same slices (the lexemes' rank terms), when asked for. */
+  /** Second and third arrays of the same slices, when asked for (a lexeme's rank term and its positions' start). */
   doubles: Float64Array | undefined;
+  ints2: Int32Array | undefined;
   #used = 0;
   #live = 0;
   #rows = 0;
 
-  constructor(withDoubles: boolean) {
-    if (withDoubles) this.doubles = new Float64Array(4096);
+  constructor(options: { doubles?: boolean; ints2?: boolean } = {}) {
+    if (options.doubles) this.doubles = new Float64Array(4096);
+    if (options.ints2) this.ints2 = new Int32Array(4096);
   }
 
-  set(row: number, ints: ArrayLike<number>, doubles?: ArrayLike<number>): void {
+  set(row: number, ints: ArrayLike<number>, doubles?: ArrayLike<number>, ints2?: ArrayLike<number>): void {
     if (row >= this.at.length) {
       const size = Math.max(row + 1, this.at.length * 2);
       this.at = grownInt32(this.at, size);
@@ -55,28 +40,35 @@ class RowSlices {
     this.#rows = Math.max(this.#rows, row + 1);
     this.#live -= this.count[row] as number;
     this.count[row] = 0;
-    if (this.#used + ints.length > this.ints.length) this.#makeRoom(ints.length);
+    if (this.#used + ints.length > this.ints.length) this.#rewrite(Math.max(4096, (this.#live + ints.length) * 2));
     const at = this.#used;
     this.ints.set(ints, at);
     if (this.doubles && doubles) this.doubles.set(doubles, at);
+    if (this.ints2 && ints2) this.ints2.set(ints2, at);
     this.at[row] = at;
     this.count[row] = ints.length;
     this.#used += ints.length;
     this.#live += ints.length;
   }
 
-  /** Rewritten in row order when at least half is old slices; otherwise twice as big. */
-  #makeRoom(needed: number): void {
-    const size = Math.max(4096, (this.#live + needed) * 2);
+  /** Fits the pool to what it holds, in row order (after a reload has written every row). */
+  trim(): void {
+    this.#rewrite(this.#live);
+  }
+
+  /** Into arrays of `size`: in row order when at least half is old slices (or trimming), else as they are. */
+  #rewrite(size: number): void {
     const ints = new Int32Array(size);
     const doubles = this.doubles ? new Float64Array(size) : undefined;
-    if (this.#live * 2 <= this.#used) {
+    const ints2 = this.ints2 ? new Int32Array(size) : undefined;
+    if (this.#live * 2 <= this.#used || size === this.#live) {
       let used = 0;
       for (let row = 0; row < this.#rows; row++) {
         const at = this.at[row] as number;
         const count = this.count[row] as number;
         ints.set(this.ints.subarray(at, at + count), used);
         doubles?.set((this.doubles as Float64Array).subarray(at, at + count), used);
+        ints2?.set((this.ints2 as Int32Array).subarray(at, at + count), used);
         this.at[row] = used;
         used += count;
       }
@@ -84,9 +76,11 @@ class RowSlices {
     } else {
       ints.set(this.ints.subarray(0, this.#used));
       doubles?.set((this.doubles as Float64Array).subarray(0, this.#used));
+      ints2?.set((this.ints2 as Int32Array).subarray(0, this.#used));
     }
     this.ints = ints;
     this.doubles = doubles;
+    this.ints2 = ints2;
   }
 }
 
@@ -106,12 +100,18 @@ function grownInt32(old: Int32Array, size: number): Int32Array<ArrayBuffer> {
  */
 export class SearchColumns {
   names: string[] = [];
-  readonly #documents: Document[] = [];
+  /** A hash of each row's search vector text: an unchanged document is not written again. */
+  #vectorHash = new Float64Array(1024);
   readonly #numbers: (string[] | undefined)[] = [];
-  /** Each row's lexeme ids and their rank terms (what `termsOf` reads). */
-  readonly #lexemes = new RowSlices(true);
+  /**
+   * Each row's lexeme ids, with their rank terms (what `termsOf` reads) and where each one's positions start in the
+   * row's slice of `#positions`.
+   */
+  readonly #lexemes = new RowSlices({ doubles: true, ints2: true });
+  /** Each row's packed positions (pg-text-rank.ts), lexeme after lexeme. */
+  readonly #positions = new RowSlices();
   /** Each row's name as pg_trgm's positional trigrams, as ids (what `WordSimilarity` reads). */
-  readonly trigrams = new RowSlices(false);
+  readonly trigrams = new RowSlices();
   /** Every trigram of a name read so far → its id (`WordSimilarity` works on ids). */
   readonly trigramIndex = new Map<string, number>();
   readonly lexemeIndex = new Map<string, number>();
@@ -141,25 +141,36 @@ export class SearchColumns {
   }
 
   /**
-   * Writes into `spans` (start, end pairs into `positionsBuffer(row)`) where each of these lexeme ids has its
-   * positions in the row's document; -1 for one it lacks (pg-text-rank.ts, `tsRankOfSpans`).
+   * Writes into `spans` (start, end pairs into the array returned) where each of these lexeme ids has its positions
+   * in the row's document; -1 for one it lacks (pg-text-rank.ts, `tsRankOfSpans`).
    */
-  spansOf(row: number, lexemeIds: readonly number[], spans: Int32Array): Uint16Array {
-    const document = this.#documents[row] ?? EMPTY;
-    const { lexemes, starts } = document;
+  spansOf(row: number, lexemeIds: readonly number[], spans: Int32Array): Int32Array {
+    const slices = this.#lexemes;
+    const at = slices.at[row] as number;
+    const count = slices.count[row] as number;
+    const base = this.#positions.at[row] as number;
+    const positionCount = this.#positions.count[row] as number;
+    const starts = slices.ints2 as Int32Array;
     for (let o = 0; o < lexemeIds.length; o++) {
       const id = lexemeIds[o] as number;
       spans[2 * o] = -1;
       spans[2 * o + 1] = -1;
-      for (let k = 0; id >= 0 && k < lexemes.length; k++) {
-        if (lexemes[k] === id) {
-          spans[2 * o] = starts[k] as number;
-          spans[2 * o + 1] = starts[k + 1] as number;
+      for (let k = 0; id >= 0 && k < count; k++) {
+        if (slices.ints[at + k] === id) {
+          spans[2 * o] = base + (starts[at + k] as number);
+          spans[2 * o + 1] = base + (k + 1 < count ? (starts[at + k + 1] as number) : positionCount);
           break;
         }
       }
     }
-    return document.positions;
+    return this.#positions.ints;
+  }
+
+  /** Fits the pools to what they hold, in row order (PartFacts, after a reload). */
+  trim(): void {
+    this.#lexemes.trim();
+    this.#positions.trim();
+    this.trigrams.trim();
   }
 
   /** Writes each lexeme id's `rankOrTerm` in the row's document into `terms`, NaN for one it lacks. */
@@ -183,7 +194,7 @@ export class SearchColumns {
   }
 
   isEmptyDocument(row: number): boolean {
-    return this.#lexemes.count[row] === 0;
+    return (this.#lexemes.count[row] ?? 0) === 0;
   }
 
   hasNumber(row: number, number: string): boolean {
@@ -234,14 +245,20 @@ export class SearchColumns {
   }
 
   #putDocument(row: number, vector: string): boolean {
+    const hash = hashOf(vector);
+    if (row >= this.#vectorHash.length) {
+      const grown = new Float64Array(Math.max(row + 1, this.#vectorHash.length * 2));
+      grown.set(this.#vectorHash);
+      this.#vectorHash = grown;
+    }
+    if (row < this.#lexemes.count.length && this.#vectorHash[row] === hash && hash !== 0) return false;
+    this.#vectorHash[row] = hash;
     const parsed = parseTsvector(vector);
     const lexemes = new Int32Array(parsed.size);
-    const starts = new Int32Array(parsed.size + 1);
-    let total = 0;
-    for (const positions of parsed.values()) total += positions.length;
-    const packed = new Uint16Array(total);
+    const starts = new Int32Array(parsed.size);
+    const terms = new Float64Array(parsed.size);
+    const packed: number[] = [];
     let k = 0;
-    let at = 0;
     for (const [lexeme, positions] of parsed) {
       let id = this.lexemeIndex.get(lexeme);
       if (id === undefined) {
@@ -250,34 +267,34 @@ export class SearchColumns {
         this.postings.push([]);
       }
       lexemes[k] = id;
-      starts[k] = at;
-      packed.set(positions, at);
-      at += positions.length;
+      starts[k] = packed.length;
+      terms[k] = rankOrTerm(positions, 0, positions.length);
+      for (const position of positions) packed.push(position);
       k += 1;
     }
-    starts[k] = at;
-    const old = this.#documents[row];
-    if (old && sameDocument(old, lexemes, starts, packed)) return false;
-    const before = new Set(old?.lexemes ?? []);
+    const slices = this.#lexemes;
+    const oldAt = row < slices.count.length ? (slices.at[row] as number) : 0;
+    const oldCount = row < slices.count.length ? (slices.count[row] as number) : 0;
+    const before = new Set(slices.ints.subarray(oldAt, oldAt + oldCount));
     const after = new Set(lexemes);
     for (const id of before) if (!after.has(id)) removeFrom(this.postings[id], row);
     for (const id of after) if (!before.has(id)) this.postings[id]?.push(row);
-    const terms = new Float64Array(lexemes.length);
-    for (let l = 0; l < lexemes.length; l++)
-      terms[l] = rankOrTerm(packed, starts[l] as number, starts[l + 1] as number);
-    this.#documents[row] = lexemes.length === 0 ? EMPTY : { lexemes, starts, positions: packed, terms };
-    this.#lexemes.set(row, lexemes, terms);
+    slices.set(row, lexemes, terms, starts);
+    this.#positions.set(row, packed);
     return true;
   }
 }
 
-function sameDocument(old: Document, lexemes: Int32Array, starts: Int32Array, positions: Uint16Array): boolean {
-  const same = (a: ArrayLike<number>, b: ArrayLike<number>) => {
-    if (a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-    return true;
-  };
-  return same(old.lexemes, lexemes) && same(old.starts, starts) && same(old.positions, positions);
+/** A 53-bit hash of a text (two FNV-1a halves); 0 is never returned for a text that was hashed. */
+function hashOf(text: string): number {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return ((a >>> 0) % 0x200000) * 0x100000000 + (b >>> 0) + 1;
 }
 
 function removeFrom(rows: number[] | undefined, row: number): void {
