@@ -146,8 +146,8 @@ function rowsInEvery(n: number, lists: (readonly number[])[]): readonly number[]
  * full-text rank (name A, MPN B, description C) of any word; ties oldest first, then by id.
  *
  * The word similarity is the costly part (~1 µs a name). Each row first gets a bound on it (the share of the
- * search's trigrams its name has at all); rows are taken in the order of their bound, and once the `wanted`-th best
- * so far is ahead of the next row's bound, no later row can enter the page and none is computed.
+ * search's trigrams its name has at all); the rows of the highest bounds are computed first, and any other row only
+ * when, at its bound, it could still come before the page's last: most names are never compared.
  */
 export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonly number[], wanted: number): number[] {
   if (wanted <= 0) return [];
@@ -193,19 +193,15 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
     const idB = ids[rowB] as string;
     return idA < idB ? -1 : idA > idB ? 1 : 0;
   };
-  const byBound = Array.from({ length: count }, (_, i) => i).sort(
-    (a, b) => (bound[b] as number) - (bound[a] as number) || tieBreak(a, b),
-  );
   const ranks = new Float64Array(count);
   const before = (a: number, b: number) => (ranks[b] as number) - (ranks[a] as number) || tieBreak(a, b);
+  // Would a row at its bound come before index `last` of the page? (Its true place is never ahead of that.)
+  const mayBeat = (i: number, last: number) => {
+    const atBound = (bound[i] as number) - (ranks[last] as number);
+    return atBound > 0 || (atBound === 0 && tieBreak(i, last) < 0);
+  };
   const top: number[] = [];
-  for (const i of byBound) {
-    if (top.length >= wanted) {
-      const last = top[top.length - 1] as number;
-      // Could this row, at its bound, come before the last kept one? If not, neither can any row after it.
-      const atBound = (bound[i] as number) - (ranks[last] as number);
-      if (atBound < 0 || (atBound === 0 && tieBreak(i, last) > 0)) break;
-    }
+  const consider = (i: number) => {
     const row = rows[i] as number;
     const start = nameAt[row] as number;
     const similar = similarity.of(nameTrigrams, start, start + (nameCount[row] as number));
@@ -219,6 +215,32 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
     }
     top.splice(lo, 0, i);
     if (top.length > wanted) top.pop();
+  };
+  // First the rows of the highest bounds (the page's likely rows) make the bar; then every other row is compared
+  // with the bar at its bound, and only one that may pass is computed (no sort of all the candidates).
+  const seeded = new Uint8Array(count);
+  const boundOrder = (a: number, b: number) => (bound[b] as number) - (bound[a] as number) || tieBreak(a, b);
+  const seeds: number[] = [];
+  for (let i = 0; i < count; i++) {
+    if (seeds.length === wanted && boundOrder(i, seeds[wanted - 1] as number) >= 0) continue;
+    let lo = 0;
+    let hi = seeds.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (boundOrder(seeds[mid] as number, i) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    seeds.splice(lo, 0, i);
+    if (seeds.length > wanted) seeds.pop();
+  }
+  for (const i of seeds) {
+    seeded[i] = 1;
+    consider(i);
+  }
+  for (let i = 0; i < count; i++) {
+    if (seeded[i] === 1) continue;
+    if (top.length >= wanted && !mayBeat(i, top[top.length - 1] as number)) continue;
+    consider(i);
   }
   return top;
 }
