@@ -676,19 +676,25 @@ function firstInOrder(count: number, wanted: number, before: (a: number, b: numb
   const all = Array.from({ length: count }, (_, i) => i);
   if (wanted * 4 >= count) return all.sort(before);
   const kept: number[] = [];
-  for (const i of all) {
-    if (kept.length === wanted && before(i, kept[wanted - 1] as number) >= 0) continue;
-    let lo = 0;
-    let hi = kept.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (before(kept[mid] as number, i) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-    kept.splice(lo, 0, i);
-    if (kept.length > wanted) kept.pop();
-  }
+  for (const i of all) keepInOrder(kept, i, wanted, before);
   return kept;
+}
+
+/**
+ * Puts `i` into `kept` (sorted by `before`, at most `wanted` long) where it belongs, or nowhere when it would come
+ * after the last of a full list.
+ */
+export function keepInOrder(kept: number[], i: number, wanted: number, before: (a: number, b: number) => number): void {
+  if (kept.length >= wanted && before(i, kept[kept.length - 1] as number) >= 0) return;
+  let lo = 0;
+  let hi = kept.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (before(kept[mid] as number, i) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  kept.splice(lo, 0, i);
+  if (kept.length > wanted) kept.pop();
 }
 
 /** The page's ids: the rows in the order (read backwards before a cursor), beyond the cursor, offset, limit. */

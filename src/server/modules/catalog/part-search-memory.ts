@@ -1,5 +1,5 @@
 import { normalizePartNumber } from '../../../shared/part-numbers.ts';
-import type { FactTable } from './part-facts.ts';
+import { type FactTable, keepInOrder } from './part-facts.ts';
 import { SEARCH_CANDIDATES, type SearchPlan, type SearchWord } from './part-search.ts';
 import { rankOperands, rankOrOfTerms, tsRankOfSpans, WordSimilarity } from './pg-text-rank.ts';
 
@@ -206,33 +206,14 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
     const start = nameAt[row] as number;
     const similar = similarity.of(nameTrigrams, start, start + (nameCount[row] as number));
     ranks[i] = (exact[i] as number) + 2 * similar + (textRank[i] as number);
-    let lo = 0;
-    let hi = top.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (before(top[mid] as number, i) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-    top.splice(lo, 0, i);
-    if (top.length > wanted) top.pop();
+    keepInOrder(top, i, wanted, before);
   };
   // First the rows of the highest bounds (the page's likely rows) make the bar; then every other row is compared
   // with the bar at its bound, and only one that may pass is computed (no sort of all the candidates).
   const seeded = new Uint8Array(count);
   const boundOrder = (a: number, b: number) => (bound[b] as number) - (bound[a] as number) || tieBreak(a, b);
   const seeds: number[] = [];
-  for (let i = 0; i < count; i++) {
-    if (seeds.length === wanted && boundOrder(i, seeds[wanted - 1] as number) >= 0) continue;
-    let lo = 0;
-    let hi = seeds.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (boundOrder(seeds[mid] as number, i) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-    seeds.splice(lo, 0, i);
-    if (seeds.length > wanted) seeds.pop();
-  }
+  for (let i = 0; i < count; i++) keepInOrder(seeds, i, wanted, boundOrder);
   for (const i of seeds) {
     seeded[i] = 1;
     consider(i);

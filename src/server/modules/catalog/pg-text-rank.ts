@@ -12,6 +12,31 @@ const f = Math.fround;
 export type PackedPositions = readonly number[] | Uint16Array;
 
 /**
+ * A quoted lexeme of a tsvector's or tsquery's text, its quote at `start` (`''` is a quote, a backslash escapes the
+ * next character); undefined when the quote never closes. `end` is just past the closing quote.
+ */
+function readQuoted(text: string, start: number): { value: string; end: number } | undefined {
+  let value = '';
+  let i = start + 1;
+  for (;;) {
+    const c = text[i];
+    if (c === undefined) return undefined;
+    if (c === "'" && text[i + 1] === "'") {
+      value += "'";
+      i += 2;
+    } else if (c === '\\' && i + 1 < text.length) {
+      value += text[i + 1];
+      i += 2;
+    } else if (c === "'") {
+      return { value, end: i + 1 };
+    } else {
+      value += c;
+      i += 1;
+    }
+  }
+}
+
+/**
  * A tsvector's text (`'brake':1A,5 'pad':2A`) → its lexemes with packed positions. A lexeme without positions gets
  * none (ts_rank then counts it as one position of weight D, as PostgreSQL does).
  */
@@ -22,25 +47,10 @@ export function parseTsvector(text: string): Map<string, number[]> {
   while (i < n) {
     while (i < n && text[i] === ' ') i += 1;
     if (i >= n || text[i] !== "'") break;
-    i += 1;
-    let lexeme = '';
-    for (;;) {
-      const c = text[i];
-      if (c === undefined) return lexemes;
-      if (c === "'" && text[i + 1] === "'") {
-        lexeme += "'";
-        i += 2;
-      } else if (c === '\\' && i + 1 < n) {
-        lexeme += text[i + 1];
-        i += 2;
-      } else if (c === "'") {
-        i += 1;
-        break;
-      } else {
-        lexeme += c;
-        i += 1;
-      }
-    }
+    const quoted = readQuoted(text, i);
+    if (!quoted) return lexemes;
+    const lexeme = quoted.value;
+    i = quoted.end;
     const positions: number[] = [];
     if (text[i] === ':') {
       i += 1;
@@ -76,27 +86,11 @@ export function parseTsquery(text: string): string[] | undefined {
     if (c === ' ') {
       i += 1;
     } else if (expectOperand && c === "'") {
-      i += 1;
-      let lexeme = '';
-      for (;;) {
-        const d = text[i];
-        if (d === undefined) return undefined;
-        if (d === "'" && text[i + 1] === "'") {
-          lexeme += "'";
-          i += 2;
-        } else if (d === '\\' && i + 1 < n) {
-          lexeme += text[i + 1];
-          i += 2;
-        } else if (d === "'") {
-          i += 1;
-          break;
-        } else {
-          lexeme += d;
-          i += 1;
-        }
-      }
+      const quoted = readQuoted(text, i);
+      if (!quoted) return undefined;
+      i = quoted.end;
       if (text[i] === ':') return undefined;
-      lexemes.push(lexeme);
+      lexemes.push(quoted.value);
       expectOperand = false;
     } else if (!expectOperand && c === '&') {
       i += 1;
