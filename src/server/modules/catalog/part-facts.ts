@@ -8,7 +8,7 @@ import type { PartFitmentPort } from './part-fitment-port.ts';
 import type { FacetCounts, PartFilter } from './part-repository.ts';
 import { escapeLike } from './part-search.ts';
 import type { SearchSources } from './part-search-memory.ts';
-import { SearchColumns, type SearchFacts } from './part-search-table.ts';
+import { KeptRows, SearchColumns, type SearchFacts } from './part-search-table.ts';
 
 /**
  * Each part's facet facts in memory (issue 13, ADR 019): "parts that fit vehicle V, page 1, with facet counts" read
@@ -194,8 +194,8 @@ const ALL_PARTS = 'parts';
 const RELOAD_EVERY_MS = 2_000;
 /** Vehicles whose fitting parts are kept (a few hundred to a few thousand rows each). */
 const MAX_FITTING_SETS = 2_000;
-/** Words (and sets of models) whose name matches (fitted parts) the search keeps. */
-const MAX_KEPT_WORDS = 5_000;
+/** Rows the search keeps of its words' name matches, and of its sets of models' fitted parts (4 bytes a row). */
+const KEPT_ROWS = 4_000_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** A write waits at most this long for its own notifications (as the read cache, ADR 016). */
 const WRITE_CATCH_UP_MS = 1_000;
@@ -241,8 +241,8 @@ export class PartFacts {
   readonly #fitting = new Map<string, { fitted: string[]; rows?: Int32Array; universalVersion: number }>();
   #fittingGeneration = 0;
   /** The search's name matches per word (kept while no name changes) and fitted parts per set of models. */
-  readonly #nameMatches = new Map<string, { table: FactTable; generation: number; rows: Int32Array }>();
-  readonly #fittedToModels = new Map<string, { table: FactTable; generation: number; rows: Int32Array }>();
+  readonly #nameMatches = new KeptRows<number>(KEPT_ROWS);
+  readonly #fittedToModels = new KeptRows<number>(KEPT_ROWS);
   /** Bumped when a part becomes or stops being universal (every vehicle's rows change). */
   #universalVersion = 0;
   readonly #stats = { views: 0, reloads: 0, partsRead: 0 };
@@ -384,6 +384,8 @@ export class PartFacts {
     this.#lastReloadAt = 0;
     this.#dirty.clear();
     this.#table = new FactTable();
+    this.#nameMatches.clear();
+    this.#fittedToModels.clear();
     this.#labels = undefined;
     this.#labelsGeneration += 1;
     this.#fitting.clear();
@@ -425,6 +427,9 @@ export class PartFacts {
     table.search.trim();
     this.#stats.reloads += 1;
     this.#table = table;
+    // Rows of the old table mean other parts in the new one.
+    this.#nameMatches.clear();
+    this.#fittedToModels.clear();
     // Rows are the new table's: every vehicle's kept rows start again.
     this.#fitting.clear();
     this.#fittingGeneration += 1;
@@ -488,8 +493,8 @@ export class PartFacts {
     const key = `${typo ? '~' : '='}${word}`;
     const table = this.#table;
     const generation = table.search.namesGeneration;
-    const kept = this.#nameMatches.get(key);
-    if (kept && kept.table === table && kept.generation === generation) return kept.rows;
+    const kept = this.#nameMatches.get(key, generation);
+    if (kept) return kept;
     const contains = sql`${parts.name} ilike ${`%${escapeLike(word)}%`}`;
     const found = await this.#db
       .select({ id: parts.id })
@@ -500,8 +505,7 @@ export class PartFacts {
       found.map((row) => row.id),
     );
     if (complete && table === this.#table && generation === table.search.namesGeneration) {
-      if (this.#nameMatches.size >= MAX_KEPT_WORDS) this.#nameMatches.clear();
-      this.#nameMatches.set(key, { table, generation, rows });
+      this.#nameMatches.set(key, generation, rows);
     }
     return rows;
   }
@@ -511,12 +515,11 @@ export class PartFacts {
     const key = [...modelIds].sort().join(',');
     const table = this.#table;
     const generation = this.#fittingGeneration;
-    const kept = this.#fittedToModels.get(key);
-    if (kept && kept.table === table && kept.generation === generation) return kept.rows;
+    const kept = this.#fittedToModels.get(key, generation);
+    if (kept) return kept;
     const { rows, complete } = rowsIn(table, await this.#fitment.partIdsFittedToModels(modelIds));
     if (complete && table === this.#table && generation === this.#fittingGeneration) {
-      if (this.#fittedToModels.size >= MAX_KEPT_WORDS) this.#fittedToModels.clear();
-      this.#fittedToModels.set(key, { table, generation, rows });
+      this.#fittedToModels.set(key, generation, rows);
     }
     return rows;
   }

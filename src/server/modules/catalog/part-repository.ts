@@ -433,8 +433,8 @@ interface WordFacts {
 
 /**
  * Word facts remembered per instance, so a search is one statement rather than two. A stem never changes. While the
- * in-memory facts hear the catalogue's notifications, a word's facts are kept until a brand, category, vehicle or
- * fitment write is heard (`PartFacts.wordsVersion`; the in-memory search computes `known` itself); otherwise for
+ * in-memory facts hear the catalogue's notifications, a word's facts are kept until a write they depend on is heard
+ * (brands, categories, vehicles, fitment, a part's name, numbers or text: `PartFacts.wordsVersion`); otherwise for
  * TTL_MS, so a brand or vehicle renamed meanwhile is seen by a search within TTL_MS.
  */
 class WordFactsMemory {

@@ -1,6 +1,7 @@
 import { normalizePartNumber } from '../../../shared/part-numbers.ts';
 import { type FactTable, keepInOrder } from './part-facts.ts';
 import { SEARCH_CANDIDATES, type SearchPlan, type SearchWord } from './part-search.ts';
+import { KeptRows } from './part-search-table.ts';
 import { rankOperands, rankOrOfTerms, tsRankOfSpans, WordSimilarity } from './pg-text-rank.ts';
 
 /**
@@ -78,8 +79,9 @@ export async function searchCandidates(
 }
 
 /** Per table, each word's rows (`rowsOfWord`) for one search version and fitting version. */
-const keptWords = new WeakMap<FactTable, Map<string, { version: string; rows: Int32Array }>>();
-const MAX_KEPT_WORDS = 5_000;
+const keptWords = new WeakMap<FactTable, KeptRows<string>>();
+/** Rows kept of words per table (4 bytes a row). */
+const KEPT_WORD_ROWS = 4_000_000;
 
 /**
  * The rows a word matches, sorted: its full text has all the word's lexemes; its brand or category is named by it; a
@@ -91,8 +93,8 @@ async function rowsOfWord(table: FactTable, word: SearchWord, sources: SearchSou
   const version = `${table.searchVersion}/${sources.fittingVersion}`;
   const key = JSON.stringify([word.text, word.lexemes, word.brands, word.categories, word.models]);
   let kept = keptWords.get(table);
-  const hit = kept?.get(key);
-  if (hit && hit.version === version) return hit.rows;
+  const hit = kept?.get(key, version);
+  if (hit) return hit;
   const n = table.size;
   const { search } = table;
   const mark = new Uint8Array(n);
@@ -122,11 +124,10 @@ async function rowsOfWord(table: FactTable, word: SearchWord, sources: SearchSou
   // Kept only when nothing moved on while the database was asked.
   if (version === `${table.searchVersion}/${sources.fittingVersion}`) {
     if (!kept) {
-      kept = new Map();
+      kept = new KeptRows(KEPT_WORD_ROWS);
       keptWords.set(table, kept);
     }
-    if (kept.size >= MAX_KEPT_WORDS) kept.clear();
-    kept.set(key, { version, rows });
+    kept.set(key, version, rows);
   }
   return rows;
 }

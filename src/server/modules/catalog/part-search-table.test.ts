@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SearchColumns } from './part-search-table.ts';
+import { KeptRows, SearchColumns } from './part-search-table.ts';
 import { parseTsvector, rankOrTerm, trigramsOf } from './pg-text-rank.ts';
 
 /**
@@ -52,5 +52,20 @@ describe('search columns', () => {
       expect(columns.rowsWith(`r${row}`)).toEqual([row]);
     }
     expect(new Set(columns.rowsWith('even')).size).toBe(columns.rowsWith('even').length);
+  });
+
+  it('keeps lists of rows up to a budget of rows, then forgets them all', () => {
+    const kept = new KeptRows<number>(10);
+    kept.set('a', 1, Int32Array.of(1, 2, 3, 4));
+    kept.set('b', 1, Int32Array.of(5, 6, 7, 8));
+    expect(kept.get('a', 1)).toEqual(Int32Array.of(1, 2, 3, 4));
+    expect(kept.get('a', 2)).toBeUndefined();
+    // Replacing a list frees its rows first.
+    kept.set('a', 2, Int32Array.of(9, 9, 9, 9, 9, 9));
+    expect(kept.get('b', 1)).toEqual(Int32Array.of(5, 6, 7, 8));
+    kept.set('c', 1, Int32Array.of(1));
+    expect(kept.get('a', 2)).toBeUndefined();
+    expect(kept.get('b', 1)).toBeUndefined();
+    expect(kept.get('c', 1)).toEqual(Int32Array.of(1));
   });
 });

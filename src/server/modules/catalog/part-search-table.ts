@@ -1,5 +1,38 @@
 import { parseTsvector, rankOrTerm, trigramsOf } from './pg-text-rank.ts';
 
+/**
+ * Lists of rows kept by key with a tag (the version they were computed for), at most `budget` rows in all: a word
+ * may name a third of the catalogue, so a count of entries would not bound the memory. Past the budget everything
+ * is forgotten (the next searches compute their words again).
+ */
+export class KeptRows<Tag> {
+  readonly #entries = new Map<string, { tag: Tag; rows: Int32Array }>();
+  #total = 0;
+  readonly #budget: number;
+
+  constructor(budget: number) {
+    this.#budget = budget;
+  }
+
+  get(key: string, tag: Tag): Int32Array | undefined {
+    const entry = this.#entries.get(key);
+    return entry && entry.tag === tag ? entry.rows : undefined;
+  }
+
+  set(key: string, tag: Tag, rows: Int32Array): void {
+    const old = this.#entries.get(key);
+    if (old) this.#total -= old.rows.length;
+    if (this.#total + rows.length > this.#budget) this.clear();
+    this.#entries.set(key, { tag, rows });
+    this.#total += rows.length;
+  }
+
+  clear(): void {
+    this.#entries.clear();
+    this.#total = 0;
+  }
+}
+
 /** What the search keeps of a part (read with its facts, part-facts.ts). */
 export interface SearchFacts {
   name: string;
