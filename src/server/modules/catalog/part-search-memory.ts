@@ -146,9 +146,10 @@ function rowsInEvery(n: number, lists: (readonly number[])[]): readonly number[]
  * and the SQL orders it: 4 for an exact part number, plus twice the name's word similarity to the search, plus the
  * full-text rank (name A, MPN B, description C) of any word; ties oldest first, then by id.
  *
- * The word similarity is the costly part (~1 µs a name). Each row first gets a bound on it (the share of the
- * search's trigrams its name has at all); the rows of the highest bounds are computed first, and any other row only
- * when, at its bound, it could still come before the page's last: most names are never compared.
+ * The word similarity is the costly part (~1 µs a name). Each row's relevance is first bounded with a similarity
+ * of 1; the rows of the highest bounds are computed first, and any other row only when, at its bound, it could still
+ * come before the page's last, then again with a tighter bound (the share of the search's trigrams its name has at
+ * all): most names are never compared, many never even looked at.
  */
 export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonly number[], wanted: number): number[] {
   if (wanted <= 0) return [];
@@ -179,11 +180,19 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
     }
     exact[i] = exactRows.has(row) ? 4 : 0;
     textRank[i] = rank;
-    // Summed as PostgreSQL sums it ((exact + 2 × similarity) + rank): rounding keeps the bound a bound.
-    const start = nameAt[row] as number;
-    bound[i] =
-      (exact[i] as number) + 2 * similarity.bound(nameTrigrams, start, start + (nameCount[row] as number)) + rank;
+    // Summed as PostgreSQL sums it ((exact + 2 × similarity) + rank): rounding keeps the bound a bound. First with
+    // the similarity at its most (1); the name's own bound only for a row that may need it (`tighten`).
+    bound[i] = (exact[i] as number) + 2 + rank;
   }
+  const tightened = new Uint8Array(count);
+  const tighten = (i: number) => {
+    if (tightened[i] === 1) return;
+    tightened[i] = 1;
+    const row = rows[i] as number;
+    const start = nameAt[row] as number;
+    const similar = similarity.bound(nameTrigrams, start, start + (nameCount[row] as number));
+    bound[i] = (exact[i] as number) + 2 * similar + (textRank[i] as number);
+  };
   // Ties in the SQL's order: oldest first, then by id.
   const tieBreak = (a: number, b: number) => {
     const rowA = rows[a] as number;
@@ -221,6 +230,8 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
   }
   for (let i = 0; i < count; i++) {
     if (seeded[i] === 1) continue;
+    if (top.length >= wanted && !mayBeat(i, top[top.length - 1] as number)) continue;
+    tighten(i);
     if (top.length >= wanted && !mayBeat(i, top[top.length - 1] as number)) continue;
     consider(i);
   }
