@@ -71,6 +71,8 @@ for (const width of [1280, 375]) {
       for (const [index, part] of parts.entries()) {
         await page.goto(`/part/${part._id}`);
         await expect(page.getByRole('heading', { name: `Purchase ${part.name}` })).toBeVisible();
+        // The page is server-rendered: a click before the scripts take over is lost (once in .ci/run, 2026-11-26).
+        await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
         await page.getByRole('button', { name: 'Add To Cart' }).click();
         await expect(cartLink).toHaveAccessibleName(`Cart, ${index + 1} ${index === 0 ? 'part' : 'parts'}`);
       }

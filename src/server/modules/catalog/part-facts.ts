@@ -75,7 +75,7 @@ export class FactTable {
    * version (part-search-memory.ts).
    */
   searchVersion = 0;
-  readonly #rowsByLabels = new Map<string, { version: number; rows: number[] }>();
+  readonly #rowsByLabels = new KeptRows<number>(KEPT_ROWS);
 
   /** The part's row, its facts written in place; `universalChanged` when it joins or leaves the universal parts. */
   put(row: FactRow): { row: number; universalChanged: boolean } {
@@ -110,10 +110,10 @@ export class FactTable {
    * The rows whose brand is one of `brandIds` or whose category is one of `categoryIds` (a search word naming them),
    * kept until a row is added or relabelled: a word names the same few brands and categories search after search.
    */
-  rowsOfBrandsOrCategories(brandIds: readonly string[], categoryIds: readonly string[]): readonly number[] {
+  rowsOfBrandsOrCategories(brandIds: readonly string[], categoryIds: readonly string[]): Int32Array {
     const key = `${brandIds.join(',')}|${categoryIds.join(',')}`;
-    const kept = this.#rowsByLabels.get(key);
-    if (kept && kept.version === this.#labelsVersion) return kept.rows;
+    const kept = this.#rowsByLabels.get(key, this.#labelsVersion);
+    if (kept) return kept;
     const brandOk = flags(this.brandIds.length, brandIds, this.brandIndex);
     const categoryOk = flags(this.categoryIds.length, categoryIds, this.categoryIndex);
     const rows: number[] = [];
@@ -122,9 +122,9 @@ export class FactTable {
       const category = this.category[row] as number;
       if ((brand >= 0 && brandOk[brand] === 1) || (category >= 0 && categoryOk[category] === 1)) rows.push(row);
     }
-    if (this.#rowsByLabels.size >= 1_000) this.#rowsByLabels.clear();
-    this.#rowsByLabels.set(key, { version: this.#labelsVersion, rows });
-    return rows;
+    const found = Int32Array.from(rows);
+    this.#rowsByLabels.set(key, this.#labelsVersion, found);
+    return found;
   }
 
   /** The part is gone; `true` when it was universal. */
