@@ -197,21 +197,28 @@ export function rankOrOfTerms(terms: Float64Array): number {
 
 const NULL_POSITION = [(MAXENTRYPOS - 1) * 4];
 
+/** Operand o's positions (one at the last position for none, as PostgreSQL's POSNULL), undefined when absent. */
+function operandPositions(buffer: ArrayLike<number>, spans: Int32Array, o: number) {
+  const start = spans[2 * o] as number;
+  if (start < 0) return undefined;
+  const end = spans[2 * o + 1] as number;
+  if (end === start) return { positions: NULL_POSITION, none: true };
+  return { positions: Array.from({ length: end - start }, (_, j) => buffer[start + j] as number), none: false };
+}
+
 function rankAnd(buffer: ArrayLike<number>, spans: Int32Array): number {
   const count = spans.length / 2;
   let res = f(-1);
   for (let i = 0; i < count; i++) {
-    const startI = spans[2 * i] as number;
-    if (startI < 0) continue;
-    const endI = spans[2 * i + 1] as number;
-    const nullI = endI === startI;
-    const post = nullI ? NULL_POSITION : Array.from({ length: endI - startI }, (_, j) => buffer[startI + j] as number);
+    const own = operandPositions(buffer, spans, i);
+    if (own === undefined) continue;
+    const post = own.positions;
+    const nullI = own.none;
     for (let k = 0; k < i; k++) {
-      const startK = spans[2 * k] as number;
-      if (startK < 0) continue;
-      const endK = spans[2 * k + 1] as number;
-      const nullK = endK === startK;
-      const ct = nullK ? NULL_POSITION : Array.from({ length: endK - startK }, (_, j) => buffer[startK + j] as number);
+      const other = operandPositions(buffer, spans, k);
+      if (other === undefined) continue;
+      const ct = other.positions;
+      const nullK = other.none;
       for (const l of post) {
         for (const p of ct) {
           let distance = Math.abs((l >> 2) - (p >> 2));
