@@ -12,6 +12,8 @@ import { createTestDatabase, testDrivers } from '../../../../test/support/test-d
 import type { Vehicle } from '../../../shared/schemas/fitment.ts';
 import { buildApp } from '../../app.ts';
 import { VehicleBuilder } from '../fitment/fitment-test-helpers.ts';
+import { FactTable, KeptPageRows } from './part-facts.ts';
+import type { PartRow } from './part-repository.ts';
 
 /**
  * The catalogue's in-memory facet facts (issue 13, ADR 019) answer exactly what the database answers. One database,
@@ -154,8 +156,9 @@ describe.each(testDrivers)('facet facts [%s]', (driver) => {
         expect(counts.facts).toEqual(counts.plain);
       }
     }
-    // The facts answered (not the database behind them): a view per request.
+    // The facts answered (not the database behind them): a view per request; the pages' rows came from memory too.
     expect(facts.partFacts?.stats.views ?? 0).toBeGreaterThan(before + 100);
+    expect(facts.partFacts?.stats.pageRows ?? 0).toBeGreaterThan(10);
     expect(plain.partFacts).toBeUndefined();
     // Something is actually counted: the vehicle has fitting and universal parts across several pages.
     const first = await both(`/api/part/page?vehicle=${yz2019.id}&fits=true&limit=5`);
@@ -247,5 +250,123 @@ describe.each(testDrivers)('facet facts [%s]', (driver) => {
     await database.db.execute(sql`update brands set name = 'EBC Brakes' where slug = 'ebc'`);
     await eventually();
     expect((await both(facets)).facts.brands.some((b: { name: string }) => b.name === 'EBC Brakes')).toBe(true);
+    // The page's kept rows carry the new name as well (a row names its brand).
+    const ebc = await both(`/api/part/page?vehicle=${yz2019.id}&fits=true&limit=40&brand=ebc`);
+    expect(ebc.facts.items.length).toBeGreaterThan(0);
+    expect(ebc.facts).toEqual(ebc.plain);
+    expect(JSON.stringify(ebc.facts.items)).toContain('EBC Brakes');
+  });
+
+  it('reads kept page rows again after writes elsewhere name them: the part, then its brand', async () => {
+    const url = `/api/part/page?vehicle=${yz2019.id}&fits=true&limit=3&sort=price_desc&brand=kmc`;
+    type Item = { _id: string; desription: string; brand: { name: string } | null };
+    const until = (what: string) => {
+      const deadline = Date.now() + 5_000;
+      return async () => {
+        if (Date.now() > deadline) throw new Error(what);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      };
+    };
+    // Asked twice once the facts answer (a reload may follow the bulk writes above): the second is from kept rows.
+    const kept = async () => {
+      const wait = until('the facts never answered');
+      for (;;) {
+        const views = facts.partFacts?.stats.views ?? 0;
+        await both(url);
+        if ((facts.partFacts?.stats.views ?? 0) > views) break;
+        await wait();
+      }
+      const page = await both(url);
+      expect(page.facts).toEqual(page.plain);
+      return page.facts.items as Item[];
+    };
+    const shows = async (seen: (item: Item) => boolean) => {
+      const wait = until('a kept row was never read again');
+      for (;;) {
+        const page = await both(url);
+        if (page.facts.items.length > 0 && seen(page.facts.items[0])) {
+          expect(page.facts).toEqual(page.plain);
+          return;
+        }
+        await wait();
+      }
+    };
+    const [top] = await kept();
+    expect(top?.brand?.name).toBeDefined();
+    // Only the description: none of the facts' own columns (price, stock, name) changes.
+    await database.db.execute(sql`update parts set description = 'Rewritten elsewhere' where id = ${top?._id}`);
+    await shows((item) => item.desription === 'Rewritten elsewhere');
+    await kept();
+    // A brand's name is in its parts' rows; the brand's notification names no part.
+    await database.db.execute(sql`update brands set name = 'KMC Chains' where slug = 'kmc'`);
+    await shows((item) => item.brand?.name === 'KMC Chains');
+  });
+});
+
+describe('kept page rows', () => {
+  const row = (id: string, name = id) => ({ id, name }) as unknown as PartRow;
+
+  it('keeps the rows read at the current generation, the least recently shown going first', () => {
+    const kept = new KeptPageRows(2);
+    kept.keep([row('a'), row('b')], kept.generation);
+    expect(kept.get('a')?.name).toBe('a');
+    kept.keep([row('c')], kept.generation);
+    // 'b' was shown least recently ('a' was asked for after it).
+    expect(kept.get('b')).toBeUndefined();
+    expect(kept.get('a')?.name).toBe('a');
+    expect(kept.get('c')?.name).toBe('c');
+    expect(Object.isFrozen(kept.get('a'))).toBe(true);
+  });
+
+  it('forgets the rows a write names, and refuses rows read before any write was heard', () => {
+    const kept = new KeptPageRows(10);
+    kept.keep([row('a'), row('b')], kept.generation);
+    const readStarted = kept.generation;
+    kept.forget(['a']);
+    expect(kept.get('a')).toBeUndefined();
+    expect(kept.get('b')?.name).toBe('b');
+    // Read before the write was heard: perhaps older than it.
+    kept.keep([row('a', 'old a'), row('c')], readStarted);
+    expect(kept.get('a')).toBeUndefined();
+    expect(kept.get('c')).toBeUndefined();
+    kept.clear();
+    expect(kept.size).toBe(0);
+  });
+});
+
+describe('fact table order', () => {
+  it('orders oldest first, then by id as PostgreSQL orders uuids (as text), also when ids share their first digits', () => {
+    const table = new FactTable();
+    const ids = [
+      'ffffffff-ffff-4fff-8fff-ffffffffffff',
+      '00000000-0000-4000-8000-000000000000',
+      '0123abcd-ef01-4aaa-8000-000000000001',
+      '0123abcd-ef01-4aaa-8000-000000000000',
+      '0123abcd-ef01-4aab-8000-000000000000',
+      '0123abcd-ef02-4aaa-8000-000000000000',
+      'a0000000-0000-4000-8000-000000000000',
+      '9fffffff-ffff-4fff-bfff-ffffffffffff',
+    ];
+    ids.forEach((id, i) => {
+      table.put({
+        id,
+        categoryId: null,
+        brandId: null,
+        priceCents: 100,
+        inStock: true,
+        // Two moments: most rows share one (created in one statement).
+        createdMicros: i === 1 ? 2_000_000 : 1_000_000,
+        universal: false,
+        name: `Part ${i}`,
+        partNumbers: [],
+        searchVector: '',
+      });
+    });
+    const rows = ids.map((_, row) => row).sort((a, b) => table.olderFirst(a, b));
+    const expected = ids
+      .map((id, row) => ({ id, row, created: row === 1 ? 2 : 1 }))
+      .sort((a, b) => a.created - b.created || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map((entry) => entry.row);
+    expect(rows).toEqual(expected);
   });
 });

@@ -16,7 +16,7 @@ import {
 } from '../../db/paging.ts';
 import { rowsOf } from '../../db/rows-of.ts';
 import { brands, categories, parts } from '../../db/schema.ts';
-import { countFacts, type FactsOrder, type PartFacts } from './part-facts.ts';
+import { countFacts, type FactsOrder, type KeptPageRows, type PartFacts } from './part-facts.ts';
 import type { PartFitmentPort } from './part-fitment-port.ts';
 import {
   CLOSE_ENOUGH,
@@ -703,7 +703,7 @@ export class PartRepository {
     // `listWithFacets`.
     const fromFacts = await this.#fromFacts(filter, undefined, plan, search);
     if (fromFacts) {
-      const rows = await this.#rowsOfPage(fromFacts.pageIds, page.markFitFor, filter);
+      const rows = await this.#rowsOfPage(fromFacts.pageIds, page.markFitFor, filter, fromFacts.pageRows);
       const total = fromFacts.facets.total;
       return { ...finishPage(plan, rows), total, capped: search !== undefined && total >= SEARCH_CANDIDATES };
     }
@@ -840,23 +840,52 @@ export class PartRepository {
     const search = await this.#plan(filter.q);
     const capped = (total: number) => search !== undefined && total >= SEARCH_CANDIDATES;
     const plan = planOf(page, search);
+    const fromFacts = await this.#fromFacts(filter, fitsFor, plan, search);
     const { facets, pageIds } =
-      (await this.#fromFacts(filter, fitsFor, plan, search)) ??
-      this.#facetsOf(await this.#facetRows(filter, fitsFor, search, plan), fitsFor);
+      fromFacts ?? this.#facetsOf(await this.#facetRows(filter, fitsFor, search, plan), fitsFor);
     if (pageIds.length === 0) return { rows: [], total: facets.total, capped: capped(facets.total), facets };
-    const rows = await this.#rowsOfPage(pageIds, page.markFitFor, filter);
+    const rows = await this.#rowsOfPage(pageIds, page.markFitFor, filter, fromFacts?.pageRows);
     return { ...finishPage(plan, rows), total: facets.total, capped: capped(facets.total), facets };
   }
 
-  /** The page's rows with their labels, in the order of `pageIds` (a part removed meanwhile is left out). */
-  async #rowsOfPage(pageIds: string[], markFitFor: string | undefined, filter: PartFilter): Promise<PartRow[]> {
+  /**
+   * The page's rows with their labels, in the order of `pageIds` (a part removed meanwhile is left out). With the
+   * facts' kept rows (`kept`), only the rows not kept are read; a row marked as fitting a vehicle other than the
+   * filter's is always read (its mark is a fitment lookup).
+   */
+  async #rowsOfPage(
+    pageIds: string[],
+    markFitFor: string | undefined,
+    filter: PartFilter,
+    kept?: KeptPageRows,
+  ): Promise<PartRow[]> {
     if (pageIds.length === 0) return [];
-    const found = await this.#pageRowsStatement(markFitFor, filter).execute({
-      ids: `{${pageIds.join(',')}}`,
-      markFitFor,
-    });
-    const byId = new Map(found.map((row) => [row.id, withoutMatches(row)]));
-    return pageIds.map((id) => byId.get(id)).filter((row): row is PartRow => row !== undefined);
+    const mark = markFitFor === undefined ? 'none' : markFitFor === filter.fitsVehicle ? 'filter' : 'other';
+    const byId = new Map<string, PartRow>();
+    const keeping = kept !== undefined && mark !== 'other' ? kept : undefined;
+    const generation = keeping?.generation ?? 0;
+    const toRead: string[] = [];
+    for (const id of pageIds) {
+      const row = keeping?.get(id);
+      if (row) byId.set(id, row);
+      else toRead.push(id);
+    }
+    if (toRead.length > 0) {
+      const found = (
+        await this.#pageRowsStatement(keeping ? undefined : markFitFor, filter).execute({
+          ids: `{${toRead.join(',')}}`,
+          markFitFor: keeping ? undefined : markFitFor,
+        })
+      ).map(withoutMatches);
+      for (const row of found) byId.set(row.id, row);
+      keeping?.keep(found, generation);
+    }
+    // Kept rows carry no mark: within the fit filter every row fits (as the 'filter' statement says).
+    const fits = mark === 'filter' && keeping !== undefined;
+    return pageIds
+      .map((id) => byId.get(id))
+      .filter((row): row is PartRow => row !== undefined)
+      .map((row) => (fits ? { ...row, fitsVehicle: true } : row));
   }
 
   /**
@@ -870,7 +899,7 @@ export class PartRepository {
     fitsFor: string | undefined,
     plan: PagePlan | undefined,
     search: SearchPlan | undefined,
-  ): Promise<{ facets: FacetCounts; pageIds: string[] } | undefined> {
+  ): Promise<{ facets: FacetCounts; pageIds: string[]; pageRows: KeptPageRows } | undefined> {
     const vehicleId = filter.fitsVehicle;
     if (!this.#facts || filter.withoutFitment !== undefined) return undefined;
     if (vehicleId === undefined && search === undefined) return undefined;
@@ -910,7 +939,7 @@ export class PartRepository {
     // Within the fit filter every counted part fits (as `fits = true` in the facet statement).
     const facets: FacetCounts = { ...counts, fits: fitsFor === undefined ? null : counts.total };
     sortBrands(facets.brands);
-    return { facets, pageIds };
+    return { facets, pageIds, pageRows: view.pageRows };
   }
 
   /**

@@ -42,6 +42,7 @@ export async function searchCandidates(
   const lists: Int32Array[] = [];
   for (const word of plan.words) lists.push(await rowsOfWord(table, word, sources));
   const rows: number[] = [];
+  // The whole search as a part number: a handful of rows, first.
   const taken = new Set<number>();
   if (plan.number) {
     for (const row of search.numberRows.get(plan.number) ?? []) {
@@ -63,19 +64,37 @@ export async function searchCandidates(
     let everywhere = true;
     for (let l = 0; l < others.length && everywhere; l++) {
       const list = others[l] as Int32Array;
-      let j = at[l] as number;
-      while (j < list.length && (list[j] as number) < row) j += 1;
+      const j = firstNotBelow(list, at[l] as number, row);
       at[l] = j;
       everywhere = j < list.length && list[j] === row;
     }
     if (!everywhere) continue;
     found += 1;
-    if (!taken.has(row)) {
-      taken.add(row);
-      rows.push(row);
-    }
+    if (taken.size === 0 || !taken.has(row)) rows.push(row);
   }
   return Int32Array.from(rows);
+}
+
+/**
+ * The first index from `from` on whose value is at least `value` in a sorted list (its length when none): galloping,
+ * then halving, so a long list is skipped through in steps of log of the distance rather than one by one.
+ */
+export function firstNotBelow(list: Int32Array, from: number, value: number): number {
+  let lo = from;
+  let step = 1;
+  let hi = from;
+  while (hi < list.length && (list[hi] as number) < value) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
+  }
+  if (hi > list.length) hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((list[mid] as number) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Per table, each word's rows (`rowsOfWord`) for one search version and fitting version. */
@@ -153,7 +172,7 @@ function rowsInEvery(n: number, lists: (readonly number[])[]): readonly number[]
  */
 export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonly number[], wanted: number): number[] {
   if (wanted <= 0) return [];
-  const { search, ids, created } = table;
+  const { search } = table;
   const operands = rankOperands(plan.words.flatMap((word) => word.lexemes ?? []));
   const operandIds = operands.map((lexeme) => search.lexemeIndex.get(lexeme) ?? -1);
   // A single word of several lexemes is an AND query (calc_rank_and); several words are ORed.
@@ -194,15 +213,7 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
     bound[i] = (exact[i] as number) + 2 * similar + (textRank[i] as number);
   };
   // Ties in the SQL's order: oldest first, then by id.
-  const tieBreak = (a: number, b: number) => {
-    const rowA = rows[a] as number;
-    const rowB = rows[b] as number;
-    const byAge = (created[rowA] as number) - (created[rowB] as number);
-    if (byAge !== 0) return byAge;
-    const idA = ids[rowA] as string;
-    const idB = ids[rowB] as string;
-    return idA < idB ? -1 : idA > idB ? 1 : 0;
-  };
+  const tieBreak = (a: number, b: number) => table.olderFirst(rows[a] as number, rows[b] as number);
   const ranks = new Float64Array(count);
   const before = (a: number, b: number) => (ranks[b] as number) - (ranks[a] as number) || tieBreak(a, b);
   // Would a row at its bound come before index `last` of the page? (Its true place is never ahead of that.)

@@ -9,7 +9,7 @@ import { rowsOf } from '../../db/rows-of.ts';
 import { parts } from '../../db/schema.ts';
 import { seedDemoData } from '../../db/seed.ts';
 import { relevance, type SearchPlan } from './part-search.ts';
-import { searchCandidates, topByRelevance } from './part-search-memory.ts';
+import { firstNotBelow, searchCandidates, topByRelevance } from './part-search-memory.ts';
 import { parseTsquery, parseTsvector, rankOperands, trigramsOf, tsRank, wordSimilarity } from './pg-text-rank.ts';
 import { QUERIES } from './search-quality.fixture.ts';
 
@@ -260,5 +260,25 @@ describe.each(testDrivers)('search in memory [%s]', (driver) => {
       pruned += 1;
     }
     expect(pruned).toBe(7);
+  });
+});
+
+describe('firstNotBelow', () => {
+  it('finds what a walk one by one finds, from any start, in lists with repeats and gaps', () => {
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let round = 0; round < 200; round++) {
+      const list = Int32Array.from({ length: random(60) }, () => random(100)).sort();
+      for (let from = 0; from <= list.length; from++) {
+        for (const value of [-1, 0, random(100), random(100), 99, 100]) {
+          let walked = from;
+          while (walked < list.length && (list[walked] as number) < value) walked += 1;
+          expect(firstNotBelow(list, from, value), `${list.join(',')} from ${from} for ${value}`).toBe(walked);
+        }
+      }
+    }
   });
 });
