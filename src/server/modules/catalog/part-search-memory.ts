@@ -52,49 +52,51 @@ export async function searchCandidates(
       }
     }
   }
-  // The rows in every word's list, in the table's order, until SEARCH_CANDIDATES: the lists are sorted, so a broad
-  // search stops early and a narrow one walks its shortest list.
-  lists.sort((a, b) => a.length - b.length);
-  const [shortest, ...others] = lists;
-  const at = new Int32Array(others.length);
+  // The rows in every word's list, in the table's order, until SEARCH_CANDIDATES.
   let found = 0;
-  for (let i = 0; shortest && i < shortest.length && found < SEARCH_CANDIDATES; i++) {
-    const row = shortest[i] as number;
-    if (table.alive[row] !== 1) continue;
-    let everywhere = true;
-    for (let l = 0; l < others.length && everywhere; l++) {
-      const list = others[l] as Int32Array;
-      const j = firstNotBelow(list, at[l] as number, row);
-      at[l] = j;
-      everywhere = j < list.length && list[j] === row;
-    }
-    if (!everywhere) continue;
+  const take = (row: number) => {
+    if (table.alive[row] !== 1) return;
     found += 1;
     if (taken.size === 0 || !taken.has(row)) rows.push(row);
+  };
+  if (lists.length === 1) {
+    const [list] = lists as [Int32Array];
+    for (let i = 0; i < list.length && found < SEARCH_CANDIDATES; i++) take(list[i] as number);
+    return Int32Array.from(rows);
+  }
+  // Several words: their lists as bitsets, ANDed 32 rows at a time. Walking one list and looking each row up in the
+  // others cost ~0.1 µs a row, up to 1 ms a search at 100,000 parts when the words rarely meet; this is ~3,000 ANDs.
+  const bitsets = lists.map(bitsOf);
+  let words = Number.POSITIVE_INFINITY;
+  for (const bits of bitsets) words = Math.min(words, bits.length);
+  for (let w = 0; w < words && found < SEARCH_CANDIDATES; w++) {
+    let bits = (bitsets[0] as Uint32Array)[w] as number;
+    for (let l = 1; l < bitsets.length && bits !== 0; l++) bits &= (bitsets[l] as Uint32Array)[w] as number;
+    // Lowest bit first: rows in ascending order.
+    while (bits !== 0 && found < SEARCH_CANDIDATES) {
+      const lowest = bits & -bits;
+      bits ^= lowest;
+      take(w * 32 + 31 - Math.clz32(lowest));
+    }
   }
   return Int32Array.from(rows);
 }
 
-/**
- * The first index from `from` on whose value is at least `value` in a sorted list (its length when none): galloping,
- * then halving, so a long list is skipped through in steps of log of the distance rather than one by one.
- */
-export function firstNotBelow(list: Int32Array, from: number, value: number): number {
-  let lo = from;
-  let step = 1;
-  let hi = from;
-  while (hi < list.length && (list[hi] as number) < value) {
-    lo = hi + 1;
-    hi += step;
-    step *= 2;
+/** A sorted list of rows as a bitset (row r is bit r % 32 of word r / 32), made once per kept list. */
+const bitsetOfList = new WeakMap<Int32Array, Uint32Array>();
+
+function bitsOf(list: Int32Array): Uint32Array {
+  let bits = bitsetOfList.get(list);
+  if (bits === undefined) {
+    const last = list.length === 0 ? -1 : (list[list.length - 1] as number);
+    bits = new Uint32Array(Math.floor(last / 32) + 1);
+    for (let i = 0; i < list.length; i++) {
+      const row = list[i] as number;
+      bits[row >>> 5] = (bits[row >>> 5] as number) | (1 << (row & 31));
+    }
+    bitsetOfList.set(list, bits);
   }
-  if (hi > list.length) hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((list[mid] as number) < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return bits;
 }
 
 /** Per table, each word's rows (`rowsOfWord`) for one search version and fitting version. */

@@ -185,16 +185,10 @@ export class SearchColumns {
     const positionCount = this.#positions.count[row] as number;
     const starts = slices.ints2 as Int32Array;
     for (let o = 0; o < lexemeIds.length; o++) {
-      const id = lexemeIds[o] as number;
-      spans[2 * o] = -1;
-      spans[2 * o + 1] = -1;
-      for (let k = 0; id >= 0 && k < count; k++) {
-        if (slices.ints[at + k] === id) {
-          spans[2 * o] = base + (starts[at + k] as number);
-          spans[2 * o + 1] = base + (k + 1 < count ? (starts[at + k + 1] as number) : positionCount);
-          break;
-        }
-      }
+      const k = this.#find(at, count, lexemeIds[o] as number);
+      const last = k === at + count - 1;
+      spans[2 * o] = k < 0 ? -1 : base + (starts[k] as number);
+      spans[2 * o + 1] = k < 0 ? -1 : base + (last ? positionCount : (starts[k + 1] as number));
     }
     return this.#positions.ints;
   }
@@ -210,20 +204,28 @@ export class SearchColumns {
   termsOf(row: number, lexemeIds: readonly number[], terms: Float64Array): void {
     const slices = this.#lexemes;
     const at = slices.at[row] as number;
-    const end = at + (slices.count[row] as number);
-    const lexemes = slices.ints;
+    const count = slices.count[row] as number;
     const kept = slices.doubles as Float64Array;
     for (let o = 0; o < lexemeIds.length; o++) {
-      const id = lexemeIds[o] as number;
-      let term = Number.NaN;
-      for (let k = at; id >= 0 && k < end; k++) {
-        if (lexemes[k] === id) {
-          term = kept[k] as number;
-          break;
-        }
-      }
-      terms[o] = term;
+      const k = this.#find(at, count, lexemeIds[o] as number);
+      terms[o] = k < 0 ? Number.NaN : (kept[k] as number);
     }
+  }
+
+  /** Where lexeme `id` is among a row's lexemes (`count` from `at`, sorted by id), -1 when it is not. */
+  #find(at: number, count: number, id: number): number {
+    if (id < 0) return -1;
+    const lexemes = this.#lexemes.ints;
+    let lo = at;
+    let hi = at + count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const here = lexemes[mid] as number;
+      if (here === id) return mid;
+      if (here < id) lo = mid + 1;
+      else hi = mid;
+    }
+    return -1;
   }
 
   isEmptyDocument(row: number): boolean {
@@ -291,7 +293,7 @@ export class SearchColumns {
     const starts = new Int32Array(parsed.size);
     const terms = new Float64Array(parsed.size);
     const packed: number[] = [];
-    let k = 0;
+    const entries: { id: number; positions: number[] }[] = [];
     for (const [lexeme, positions] of parsed) {
       let id = this.lexemeIndex.get(lexeme);
       if (id === undefined) {
@@ -299,6 +301,12 @@ export class SearchColumns {
         this.lexemeIndex.set(lexeme, id);
         this.postings.push([]);
       }
+      entries.push({ id, positions });
+    }
+    // By lexeme id, so `#find` halves a row's lexemes rather than walking them.
+    entries.sort((a, b) => a.id - b.id);
+    let k = 0;
+    for (const { id, positions } of entries) {
       lexemes[k] = id;
       starts[k] = packed.length;
       terms[k] = rankOrTerm(positions, 0, positions.length);

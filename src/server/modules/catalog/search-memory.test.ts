@@ -8,8 +8,9 @@ import { buildApp } from '../../app.ts';
 import { rowsOf } from '../../db/rows-of.ts';
 import { parts } from '../../db/schema.ts';
 import { seedDemoData } from '../../db/seed.ts';
-import { relevance, type SearchPlan } from './part-search.ts';
-import { firstNotBelow, searchCandidates, topByRelevance } from './part-search-memory.ts';
+import { FactTable } from './part-facts.ts';
+import { relevance, SEARCH_CANDIDATES, type SearchPlan } from './part-search.ts';
+import { searchCandidates, topByRelevance } from './part-search-memory.ts';
 import { parseTsquery, parseTsvector, rankOperands, trigramsOf, tsRank, wordSimilarity } from './pg-text-rank.ts';
 import { QUERIES } from './search-quality.fixture.ts';
 
@@ -263,22 +264,46 @@ describe.each(testDrivers)('search in memory [%s]', (driver) => {
   });
 });
 
-describe('firstNotBelow', () => {
-  it('finds what a walk one by one finds, from any start, in lists with repeats and gaps', () => {
-    let seed = 7;
-    const random = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed % n;
+describe('search candidates in memory', () => {
+  it('are the rows every word matches, in row order, the first SEARCH_CANDIDATES of them, dead rows left out', async () => {
+    const table = new FactTable();
+    const lexemesOf = (i: number) =>
+      [i % 2 === 0 ? 'alpha' : '', i % 3 === 0 ? 'beta' : '', i % 5 === 0 ? 'gamma' : '', i % 7 === 0 ? 'delta' : '']
+        .filter(Boolean)
+        .map((lexeme, position) => `'${lexeme}':${position + 1}C`)
+        .join(' ');
+    const ids: string[] = [];
+    for (let i = 0; i < 9_000; i++) {
+      const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      ids.push(id);
+      table.put({
+        id,
+        categoryId: null,
+        brandId: null,
+        priceCents: 100,
+        inStock: true,
+        createdMicros: 1_000_000,
+        universal: false,
+        name: `Part ${i}`,
+        partNumbers: [],
+        searchVector: lexemesOf(i),
+      });
+    }
+    for (let i = 0; i < 9_000; i += 11) table.remove(ids[i] as string);
+    const sources = {
+      fittingVersion: 0,
+      nameMatches: async () => new Int32Array(0),
+      fittedToModels: async () => new Int32Array(0),
     };
-    for (let round = 0; round < 200; round++) {
-      const list = Int32Array.from({ length: random(60) }, () => random(100)).sort();
-      for (let from = 0; from <= list.length; from++) {
-        for (const value of [-1, 0, random(100), random(100), 99, 100]) {
-          let walked = from;
-          while (walked < list.length && (list[walked] as number) < value) walked += 1;
-          expect(firstNotBelow(list, from, value), `${list.join(',')} from ${from} for ${value}`).toBe(walked);
-        }
+    const word = (text: string) => ({ text, kind: 'word' as const, lexemes: [text] });
+    for (const words of [['alpha'], ['alpha', 'beta'], ['beta', 'gamma', 'delta'], ['delta', 'alpha'], ['gamma']]) {
+      const plan: SearchPlan = { text: words.join(' '), number: '', words: words.map(word), prefixLast: false };
+      const expected: number[] = [];
+      for (let row = 0; row < 9_000 && expected.length < SEARCH_CANDIDATES; row++) {
+        const every = words.every((w) => lexemesOf(row).includes(`'${w}'`));
+        if (every && row % 11 !== 0) expected.push(row);
       }
+      expect([...(await searchCandidates(table, plan, sources))], words.join(' ')).toEqual(expected);
     }
   });
 });
