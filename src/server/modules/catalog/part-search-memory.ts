@@ -2,7 +2,7 @@ import { normalizePartNumber } from '../../../shared/part-numbers.ts';
 import { type FactTable, keepInOrder } from './part-facts.ts';
 import { SEARCH_CANDIDATES, type SearchPlan, type SearchWord } from './part-search.ts';
 import { KeptRows } from './part-search-table.ts';
-import { rankOperands, rankOrOfTerms, tsRankOfSpans, WordSimilarity } from './pg-text-rank.ts';
+import { rankOperands, rankOrOfTerms, SIGNATURE_WORDS, tsRankOfSpans, WordSimilarity } from './pg-text-rank.ts';
 
 /**
  * The catalogue search (ADR 012) over the in-memory facts (ADR 020): the same matching and ranking as the SQL in
@@ -183,27 +183,48 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
   // A search trigram no name has takes an id beyond the vocabulary.
   const { at: nameAt, count: nameCount, ints: nameTrigrams } = search.trigrams;
   const similarity = new WordSimilarity(search.searchTrigrams(plan.text), search.trigramIndex.size);
+  const signatures = search.nameSignatures;
   const count = rows.length;
   const exact = new Float64Array(count);
   const textRank = new Float64Array(count);
   const bound = new Float64Array(count);
   const spans = new Int32Array(operands.length * 2);
   const terms = new Float64Array(operands.length);
+  // ORed words: each lexeme's share of the rank per row, walked forwards as the candidates come (in row order but
+  // for the few exact part numbers first).
+  const lexemeTerms = and ? [] : operandIds.map((id) => search.termsOfLexeme(id));
+  const cursors = new Int32Array(operands.length);
+  let previous = -1;
   for (let i = 0; i < count; i++) {
     const row = rows[i] as number;
     let rank = 0;
-    if (search.isEmptyDocument(row) || operands.length === 0) rank = 0;
-    else if (and) rank = tsRankOfSpans(search.spansOf(row, operandIds, spans), spans, true, false);
-    else {
-      // ORed words: each lexeme's share was computed when the part was read.
-      search.termsOf(row, operandIds, terms);
+    if (operands.length === 0) rank = 0;
+    else if (and) {
+      rank = search.isEmptyDocument(row)
+        ? 0
+        : tsRankOfSpans(search.spansOf(row, operandIds, spans), spans, true, false);
+    } else {
+      for (let o = 0; o < operands.length; o++) {
+        const lexeme = lexemeTerms[o];
+        if (lexeme === undefined) {
+          terms[o] = Number.NaN;
+          continue;
+        }
+        const at = firstNotBelow(lexeme.rows, row > previous ? (cursors[o] as number) : 0, row);
+        cursors[o] = at;
+        terms[o] = lexeme.rows[at] === row ? (lexeme.terms[at] as number) : Number.NaN;
+      }
+      previous = row;
+      // An empty document has none of the lexemes: 0, as PostgreSQL's ts_rank gives it.
       rank = rankOrOfTerms(terms);
     }
     exact[i] = exactRows.has(row) ? 4 : 0;
     textRank[i] = rank;
     // Summed as PostgreSQL sums it ((exact + 2 × similarity) + rank): rounding keeps the bound a bound. First with
-    // the similarity at its most (1); the name's own bound only for a row that may need it (`tighten`).
-    bound[i] = (exact[i] as number) + 2 + rank;
+    // the similarity bounded by the name's signature; the name's own trigrams only for a row that may need it
+    // (`tighten`).
+    const similar = similarity.signatureBound(signatures, row * SIGNATURE_WORDS);
+    bound[i] = (exact[i] as number) + 2 * similar + rank;
   }
   const tightened = new Uint8Array(count);
   const tighten = (i: number) => {
@@ -249,4 +270,26 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
     consider(i);
   }
   return top;
+}
+
+/**
+ * The first index from `from` on whose value is at least `value` in a sorted list (its length when none): galloping,
+ * then halving, so a long list is skipped through in steps of log of the distance rather than one by one.
+ */
+export function firstNotBelow(list: Int32Array, from: number, value: number): number {
+  let lo = from;
+  let hi = from;
+  let step = 1;
+  while (hi < list.length && (list[hi] as number) < value) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
+  }
+  if (hi > list.length) hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((list[mid] as number) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -1,4 +1,4 @@
-import { parseTsvector, rankOrTerm, trigramsOf } from './pg-text-rank.ts';
+import { parseTsvector, rankOrTerm, SIGNATURE_WORDS, trigramsOf, writeSignature } from './pg-text-rank.ts';
 
 /**
  * Lists of rows kept by key with a tag (the version they were computed for), at most `budget` rows in all: a word
@@ -32,6 +32,15 @@ export class KeptRows<Tag> {
     this.#total = 0;
   }
 }
+
+/** A lexeme's rows in row order, and each one's rank term for it (`SearchColumns.termsOfLexeme`). */
+export interface LexemeTerms {
+  rows: Int32Array;
+  terms: Float64Array;
+}
+
+/** Rows of lexemes' terms kept (12 bytes a row). */
+const LEXEME_TERMS_KEPT = 4_000_000;
 
 /** What the search keeps of a part (read with its facts, part-facts.ts). */
 export interface SearchFacts {
@@ -137,7 +146,7 @@ export class SearchColumns {
   #vectorHash = new Float64Array(1024);
   readonly #numbers: (string[] | undefined)[] = [];
   /**
-   * Each row's lexeme ids, with their rank terms (what `termsOf` reads) and where each one's positions start in the
+   * Each row's lexeme ids, with their rank terms (what `termsOfLexeme` gathers) and where each one's positions start in the
    * row's slice of `#positions`.
    */
   readonly #lexemes = new RowSlices({ doubles: true, ints2: true });
@@ -145,6 +154,8 @@ export class SearchColumns {
   readonly #positions = new RowSlices();
   /** Each row's name as pg_trgm's positional trigrams, as ids (what `WordSimilarity` reads). */
   readonly trigrams = new RowSlices();
+  /** Each row's name trigrams as a signature (SIGNATURE_WORDS words a row; `WordSimilarity.signatureBound`). */
+  nameSignatures = new Uint32Array(1024 * SIGNATURE_WORDS);
   /** Every trigram of a name read so far → its id (`WordSimilarity` works on ids). */
   readonly trigramIndex = new Map<string, number>();
   readonly lexemeIndex = new Map<string, number>();
@@ -153,18 +164,57 @@ export class SearchColumns {
   /** Per part number, the rows that have it. */
   readonly numberRows = new Map<string, number[]>();
   namesGeneration = 0;
+  /** Per lexeme id, its rows in order with their rank terms (`termsOfLexeme`), until a row's document changes. */
+  readonly #lexemeTerms = new Map<number, LexemeTerms>();
+  #lexemeTermsKept = 0;
 
   /** True when what a search matches or ranks changed (a price or stock change is not that). */
   put(row: number, facts: SearchFacts, isNew: boolean): boolean {
     let changed = false;
     if (isNew || this.names[row] !== facts.name) {
       this.names[row] = facts.name;
-      this.trigrams.set(row, this.#trigramIds(facts.name));
+      const trigramIds = this.#trigramIds(facts.name);
+      this.trigrams.set(row, trigramIds);
+      if ((row + 1) * SIGNATURE_WORDS > this.nameSignatures.length) {
+        const grown = new Uint32Array(Math.max((row + 1) * SIGNATURE_WORDS, this.nameSignatures.length * 2));
+        grown.set(this.nameSignatures);
+        this.nameSignatures = grown;
+      }
+      writeSignature(this.nameSignatures, row * SIGNATURE_WORDS, trigramIds);
       this.namesGeneration += 1;
       changed = true;
     }
     changed = this.#putNumbers(row, facts.partNumbers ?? []) || changed;
     return this.#putDocument(row, facts.searchVector) || changed;
+  }
+
+  /**
+   * The rows whose document has lexeme `id`, in row order, each with its `rankOrTerm` (read from each row's slice
+   * once): a search ranking a thousand candidates walks these forwards (memory read in order) rather than looking in
+   * each candidate's own slice (a cache miss or two a row: most of a search's rank time at 100,000 parts). Made on
+   * first use and kept until a document with the lexeme changes.
+   */
+  termsOfLexeme(id: number): LexemeTerms | undefined {
+    if (id < 0 || id >= this.postings.length) return undefined;
+    let kept = this.#lexemeTerms.get(id);
+    if (kept === undefined) {
+      const rows = Int32Array.from(this.postings[id] ?? []).sort();
+      const terms = new Float64Array(rows.length);
+      const slices = this.#lexemes;
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i] as number;
+        const k = this.#find(slices.at[row] as number, slices.count[row] as number, id);
+        terms[i] = k < 0 ? Number.NaN : ((slices.doubles as Float64Array)[k] as number);
+      }
+      if (this.#lexemeTermsKept + rows.length > LEXEME_TERMS_KEPT) {
+        this.#lexemeTerms.clear();
+        this.#lexemeTermsKept = 0;
+      }
+      kept = { rows, terms };
+      this.#lexemeTerms.set(id, kept);
+      this.#lexemeTermsKept += rows.length;
+    }
+    return kept;
   }
 
   /** The rows with this lexeme (empty when none). */
@@ -198,18 +248,6 @@ export class SearchColumns {
     this.#lexemes.trim();
     this.#positions.trim();
     this.trigrams.trim();
-  }
-
-  /** Writes each lexeme id's `rankOrTerm` in the row's document into `terms`, NaN for one it lacks. */
-  termsOf(row: number, lexemeIds: readonly number[], terms: Float64Array): void {
-    const slices = this.#lexemes;
-    const at = slices.at[row] as number;
-    const count = slices.count[row] as number;
-    const kept = slices.doubles as Float64Array;
-    for (let o = 0; o < lexemeIds.length; o++) {
-      const k = this.#find(at, count, lexemeIds[o] as number);
-      terms[o] = k < 0 ? Number.NaN : (kept[k] as number);
-    }
   }
 
   /** Where lexeme `id` is among a row's lexemes (`count` from `at`, sorted by id), -1 when it is not. */
@@ -320,6 +358,15 @@ export class SearchColumns {
     const after = new Set(lexemes);
     for (const id of before) if (!after.has(id)) removeFrom(this.postings[id], row);
     for (const id of after) if (!before.has(id)) this.postings[id]?.push(row);
+    // The row's terms for every lexeme it had or has may differ now.
+    for (const ids of [before, after]) {
+      for (const id of ids) {
+        const kept = this.#lexemeTerms.get(id);
+        if (kept === undefined) continue;
+        this.#lexemeTerms.delete(id);
+        this.#lexemeTermsKept -= kept.rows.length;
+      }
+    }
     slices.set(row, lexemes, terms, starts);
     this.#positions.set(row, packed);
     return true;

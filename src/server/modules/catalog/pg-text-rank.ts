@@ -269,6 +269,24 @@ export function wordSimilarity(searchTrigrams: readonly string[], textTrigrams: 
   return new WordSimilarity(search, ids.size).of(text, 0, text.length);
 }
 
+/** A text's trigram signature: 128 bits (four words), a bit set for each of its trigrams' ids (`signatureBit`). */
+export const SIGNATURE_WORDS = 4;
+
+/** The signature bit of a trigram id (0–127): a multiplicative hash, so neighbouring ids spread. */
+export function signatureBit(id: number): number {
+  return Math.imul(id, 0x9e3779b1) >>> 25;
+}
+
+/** Writes the signature of these trigram ids at `at` of `signatures`. */
+export function writeSignature(signatures: Uint32Array, at: number, trigramIds: readonly number[]): void {
+  signatures.fill(0, at, at + SIGNATURE_WORDS);
+  for (const id of trigramIds) {
+    const bit = signatureBit(id);
+    const word = at + (bit >>> 5);
+    signatures[word] = (signatures[word] as number) | (1 << (bit & 31));
+  }
+}
+
 /**
  * pg_trgm's plain `word_similarity` of one search against many texts, trigrams as ids below `vocabulary`: the
  * greatest similarity between the search's trigrams and any stretch of the text's (`iterate_word_similarity`), as
@@ -281,6 +299,9 @@ export class WordSimilarity {
   /** `bound`'s marks of the search trigrams seen in the current text (a new stamp per text). */
   readonly #seen: Int32Array;
   #stamp = 0;
+  /** Each distinct search trigram some text has: its word and bit in a text's signature (`signatureBound`). */
+  readonly #signatureWords: Int32Array;
+  readonly #signatureMasks: Int32Array;
 
   constructor(search: Int32Array, vocabulary: number) {
     this.#found = new Uint8Array(vocabulary);
@@ -292,6 +313,24 @@ export class WordSimilarity {
     this.#ulen1 = unique.size;
     this.#lastpos = new Int32Array(vocabulary).fill(-1);
     this.#seen = new Int32Array(vocabulary);
+    const known = [...unique].filter((id) => id < vocabulary);
+    this.#signatureWords = Int32Array.from(known, (id) => signatureBit(id) >>> 5);
+    this.#signatureMasks = Int32Array.from(known, (id) => 1 << (signatureBit(id) & 31));
+  }
+
+  /**
+   * At least `bound` (so at least `of`), from the text's signature alone (`signatures`, SIGNATURE_WORDS words from
+   * `at`): a search trigram whose bit is set may be in the text, one whose bit is clear is not. Four words read in
+   * place of the text's trigrams: most texts of a search are refused on this.
+   */
+  signatureBound(signatures: Uint32Array, at: number): number {
+    const words = this.#signatureWords;
+    const masks = this.#signatureMasks;
+    let shared = 0;
+    for (let i = 0; i < words.length; i++) {
+      if (((signatures[at + (words[i] as number)] as number) & (masks[i] as number)) !== 0) shared += 1;
+    }
+    return this.#ulen1 === 0 ? 0 : f(shared / this.#ulen1);
   }
 
   /**

@@ -10,8 +10,18 @@ import { parts } from '../../db/schema.ts';
 import { seedDemoData } from '../../db/seed.ts';
 import { FactTable } from './part-facts.ts';
 import { relevance, SEARCH_CANDIDATES, type SearchPlan } from './part-search.ts';
-import { searchCandidates, topByRelevance } from './part-search-memory.ts';
-import { parseTsquery, parseTsvector, rankOperands, trigramsOf, tsRank, wordSimilarity } from './pg-text-rank.ts';
+import { firstNotBelow, searchCandidates, topByRelevance } from './part-search-memory.ts';
+import {
+  parseTsquery,
+  parseTsvector,
+  rankOperands,
+  SIGNATURE_WORDS,
+  trigramsOf,
+  tsRank,
+  WordSimilarity,
+  wordSimilarity,
+  writeSignature,
+} from './pg-text-rank.ts';
 import { QUERIES } from './search-quality.fixture.ts';
 
 /**
@@ -305,5 +315,69 @@ describe('search candidates in memory', () => {
       }
       expect([...(await searchCandidates(table, plan, sources))], words.join(' ')).toEqual(expected);
     }
+  });
+});
+
+describe('firstNotBelow', () => {
+  it('finds what a walk one by one finds, from any start, in lists with repeats and gaps', () => {
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let round = 0; round < 200; round++) {
+      const list = Int32Array.from({ length: random(60) }, () => random(100)).sort();
+      for (let from = 0; from <= list.length; from++) {
+        for (const value of [-1, 0, random(100), random(100), 99, 100]) {
+          let walked = from;
+          while (walked < list.length && (list[walked] as number) < value) walked += 1;
+          expect(firstNotBelow(list, from, value), `${list.join(',')} from ${from} for ${value}`).toBe(walked);
+        }
+      }
+    }
+  });
+});
+
+describe('word similarity bounds', () => {
+  it('the signature bound is at least the trigram bound, which is at least the similarity', () => {
+    const words = ['brake', 'brak', 'pads', 'pad', 'oil', 'filter', 'filtr', 'yamaha', 'chain', 'kit', 'ebc', 'x1'];
+    let seed = 11;
+    const pick = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return words[seed % words.length] as string;
+    };
+    const ids = new Map<string, number>();
+    const intern = (trigram: string) => {
+      let id = ids.get(trigram);
+      if (id === undefined) {
+        id = ids.size;
+        ids.set(trigram, id);
+      }
+      return id;
+    };
+    const texts = Array.from({ length: 300 }, () => Array.from(trigramsOf(`${pick()} ${pick()} ${pick()}`), intern));
+    const pool = Int32Array.from(texts.flat());
+    const signatures = new Uint32Array(texts.length * SIGNATURE_WORDS);
+    texts.forEach((text, row) => {
+      writeSignature(signatures, row * SIGNATURE_WORDS, text);
+    });
+    let below = 0;
+    for (let round = 0; round < 40; round++) {
+      const search = Int32Array.from(trigramsOf(`${pick()} ${pick()}`), intern);
+      const similarity = new WordSimilarity(search, ids.size);
+      let start = 0;
+      texts.forEach((text, row) => {
+        const end = start + text.length;
+        const exact = similarity.of(pool, start, end);
+        const bound = similarity.bound(pool, start, end);
+        const signature = similarity.signatureBound(signatures, row * SIGNATURE_WORDS);
+        expect(bound).toBeGreaterThanOrEqual(exact);
+        expect(signature).toBeGreaterThanOrEqual(bound);
+        if (signature < 1) below += 1;
+        start = end;
+      });
+    }
+    // The signature refuses something: it is not 1 for every text.
+    expect(below).toBeGreaterThan(1000);
   });
 });
