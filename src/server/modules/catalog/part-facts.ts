@@ -706,20 +706,7 @@ export function countFacts(
   page: FactsPage | undefined,
 ): { counts: FactsCounts; pageIds: string[] } {
   const { table, labels } = view;
-  // The filter as row values: -2 names nothing any part has (an unknown slug matches no part).
-  let categoryOk: Uint8Array | undefined;
-  if (filter.category !== undefined) {
-    categoryOk = new Uint8Array(table.categoryIds.length);
-    for (const id of labels.categoryIdsBySlug.get(filter.category) ?? []) {
-      const at = table.categoryIndex.get(id);
-      if (at !== undefined) categoryOk[at] = 1;
-    }
-  }
-  const brandWanted =
-    filter.brand === undefined ? -1 : (table.brandIndex.get(labels.brandIdBySlug.get(filter.brand) ?? '') ?? -2);
-  const min = filter.minPriceCents ?? Number.NEGATIVE_INFINITY;
-  const max = filter.maxPriceCents ?? Number.POSITIVE_INFINITY;
-  const stockWanted = filter.inStock !== undefined;
+  const { categoryOk, brandWanted, min, max, stockWanted } = filterValues(view, filter);
   const byCategory = new Int32Array(table.categoryIds.length);
   const byBrand = new Int32Array(table.brandIds.length);
   let priceMin = Number.POSITIVE_INFINITY;
@@ -763,6 +750,57 @@ export function countFacts(
     if (brand) counts.brands.push({ slug: brand.slug, name: brand.name, count: n });
   });
   return { counts, pageIds: page ? pageOf(table, matching, page) : [] };
+}
+
+/** The filter as row values: -2 names nothing any part has (an unknown slug matches no part). */
+function filterValues({ table, labels }: Pick<FactsView, 'table' | 'labels'>, filter: FactsFilter) {
+  let categoryOk: Uint8Array | undefined;
+  if (filter.category !== undefined) {
+    categoryOk = new Uint8Array(table.categoryIds.length);
+    for (const id of labels.categoryIdsBySlug.get(filter.category) ?? []) {
+      const at = table.categoryIndex.get(id);
+      if (at !== undefined) categoryOk[at] = 1;
+    }
+  }
+  const brandWanted =
+    filter.brand === undefined ? -1 : (table.brandIndex.get(labels.brandIdBySlug.get(filter.brand) ?? '') ?? -2);
+  return {
+    categoryOk,
+    brandWanted,
+    min: filter.minPriceCents ?? Number.NEGATIVE_INFINITY,
+    max: filter.maxPriceCents ?? Number.POSITIVE_INFINITY,
+    stockWanted: filter.inStock !== undefined,
+  };
+}
+
+/**
+ * What `countFacts` gives a list that shows no facet counts (`GET /api/part`): the page and how many parts match,
+ * without reading what only the counts need (each row's category, brand and price, unless the filter asks).
+ */
+export function pageOfFacts(
+  view: Pick<FactsView, 'table' | 'labels'>,
+  scope: Int32Array,
+  filter: FactsFilter,
+  page: FactsPage | undefined,
+): { total: number; pageIds: string[] } {
+  const { table } = view;
+  const { categoryOk, brandWanted, min, max, stockWanted } = filterValues(view, filter);
+  const filtered = categoryOk !== undefined || brandWanted !== -1 || min > -Infinity || max < Infinity || stockWanted;
+  const matching: number[] = [];
+  for (let i = 0; i < scope.length; i++) {
+    const row = scope[i] as number;
+    if (table.alive[row] === 0) continue;
+    if (filtered) {
+      const category = table.category[row] as number;
+      const price = table.price[row] as number;
+      if (categoryOk !== undefined && !(category >= 0 && categoryOk[category] === 1)) continue;
+      if (brandWanted !== -1 && table.brand[row] !== brandWanted) continue;
+      if (price < min || price > max) continue;
+      if (stockWanted && table.inStock[row] !== 1) continue;
+    }
+    matching.push(row);
+  }
+  return { total: matching.length, pageIds: page ? pageOf(table, matching, page) : [] };
 }
 
 /** A search's page: relevance, highest first, then oldest first and by id (`scopedRelevance` in the SQL). */

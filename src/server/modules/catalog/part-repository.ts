@@ -16,7 +16,15 @@ import {
 } from '../../db/paging.ts';
 import { rowsOf } from '../../db/rows-of.ts';
 import { brands, categories, parts } from '../../db/schema.ts';
-import { countFacts, type FactsOrder, type KeptPageRows, type PartFacts } from './part-facts.ts';
+import {
+  countFacts,
+  type FactsOrder,
+  type FactsPage,
+  type FactsView,
+  type KeptPageRows,
+  type PartFacts,
+  pageOfFacts,
+} from './part-facts.ts';
 import type { PartFitmentPort } from './part-fitment-port.ts';
 import {
   CLOSE_ENOUGH,
@@ -701,10 +709,11 @@ export class PartRepository {
     const plan = planOf(page, search);
     // A vehicle's fit or a search is paged from the in-memory facts when they can answer (ADRs 019, 020), as in
     // `listWithFacets`.
-    const fromFacts = await this.#fromFacts(filter, undefined, plan, search);
-    if (fromFacts) {
-      const rows = await this.#rowsOfPage(fromFacts.pageIds, page.markFitFor, filter, fromFacts.pageRows);
-      const total = fromFacts.facets.total;
+    const scoped = await this.#scopeFromFacts(filter, undefined, plan, search);
+    if (scoped) {
+      // No facet counts in this answer: only the page and the total.
+      const { total, pageIds } = pageOfFacts(scoped.view, scoped.scope, filter, scoped.page);
+      const rows = await this.#rowsOfPage(pageIds, page.markFitFor, filter, scoped.view.pageRows);
       return { ...finishPage(plan, rows), total, capped: search !== undefined && total >= SEARCH_CANDIDATES };
     }
     const { rows, total } = await this.#list(filter, page, search, plan);
@@ -900,6 +909,25 @@ export class PartRepository {
     plan: PagePlan | undefined,
     search: SearchPlan | undefined,
   ): Promise<{ facets: FacetCounts; pageIds: string[]; pageRows: KeptPageRows } | undefined> {
+    const scoped = await this.#scopeFromFacts(filter, fitsFor, plan, search);
+    if (!scoped) return undefined;
+    const { counts, pageIds } = countFacts(scoped.view, scoped.scope, filter, scoped.page);
+    // Within the fit filter every counted part fits (as `fits = true` in the facet statement).
+    const facets: FacetCounts = { ...counts, fits: fitsFor === undefined ? null : counts.total };
+    sortBrands(facets.brands);
+    return { facets, pageIds, pageRows: scoped.view.pageRows };
+  }
+
+  /**
+   * The candidates (a search's, a vehicle's fit or both) and the page's options for the facts, when they can answer
+   * (see `#fromFacts`).
+   */
+  async #scopeFromFacts(
+    filter: PartFilter,
+    fitsFor: string | undefined,
+    plan: PagePlan | undefined,
+    search: SearchPlan | undefined,
+  ): Promise<{ view: FactsView; scope: Int32Array; page: FactsPage | undefined } | undefined> {
     const vehicleId = filter.fitsVehicle;
     if (!this.#facts || filter.withoutFitment !== undefined) return undefined;
     if (vehicleId === undefined && search === undefined) return undefined;
@@ -919,10 +947,7 @@ export class PartRepository {
         scope = scope.filter((row) => fits[row] === 1);
       }
     }
-    const { counts, pageIds } = countFacts(
-      view,
-      scope ?? new Int32Array(0),
-      filter,
+    const page: FactsPage | undefined =
       plan && order && order !== 'name'
         ? {
             order,
@@ -934,12 +959,8 @@ export class PartRepository {
               ? { relevance: (rows: number[], wanted: number) => topByRelevance(view.table, search, rows, wanted) }
               : {}),
           }
-        : undefined,
-    );
-    // Within the fit filter every counted part fits (as `fits = true` in the facet statement).
-    const facets: FacetCounts = { ...counts, fits: fitsFor === undefined ? null : counts.total };
-    sortBrands(facets.brands);
-    return { facets, pageIds, pageRows: view.pageRows };
+        : undefined;
+    return { view, scope: scope ?? new Int32Array(0), page };
   }
 
   /**

@@ -221,18 +221,22 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
     exact[i] = exactRows.has(row) ? 4 : 0;
     textRank[i] = rank;
     // Summed as PostgreSQL sums it ((exact + 2 × similarity) + rank): rounding keeps the bound a bound. First with
-    // the similarity bounded by the name's signature; the name's own trigrams only for a row that may need it
-    // (`tighten`).
-    const similar = similarity.signatureBound(signatures, row * SIGNATURE_WORDS);
-    bound[i] = (exact[i] as number) + 2 * similar + rank;
+    // the similarity at its most (1); tighter only for a row that may need it (`tighten`).
+    bound[i] = (exact[i] as number) + 2 + rank;
   }
+  // How far each row's bound was tightened: 1 by the name's signature, 2 by its trigrams.
   const tightened = new Uint8Array(count);
   const tighten = (i: number) => {
-    if (tightened[i] === 1) return;
-    tightened[i] = 1;
     const row = rows[i] as number;
-    const start = nameAt[row] as number;
-    const similar = similarity.bound(nameTrigrams, start, start + (nameCount[row] as number));
+    let similar: number;
+    if (tightened[i] === 0) {
+      tightened[i] = 1;
+      similar = similarity.signatureBound(signatures, row * SIGNATURE_WORDS);
+    } else if (tightened[i] === 1) {
+      tightened[i] = 2;
+      const start = nameAt[row] as number;
+      similar = similarity.bound(nameTrigrams, start, start + (nameCount[row] as number));
+    } else return;
     bound[i] = (exact[i] as number) + 2 * similar + (textRank[i] as number);
   };
   // Ties in the SQL's order: oldest first, then by id.
@@ -264,6 +268,8 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
   }
   for (let i = 0; i < count; i++) {
     if (seeded[i] === 1) continue;
+    if (top.length >= wanted && !mayBeat(i, top[top.length - 1] as number)) continue;
+    tighten(i);
     if (top.length >= wanted && !mayBeat(i, top[top.length - 1] as number)) continue;
     tighten(i);
     if (top.length >= wanted && !mayBeat(i, top[top.length - 1] as number)) continue;
