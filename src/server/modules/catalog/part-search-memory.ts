@@ -70,8 +70,8 @@ export async function searchCandidates(
   let words = Number.POSITIVE_INFINITY;
   for (const bits of bitsets) words = Math.min(words, bits.length);
   for (let w = 0; w < words && found < SEARCH_CANDIDATES; w++) {
-    let bits = (bitsets[0] as Uint32Array)[w] as number;
-    for (let l = 1; l < bitsets.length && bits !== 0; l++) bits &= (bitsets[l] as Uint32Array)[w] as number;
+    let bits = (bitsets[0] as Int32Array)[w] as number;
+    for (let l = 1; l < bitsets.length && bits !== 0; l++) bits &= (bitsets[l] as Int32Array)[w] as number;
     // Lowest bit first: rows in ascending order.
     while (bits !== 0 && found < SEARCH_CANDIDATES) {
       const lowest = bits & -bits;
@@ -82,14 +82,17 @@ export async function searchCandidates(
   return Int32Array.from(rows);
 }
 
-/** A sorted list of rows as a bitset (row r is bit r % 32 of word r / 32), made once per kept list. */
-const bitsetOfList = new WeakMap<Int32Array, Uint32Array>();
+/**
+ * A sorted list of rows as a bitset (row r is bit r % 32 of word r / 32), made once per kept list. Signed words: a
+ * word with its top bit set stays a 32-bit integer in the optimised loop (unsigned, it would be a double).
+ */
+const bitsetOfList = new WeakMap<Int32Array, Int32Array>();
 
-function bitsOf(list: Int32Array): Uint32Array {
+function bitsOf(list: Int32Array): Int32Array {
   let bits = bitsetOfList.get(list);
   if (bits === undefined) {
     const last = list.length === 0 ? -1 : (list[list.length - 1] as number);
-    bits = new Uint32Array(Math.floor(last / 32) + 1);
+    bits = new Int32Array(Math.floor(last / 32) + 1);
     for (let i = 0; i < list.length; i++) {
       const row = list[i] as number;
       bits[row >>> 5] = (bits[row >>> 5] as number) | (1 << (row & 31));

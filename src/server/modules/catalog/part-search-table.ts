@@ -155,7 +155,7 @@ export class SearchColumns {
   /** Each row's name as pg_trgm's positional trigrams, as ids (what `WordSimilarity` reads). */
   readonly trigrams = new RowSlices();
   /** Each row's name trigrams as a signature (SIGNATURE_WORDS words a row; `WordSimilarity.signatureBound`). */
-  nameSignatures = new Uint32Array(1024 * SIGNATURE_WORDS);
+  nameSignatures = new Int32Array(1024 * SIGNATURE_WORDS);
   /** Every trigram of a name read so far → its id (`WordSimilarity` works on ids). */
   readonly trigramIndex = new Map<string, number>();
   readonly lexemeIndex = new Map<string, number>();
@@ -176,7 +176,7 @@ export class SearchColumns {
       const trigramIds = this.#trigramIds(facts.name);
       this.trigrams.set(row, trigramIds);
       if ((row + 1) * SIGNATURE_WORDS > this.nameSignatures.length) {
-        const grown = new Uint32Array(Math.max((row + 1) * SIGNATURE_WORDS, this.nameSignatures.length * 2));
+        const grown = new Int32Array(Math.max((row + 1) * SIGNATURE_WORDS, this.nameSignatures.length * 2));
         grown.set(this.nameSignatures);
         this.nameSignatures = grown;
       }

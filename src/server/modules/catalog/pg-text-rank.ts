@@ -278,7 +278,7 @@ export function signatureBit(id: number): number {
 }
 
 /** Writes the signature of these trigram ids at `at` of `signatures`. */
-export function writeSignature(signatures: Uint32Array, at: number, trigramIds: readonly number[]): void {
+export function writeSignature(signatures: Int32Array, at: number, trigramIds: readonly number[]): void {
   signatures.fill(0, at, at + SIGNATURE_WORDS);
   for (const id of trigramIds) {
     const bit = signatureBit(id);
@@ -323,7 +323,7 @@ export class WordSimilarity {
    * `at`): a search trigram whose bit is set may be in the text, one whose bit is clear is not. Four words read in
    * place of the text's trigrams: most texts of a search are refused on this.
    */
-  signatureBound(signatures: Uint32Array, at: number): number {
+  signatureBound(signatures: Int32Array, at: number): number {
     const words = this.#signatureWords;
     const masks = this.#signatureMasks;
     let shared = 0;

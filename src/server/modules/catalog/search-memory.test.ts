@@ -357,7 +357,7 @@ describe('word similarity bounds', () => {
     };
     const texts = Array.from({ length: 300 }, () => Array.from(trigramsOf(`${pick()} ${pick()} ${pick()}`), intern));
     const pool = Int32Array.from(texts.flat());
-    const signatures = new Uint32Array(texts.length * SIGNATURE_WORDS);
+    const signatures = new Int32Array(texts.length * SIGNATURE_WORDS);
     texts.forEach((text, row) => {
       writeSignature(signatures, row * SIGNATURE_WORDS, text);
     });
