@@ -187,6 +187,10 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
   const { at: nameAt, count: nameCount, ints: nameTrigrams } = search.trigrams;
   const similarity = new WordSimilarity(search.searchTrigrams(plan.text), search.trigramIndex.size);
   const signatures = search.nameSignatures;
+  // Per name, its similarity and bound once: a parts catalogue repeats names ("Front Brake Pads" for every make).
+  const { names } = search;
+  const similarityOfName = new Map<string, number>();
+  const boundOfName = new Map<string, number>();
   const count = rows.length;
   const exact = new Float64Array(count);
   const textRank = new Float64Array(count);
@@ -237,8 +241,13 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
       similar = similarity.signatureBound(signatures, row * SIGNATURE_WORDS);
     } else if (tightened[i] === 1) {
       tightened[i] = 2;
-      const start = nameAt[row] as number;
-      similar = similarity.bound(nameTrigrams, start, start + (nameCount[row] as number));
+      const name = names[row] as string;
+      similar = boundOfName.get(name) ?? -1;
+      if (similar < 0) {
+        const start = nameAt[row] as number;
+        similar = similarity.bound(nameTrigrams, start, start + (nameCount[row] as number));
+        boundOfName.set(name, similar);
+      }
     } else return;
     bound[i] = (exact[i] as number) + 2 * similar + (textRank[i] as number);
   };
@@ -254,8 +263,13 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
   const top: number[] = [];
   const consider = (i: number) => {
     const row = rows[i] as number;
-    const start = nameAt[row] as number;
-    const similar = similarity.of(nameTrigrams, start, start + (nameCount[row] as number));
+    const name = names[row] as string;
+    let similar = similarityOfName.get(name) ?? -1;
+    if (similar < 0) {
+      const start = nameAt[row] as number;
+      similar = similarity.of(nameTrigrams, start, start + (nameCount[row] as number));
+      similarityOfName.set(name, similar);
+    }
     ranks[i] = (exact[i] as number) + 2 * similar + (textRank[i] as number);
     keepInOrder(top, i, wanted, before);
   };
