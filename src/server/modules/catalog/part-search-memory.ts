@@ -225,7 +225,7 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
       // An empty document has none of the lexemes: 0, as PostgreSQL's ts_rank gives it.
       rank = rankOrOfTerms(terms);
     }
-    exact[i] = exactRows.has(row) ? 4 : 0;
+    exact[i] = exactRows.size > 0 && exactRows.has(row) ? 4 : 0;
     textRank[i] = rank;
     // Summed as PostgreSQL sums it ((exact + 2 × similarity) + rank): rounding keeps the bound a bound. First with
     // the similarity at its most (1); tighter only for a row that may need it (`tighten`).
