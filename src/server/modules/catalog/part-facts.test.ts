@@ -12,6 +12,7 @@ import { createTestDatabase, testDrivers } from '../../../../test/support/test-d
 import type { Vehicle } from '../../../shared/schemas/fitment.ts';
 import { buildApp } from '../../app.ts';
 import { VehicleBuilder } from '../fitment/fitment-test-helpers.ts';
+import { factRow } from './facts-test-helpers.ts';
 import { FactTable, KeptPageRows } from './part-facts.ts';
 import type { PartRow } from './part-repository.ts';
 
@@ -348,19 +349,8 @@ describe('fact table order', () => {
       '9fffffff-ffff-4fff-bfff-ffffffffffff',
     ];
     ids.forEach((id, i) => {
-      table.put({
-        id,
-        categoryId: null,
-        brandId: null,
-        priceCents: 100,
-        inStock: true,
-        // Two moments: most rows share one (created in one statement).
-        createdMicros: i === 1 ? 2_000_000 : 1_000_000,
-        universal: false,
-        name: `Part ${i}`,
-        partNumbers: [],
-        searchVector: '',
-      });
+      // Two moments: most rows share one (created in one statement).
+      table.put(factRow(id, { createdMicros: i === 1 ? 2_000_000 : 1_000_000 }));
     });
     const rows = ids.map((_, row) => row).sort((a, b) => table.olderFirst(a, b));
     const expected = ids

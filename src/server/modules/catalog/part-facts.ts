@@ -232,7 +232,8 @@ export class FactTable {
   }
 }
 
-interface FactRow extends SearchFacts {
+/** A part's facts as read from `parts` (`factColumns`). */
+export interface FactRow extends SearchFacts {
   id: string;
   categoryId: string | null;
   brandId: string | null;

@@ -172,8 +172,9 @@ function rowsInEvery(n: number, lists: (readonly number[])[]): readonly number[]
  *
  * The word similarity is the costly part (~1 µs a name). Each row's relevance is first bounded with a similarity
  * of 1; the rows of the highest bounds are computed first, and any other row only when, at its bound, it could still
- * come before the page's last, then again with a tighter bound (the share of the search's trigrams its name has at
- * all): most names are never compared, many never even looked at.
+ * come before the page's last, then again with tighter bounds (the search's trigrams the name's 128-bit signature
+ * may have, then the share of them its name has at all): most names are never compared, many never even looked at.
+ * A name met twice in one search (the same part for many bikes) is compared once.
  */
 export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonly number[], wanted: number): number[] {
   if (wanted <= 0) return [];

@@ -39,8 +39,8 @@ export interface LexemeTerms {
   terms: Float64Array;
 }
 
-/** Rows of lexemes' terms kept (12 bytes a row). */
-const LEXEME_TERMS_KEPT = 4_000_000;
+/** Rows of lexemes' terms kept (12 bytes a row: 24 MB at most; a broad lexeme of 100,000 parts has ~25,000). */
+const LEXEME_TERMS_KEPT = 2_000_000;
 
 /** What the search keeps of a part (read with its facts, part-facts.ts). */
 export interface SearchFacts {

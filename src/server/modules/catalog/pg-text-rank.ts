@@ -256,7 +256,15 @@ export function trigramsOf(text: string): string[] {
  */
 export function wordSimilarity(searchTrigrams: readonly string[], textTrigrams: readonly string[]): number {
   const ids = new Map<string, number>();
-  const intern = (trigram: string) => {
+  const intern = interner(ids);
+  const search = Int32Array.from(searchTrigrams, intern);
+  const text = Int32Array.from(textTrigrams, intern);
+  return new WordSimilarity(search, ids.size).of(text, 0, text.length);
+}
+
+/** Ids for trigrams: 0, 1, 2, … in the order first met, kept in `ids` (its size is the vocabulary). */
+export function interner(ids: Map<string, number>): (trigram: string) => number {
+  return (trigram) => {
     let id = ids.get(trigram);
     if (id === undefined) {
       id = ids.size;
@@ -264,9 +272,6 @@ export function wordSimilarity(searchTrigrams: readonly string[], textTrigrams: 
     }
     return id;
   };
-  const search = Int32Array.from(searchTrigrams, intern);
-  const text = Int32Array.from(textTrigrams, intern);
-  return new WordSimilarity(search, ids.size).of(text, 0, text.length);
 }
 
 /** A text's trigram signature: 128 bits (four words), a bit set for each of its trigrams' ids (`signatureBit`). */

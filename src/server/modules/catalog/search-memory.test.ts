@@ -8,10 +8,12 @@ import { buildApp } from '../../app.ts';
 import { rowsOf } from '../../db/rows-of.ts';
 import { parts } from '../../db/schema.ts';
 import { seedDemoData } from '../../db/seed.ts';
+import { factRow } from './facts-test-helpers.ts';
 import { FactTable } from './part-facts.ts';
 import { relevance, SEARCH_CANDIDATES, type SearchPlan } from './part-search.ts';
 import { firstNotBelow, searchCandidates, topByRelevance } from './part-search-memory.ts';
 import {
+  interner,
   parseTsquery,
   parseTsvector,
   rankOperands,
@@ -288,18 +290,7 @@ describe('search candidates in memory', () => {
     for (let i = 0; i < 9_000; i++) {
       const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
       ids.push(id);
-      table.put({
-        id,
-        categoryId: null,
-        brandId: null,
-        priceCents: 100,
-        inStock: true,
-        createdMicros: 1_000_000,
-        universal: false,
-        name: `Part ${i}`,
-        partNumbers: [],
-        searchVector: lexemesOf(i),
-      });
+      table.put(factRow(id, { name: `Part ${i}`, searchVector: lexemesOf(i) }));
     }
     for (let i = 0; i < 9_000; i += 11) table.remove(ids[i] as string);
     const sources = {
@@ -349,14 +340,7 @@ describe('word similarity bounds', () => {
       return words[seed % words.length] as string;
     };
     const ids = new Map<string, number>();
-    const intern = (trigram: string) => {
-      let id = ids.get(trigram);
-      if (id === undefined) {
-        id = ids.size;
-        ids.set(trigram, id);
-      }
-      return id;
-    };
+    const intern = interner(ids);
     const texts = Array.from({ length: 300 }, () => Array.from(trigramsOf(`${pick()} ${pick()} ${pick()}`), intern));
     const pool = Int32Array.from(texts.flat());
     const signatures = new Int32Array(texts.length * SIGNATURE_WORDS);
