@@ -13,8 +13,9 @@ import type { Vehicle } from '../../../shared/schemas/fitment.ts';
 import { buildApp } from '../../app.ts';
 import { VehicleBuilder } from '../fitment/fitment-test-helpers.ts';
 import { factRow } from './facts-test-helpers.ts';
-import { FactTable, KeptPageRows } from './part-facts.ts';
+import { FactTable, KeptPageRows, RANK_DOUBLES, RANK_SIGNATURE } from './part-facts.ts';
 import type { PartRow } from './part-repository.ts';
+import { SIGNATURE_WORDS, writeSignature } from './pg-text-rank.ts';
 
 /**
  * The catalogue's in-memory facet facts (issue 13, ADR 019) answer exactly what the database answers. One database,
@@ -358,5 +359,21 @@ describe('fact table order', () => {
       .sort((a, b) => a.created - b.created || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .map((entry) => entry.row);
     expect(rows).toEqual(expected);
+  });
+
+  it('keeps the rank keys of each row side by side: age, id key and its name signature, also after a rename', () => {
+    const table = new FactTable();
+    const id = '0123abcd-ef01-4aaa-8000-000000000001';
+    table.put(factRow(id, { name: 'Riding Gloves', createdMicros: 5_000_000 }));
+    table.put(factRow(id, { name: 'Brake Pads Deluxe', createdMicros: 5_000_000 }));
+    const row = table.rowOf.get(id) as number;
+    expect(table.rankKeys[row * RANK_DOUBLES]).toBe(5_000_000);
+    expect(table.rankKeys[row * RANK_DOUBLES + 1]).toBe(table.idKey[row]);
+    const { at, count, ints } = table.search.trigrams;
+    const expected = new Int32Array(SIGNATURE_WORDS);
+    writeSignature(expected, 0, ints.subarray(at[row] as number, (at[row] as number) + (count[row] as number)));
+    const start = row * 2 * RANK_DOUBLES + RANK_SIGNATURE;
+    expect([...table.rankInts.subarray(start, start + SIGNATURE_WORDS)]).toEqual([...expected]);
+    expect([...expected].some((word) => word !== 0)).toBe(true);
   });
 });

@@ -9,6 +9,7 @@ import type { FacetCounts, PartFilter, PartRow } from './part-repository.ts';
 import { escapeLike } from './part-search.ts';
 import type { SearchSources } from './part-search-memory.ts';
 import { KeptRows, SearchColumns, type SearchFacts } from './part-search-table.ts';
+import { writeSignature } from './pg-text-rank.ts';
 
 /**
  * Each part's facet facts in memory (issue 13, ADR 019): "parts that fit vehicle V, page 1, with facet counts" read
@@ -123,6 +124,14 @@ export class FactTable {
   created = new Float64Array(0);
   /** The id's first 13 hex digits as a number (52 bits, exact): orders as the ids do, but for a rare tie. */
   idKey = new Float64Array(0);
+  /**
+   * What ranking a search reads of each row, side by side: `created` and the id key as doubles 0 and 1 of the row's
+   * RANK_DOUBLES in `rankKeys`, its name's trigram signature (pg-text-rank.ts) from int RANK_SIGNATURE of its
+   * 2 × RANK_DOUBLES in `rankInts` (the same memory). A search reads them for up to 1,000 scattered candidates: in
+   * three arrays that was three cache misses a candidate, the largest part of its ranking at 100,000 parts.
+   */
+  rankKeys = new Float64Array(0);
+  rankInts = new Int32Array(0);
   universal = new Uint8Array(0);
   readonly categoryIds: string[] = [];
   readonly categoryIndex = new Map<string, number>();
@@ -167,6 +176,15 @@ export class FactTable {
     this.created[at] = row.createdMicros;
     this.universal[at] = row.universal ? 1 : 0;
     if (this.search.put(at, row, isNew)) this.searchVersion += 1;
+    this.rankKeys[at * RANK_DOUBLES] = row.createdMicros;
+    this.rankKeys[at * RANK_DOUBLES + 1] = this.idKey[at] as number;
+    const { at: nameAt, count: nameCount, ints: trigrams } = this.search.trigrams;
+    const start = nameAt[at] as number;
+    writeSignature(
+      this.rankInts,
+      at * 2 * RANK_DOUBLES + RANK_SIGNATURE,
+      trigrams.subarray(start, start + (nameCount[at] as number)),
+    );
     return { row: at, universalChanged: wasUniversal !== Boolean(row.universal) };
   }
 
@@ -228,6 +246,8 @@ export class FactTable {
     this.inStock = grown(this.inStock, (n) => new Uint8Array(n));
     this.created = grown(this.created, (n) => new Float64Array(n));
     this.idKey = grown(this.idKey, (n) => new Float64Array(n));
+    this.rankKeys = grown(this.rankKeys, (n) => new Float64Array(n * RANK_DOUBLES));
+    this.rankInts = new Int32Array(this.rankKeys.buffer);
     this.universal = grown(this.universal, (n) => new Uint8Array(n));
   }
 }
@@ -275,6 +295,9 @@ const ALL_PARTS = 'parts';
 const RELOAD_EVERY_MS = 2_000;
 /** Vehicles whose fitting parts are kept (a few hundred to a few thousand rows each). */
 const MAX_FITTING_SETS = 2_000;
+/** A row's doubles in `FactTable.rankKeys` (32 bytes), and where its name's signature starts among its ints. */
+export const RANK_DOUBLES = 4;
+export const RANK_SIGNATURE = 4;
 /** Page rows kept (KeptPageRows): ~1 KB each. */
 const KEPT_PAGE_ROWS = 5_000;
 /** Rows the search keeps of its words' name matches, and of its sets of models' fitted parts (4 bytes a row). */

@@ -1,8 +1,8 @@
 import { normalizePartNumber } from '../../../shared/part-numbers.ts';
-import { type FactTable, keepInOrder } from './part-facts.ts';
+import { type FactTable, keepInOrder, RANK_DOUBLES, RANK_SIGNATURE } from './part-facts.ts';
 import { SEARCH_CANDIDATES, type SearchPlan, type SearchWord } from './part-search.ts';
 import { KeptRows } from './part-search-table.ts';
-import { rankOperands, rankOrOfTerms, SIGNATURE_WORDS, tsRankOfSpans, WordSimilarity } from './pg-text-rank.ts';
+import { rankOperands, rankOrOfTerms, tsRankOfSpans, WordSimilarity } from './pg-text-rank.ts';
 
 /**
  * The catalogue search (ADR 012) over the in-memory facts (ADR 020): the same matching and ranking as the SQL in
@@ -187,15 +187,19 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
   // A search trigram no name has takes an id beyond the vocabulary.
   const { at: nameAt, count: nameCount, ints: nameTrigrams } = search.trigrams;
   const similarity = new WordSimilarity(search.searchTrigrams(plan.text), search.trigramIndex.size);
-  const signatures = search.nameSignatures;
+  const { rankKeys, rankInts } = table;
   // Per name, its similarity and bound once: a parts catalogue repeats names ("Front Brake Pads" for every make).
   const { names } = search;
   const similarityOfName = new Map<string, number>();
   const boundOfName = new Map<string, number>();
   const count = rows.length;
-  const exact = new Float64Array(count);
-  const textRank = new Float64Array(count);
-  const bound = new Float64Array(count);
+  const scratch = scratchFor(count);
+  const exact = scratch.doubles(0);
+  const textRank = scratch.doubles(1);
+  const bound = scratch.doubles(2);
+  // Each candidate's age and id key beside it: ties are compared again and again while the page is chosen.
+  const age = scratch.doubles(3);
+  const idKey = scratch.doubles(4);
   const spans = new Int32Array(operands.length * 2);
   const terms = new Float64Array(operands.length);
   // ORed words: each lexeme's share of the rank per row, walked forwards as the candidates come (in row order but
@@ -226,6 +230,8 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
       // An empty document has none of the lexemes: 0, as PostgreSQL's ts_rank gives it.
       rank = rankOrOfTerms(terms);
     }
+    age[i] = rankKeys[row * RANK_DOUBLES] as number;
+    idKey[i] = rankKeys[row * RANK_DOUBLES + 1] as number;
     exact[i] = exactRows.size > 0 && exactRows.has(row) ? 4 : 0;
     textRank[i] = rank;
     // Summed as PostgreSQL sums it ((exact + 2 × similarity) + rank): rounding keeps the bound a bound. First with
@@ -233,13 +239,13 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
     bound[i] = (exact[i] as number) + 2 + rank;
   }
   // How far each row's bound was tightened: 1 by the name's signature, 2 by its trigrams.
-  const tightened = new Uint8Array(count);
+  const tightened = scratch.zeroedBytes(0);
   const tighten = (i: number) => {
     const row = rows[i] as number;
     let similar: number;
     if (tightened[i] === 0) {
       tightened[i] = 1;
-      similar = similarity.signatureBound(signatures, row * SIGNATURE_WORDS);
+      similar = similarity.signatureBound(rankInts, row * 2 * RANK_DOUBLES + RANK_SIGNATURE);
     } else if (tightened[i] === 1) {
       tightened[i] = 2;
       const name = names[row] as string;
@@ -253,8 +259,11 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
     bound[i] = (exact[i] as number) + 2 * similar + (textRank[i] as number);
   };
   // Ties in the SQL's order: oldest first, then by id.
-  const tieBreak = (a: number, b: number) => table.olderFirst(rows[a] as number, rows[b] as number);
-  const ranks = new Float64Array(count);
+  const tieBreak = (a: number, b: number) =>
+    (age[a] as number) - (age[b] as number) ||
+    (idKey[a] as number) - (idKey[b] as number) ||
+    table.olderFirst(rows[a] as number, rows[b] as number);
+  const ranks = scratch.doubles(5);
   const before = (a: number, b: number) => (ranks[b] as number) - (ranks[a] as number) || tieBreak(a, b);
   // Would a row at its bound come before index `last` of the page? (Its true place is never ahead of that.)
   const mayBeat = (i: number, last: number) => {
@@ -276,7 +285,7 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
   };
   // First the rows of the highest bounds (the page's likely rows) make the bar; then every other row is compared
   // with the bar at its bound, and only one that may pass is computed (no sort of all the candidates).
-  const seeded = new Uint8Array(count);
+  const seeded = scratch.zeroedBytes(1);
   const boundOrder = (a: number, b: number) => (bound[b] as number) - (bound[a] as number) || tieBreak(a, b);
   const seeds: number[] = [];
   for (let i = 0; i < count; i++) keepInOrder(seeds, i, wanted, boundOrder);
@@ -294,6 +303,30 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
     consider(i);
   }
   return top;
+}
+
+/**
+ * Arrays every ranking reuses (`topByRelevance` runs to its end without waiting, so one ranking at a time uses them):
+ * fresh ones were ~50 KB of garbage a search at 100,000 parts, in typed arrays whose memory the collector counts
+ * apart and collects with whole-heap passes.
+ */
+const scratch = { capacity: 0, doubles: new Float64Array(0), bytes: new Uint8Array(0) };
+const SCRATCH_DOUBLES = 6;
+const SCRATCH_BYTES = 2;
+
+function scratchFor(count: number) {
+  if (scratch.capacity < count) {
+    scratch.capacity = Math.max(count, scratch.capacity * 2, 1024);
+    scratch.doubles = new Float64Array(scratch.capacity * SCRATCH_DOUBLES);
+    scratch.bytes = new Uint8Array(scratch.capacity * SCRATCH_BYTES);
+  }
+  const { capacity } = scratch;
+  return {
+    /** The k-th array of doubles, `count` long; its old values are there until written. */
+    doubles: (k: number) => scratch.doubles.subarray(k * capacity, k * capacity + count),
+    /** The k-th array of bytes, `count` long, all 0. */
+    zeroedBytes: (k: number) => scratch.bytes.subarray(k * capacity, k * capacity + count).fill(0),
+  };
 }
 
 /**

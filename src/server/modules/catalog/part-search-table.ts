@@ -1,4 +1,4 @@
-import { parseTsvector, rankOrTerm, SIGNATURE_WORDS, trigramsOf, writeSignature } from './pg-text-rank.ts';
+import { parseTsvector, rankOrTerm, trigramsOf } from './pg-text-rank.ts';
 
 /**
  * Lists of rows kept by key with a tag (the version they were computed for), at most `budget` rows in all: a word
@@ -154,8 +154,6 @@ export class SearchColumns {
   readonly #positions = new RowSlices();
   /** Each row's name as pg_trgm's positional trigrams, as ids (what `WordSimilarity` reads). */
   readonly trigrams = new RowSlices();
-  /** Each row's name trigrams as a signature (SIGNATURE_WORDS words a row; `WordSimilarity.signatureBound`). */
-  nameSignatures = new Int32Array(1024 * SIGNATURE_WORDS);
   /** Every trigram of a name read so far → its id (`WordSimilarity` works on ids). */
   readonly trigramIndex = new Map<string, number>();
   readonly lexemeIndex = new Map<string, number>();
@@ -173,14 +171,7 @@ export class SearchColumns {
     let changed = false;
     if (isNew || this.names[row] !== facts.name) {
       this.names[row] = facts.name;
-      const trigramIds = this.#trigramIds(facts.name);
-      this.trigrams.set(row, trigramIds);
-      if ((row + 1) * SIGNATURE_WORDS > this.nameSignatures.length) {
-        const grown = new Int32Array(Math.max((row + 1) * SIGNATURE_WORDS, this.nameSignatures.length * 2));
-        grown.set(this.nameSignatures);
-        this.nameSignatures = grown;
-      }
-      writeSignature(this.nameSignatures, row * SIGNATURE_WORDS, trigramIds);
+      this.trigrams.set(row, this.#trigramIds(facts.name));
       this.namesGeneration += 1;
       changed = true;
     }

@@ -283,10 +283,10 @@ export function signatureBit(id: number): number {
 }
 
 /** Writes the signature of these trigram ids at `at` of `signatures`. */
-export function writeSignature(signatures: Int32Array, at: number, trigramIds: readonly number[]): void {
+export function writeSignature(signatures: Int32Array, at: number, trigramIds: ArrayLike<number>): void {
   signatures.fill(0, at, at + SIGNATURE_WORDS);
-  for (const id of trigramIds) {
-    const bit = signatureBit(id);
+  for (let i = 0; i < trigramIds.length; i++) {
+    const bit = signatureBit(trigramIds[i] as number);
     const word = at + (bit >>> 5);
     signatures[word] = (signatures[word] as number) | (1 << (bit & 31));
   }
