@@ -122,13 +122,12 @@ export class FactTable {
   inStock = new Uint8Array(0);
   /** `created_at` in microseconds since 1970 (exact in a double). */
   created = new Float64Array(0);
-  /** The id's first 13 hex digits as a number (52 bits, exact): orders as the ids do, but for a rare tie. */
-  idKey = new Float64Array(0);
   /**
-   * What ranking a search reads of each row, side by side: `created` and the id key as doubles 0 and 1 of the row's
-   * RANK_DOUBLES in `rankKeys`, its name's trigram signature (pg-text-rank.ts) from int RANK_SIGNATURE of its
-   * 2 × RANK_DOUBLES in `rankInts` (the same memory). A search reads them for up to 1,000 scattered candidates: in
-   * three arrays that was three cache misses a candidate, the largest part of its ranking at 100,000 parts.
+   * What ranking a search reads of each row, side by side: `created` and the id key (the id's first 13 hex digits as a
+   * number: 52 bits, exact, ordered as the ids are but for a rare tie) as doubles 0 and 1 of the row's RANK_DOUBLES in
+   * `rankKeys`, its name's trigram signature (pg-text-rank.ts) from int RANK_SIGNATURE of its 2 × RANK_DOUBLES in
+   * `rankInts` (the same memory). A search reads them for up to 1,000 scattered candidates: in three arrays that was
+   * three cache misses a candidate, the largest part of its ranking at 100,000 parts.
    */
   rankKeys = new Float64Array(0);
   rankInts = new Int32Array(0);
@@ -159,7 +158,7 @@ export class FactTable {
       if (at === this.alive.length) this.#grow(Math.max(1024, at * 2));
       this.size += 1;
       this.ids[at] = row.id;
-      this.idKey[at] = Number.parseInt(row.id.slice(0, 8) + row.id.slice(9, 14), 16);
+      this.rankKeys[at * RANK_DOUBLES + 1] = Number.parseInt(row.id.slice(0, 8) + row.id.slice(9, 13) + row.id[14], 16);
       this.rowOf.set(row.id, at);
     }
     this.alive[at] = 1;
@@ -177,7 +176,6 @@ export class FactTable {
     this.universal[at] = row.universal ? 1 : 0;
     if (this.search.put(at, row, isNew)) this.searchVersion += 1;
     this.rankKeys[at * RANK_DOUBLES] = row.createdMicros;
-    this.rankKeys[at * RANK_DOUBLES + 1] = this.idKey[at] as number;
     const { at: nameAt, count: nameCount, ints: trigrams } = this.search.trigrams;
     const start = nameAt[at] as number;
     writeSignature(
@@ -215,9 +213,10 @@ export class FactTable {
    * statement share `created_at`, and comparing their id strings was a tenth of a search's CPU.
    */
   olderFirst(a: number, b: number): number {
-    const byAge = (this.created[a] as number) - (this.created[b] as number);
+    const keys = this.rankKeys;
+    const byAge = (keys[a * RANK_DOUBLES] as number) - (keys[b * RANK_DOUBLES] as number);
     if (byAge !== 0) return byAge;
-    const byKey = (this.idKey[a] as number) - (this.idKey[b] as number);
+    const byKey = (keys[a * RANK_DOUBLES + 1] as number) - (keys[b * RANK_DOUBLES + 1] as number);
     if (byKey !== 0) return byKey;
     const idA = this.ids[a] as string;
     const idB = this.ids[b] as string;
@@ -245,7 +244,6 @@ export class FactTable {
     this.price = grown(this.price, (n) => new Float64Array(n));
     this.inStock = grown(this.inStock, (n) => new Uint8Array(n));
     this.created = grown(this.created, (n) => new Float64Array(n));
-    this.idKey = grown(this.idKey, (n) => new Float64Array(n));
     this.rankKeys = grown(this.rankKeys, (n) => new Float64Array(n * RANK_DOUBLES));
     this.rankInts = new Int32Array(this.rankKeys.buffer);
     this.universal = grown(this.universal, (n) => new Uint8Array(n));
@@ -730,7 +728,7 @@ export function countFacts(
   page: FactsPage | undefined,
 ): { counts: FactsCounts; pageIds: string[] } {
   const { table, labels } = view;
-  const { categoryOk, brandWanted, min, max, stockWanted } = filterValues(view, filter);
+  const passes = rowFilter(view, filter);
   const byCategory = new Int32Array(table.categoryIds.length);
   const byBrand = new Int32Array(table.brandIds.length);
   let priceMin = Number.POSITIVE_INFINITY;
@@ -744,10 +742,10 @@ export function countFacts(
     const brand = table.brand[row] as number;
     const price = table.price[row] as number;
     const stocked = table.inStock[row] === 1;
-    const cOk = categoryOk === undefined || (category >= 0 && categoryOk[category] === 1);
-    const bOk = brandWanted === -1 || brand === brandWanted;
-    const pOk = price >= min && price <= max;
-    const sOk = !stockWanted || stocked;
+    const cOk = passes.category(row);
+    const bOk = passes.brand(row);
+    const pOk = passes.price(row);
+    const sOk = passes.stock(row);
     if (bOk && pOk && sOk && category >= 0) byCategory[category] = (byCategory[category] as number) + 1;
     if (cOk && pOk && sOk && brand >= 0) byBrand[brand] = (byBrand[brand] as number) + 1;
     if (cOk && bOk && sOk) {
@@ -776,8 +774,11 @@ export function countFacts(
   return { counts, pageIds: page ? pageOf(table, matching, page) : [] };
 }
 
-/** The filter as row values: -2 names nothing any part has (an unknown slug matches no part). */
-function filterValues({ table, labels }: Pick<FactsView, 'table' | 'labels'>, filter: FactsFilter) {
+/**
+ * The filter's rule per row, one test per facet (a facet is counted under every filter but its own, `countFacts`); a
+ * brand slug no part has matches no part, as an unknown category does.
+ */
+function rowFilter({ table, labels }: Pick<FactsView, 'table' | 'labels'>, filter: FactsFilter) {
   let categoryOk: Uint8Array | undefined;
   if (filter.category !== undefined) {
     categoryOk = new Uint8Array(table.categoryIds.length);
@@ -786,14 +787,25 @@ function filterValues({ table, labels }: Pick<FactsView, 'table' | 'labels'>, fi
       if (at !== undefined) categoryOk[at] = 1;
     }
   }
+  // -2 names nothing any part has.
   const brandWanted =
     filter.brand === undefined ? -1 : (table.brandIndex.get(labels.brandIdBySlug.get(filter.brand) ?? '') ?? -2);
+  const min = filter.minPriceCents ?? Number.NEGATIVE_INFINITY;
+  const max = filter.maxPriceCents ?? Number.POSITIVE_INFINITY;
+  const stockWanted = filter.inStock !== undefined;
   return {
-    categoryOk,
-    brandWanted,
-    min: filter.minPriceCents ?? Number.NEGATIVE_INFINITY,
-    max: filter.maxPriceCents ?? Number.POSITIVE_INFINITY,
-    stockWanted: filter.inStock !== undefined,
+    /** False when no row can fail: the filter asks nothing. */
+    asks: categoryOk !== undefined || brandWanted !== -1 || min > -Infinity || max < Infinity || stockWanted,
+    category: (row: number) => {
+      const category = table.category[row] as number;
+      return categoryOk === undefined || (category >= 0 && categoryOk[category] === 1);
+    },
+    brand: (row: number) => brandWanted === -1 || table.brand[row] === brandWanted,
+    price: (row: number) => {
+      const price = table.price[row] as number;
+      return price >= min && price <= max;
+    },
+    stock: (row: number) => !stockWanted || table.inStock[row] === 1,
   };
 }
 
@@ -808,20 +820,12 @@ export function pageOfFacts(
   page: FactsPage | undefined,
 ): { total: number; pageIds: string[] } {
   const { table } = view;
-  const { categoryOk, brandWanted, min, max, stockWanted } = filterValues(view, filter);
-  const filtered = categoryOk !== undefined || brandWanted !== -1 || min > -Infinity || max < Infinity || stockWanted;
+  const passes = rowFilter(view, filter);
   const matching: number[] = [];
   for (let i = 0; i < scope.length; i++) {
     const row = scope[i] as number;
     if (table.alive[row] === 0) continue;
-    if (filtered) {
-      const category = table.category[row] as number;
-      const price = table.price[row] as number;
-      if (categoryOk !== undefined && !(category >= 0 && categoryOk[category] === 1)) continue;
-      if (brandWanted !== -1 && table.brand[row] !== brandWanted) continue;
-      if (price < min || price > max) continue;
-      if (stockWanted && table.inStock[row] !== 1) continue;
-    }
+    if (passes.asks && !(passes.category(row) && passes.brand(row) && passes.price(row) && passes.stock(row))) continue;
     matching.push(row);
   }
   return { total: matching.length, pageIds: page ? pageOf(table, matching, page) : [] };

@@ -187,7 +187,7 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
   // A search trigram no name has takes an id beyond the vocabulary.
   const { at: nameAt, count: nameCount, ints: nameTrigrams } = search.trigrams;
   const similarity = new WordSimilarity(search.searchTrigrams(plan.text), search.trigramIndex.size);
-  const { rankKeys, rankInts } = table;
+  const { rankInts } = table;
   // Per name, its similarity and bound once: a parts catalogue repeats names ("Front Brake Pads" for every make).
   const { names } = search;
   const similarityOfName = new Map<string, number>();
@@ -197,9 +197,6 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
   const exact = scratch.doubles(0);
   const textRank = scratch.doubles(1);
   const bound = scratch.doubles(2);
-  // Each candidate's age and id key beside it: ties are compared again and again while the page is chosen.
-  const age = scratch.doubles(3);
-  const idKey = scratch.doubles(4);
   const spans = new Int32Array(operands.length * 2);
   const terms = new Float64Array(operands.length);
   // ORed words: each lexeme's share of the rank per row, walked forwards as the candidates come (in row order but
@@ -230,8 +227,6 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
       // An empty document has none of the lexemes: 0, as PostgreSQL's ts_rank gives it.
       rank = rankOrOfTerms(terms);
     }
-    age[i] = rankKeys[row * RANK_DOUBLES] as number;
-    idKey[i] = rankKeys[row * RANK_DOUBLES + 1] as number;
     exact[i] = exactRows.size > 0 && exactRows.has(row) ? 4 : 0;
     textRank[i] = rank;
     // Summed as PostgreSQL sums it ((exact + 2 × similarity) + rank): rounding keeps the bound a bound. First with
@@ -259,11 +254,8 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
     bound[i] = (exact[i] as number) + 2 * similar + (textRank[i] as number);
   };
   // Ties in the SQL's order: oldest first, then by id.
-  const tieBreak = (a: number, b: number) =>
-    (age[a] as number) - (age[b] as number) ||
-    (idKey[a] as number) - (idKey[b] as number) ||
-    table.olderFirst(rows[a] as number, rows[b] as number);
-  const ranks = scratch.doubles(5);
+  const tieBreak = (a: number, b: number) => table.olderFirst(rows[a] as number, rows[b] as number);
+  const ranks = scratch.doubles(3);
   const before = (a: number, b: number) => (ranks[b] as number) - (ranks[a] as number) || tieBreak(a, b);
   // Would a row at its bound come before index `last` of the page? (Its true place is never ahead of that.)
   const mayBeat = (i: number, last: number) => {
@@ -311,7 +303,7 @@ export function topByRelevance(table: FactTable, plan: SearchPlan, rows: readonl
  * apart and collects with whole-heap passes.
  */
 const scratch = { capacity: 0, doubles: new Float64Array(0), bytes: new Uint8Array(0) };
-const SCRATCH_DOUBLES = 6;
+const SCRATCH_DOUBLES = 4;
 const SCRATCH_BYTES = 2;
 
 function scratchFor(count: number) {

@@ -146,8 +146,8 @@ export class SearchColumns {
   #vectorHash = new Float64Array(1024);
   readonly #numbers: (string[] | undefined)[] = [];
   /**
-   * Each row's lexeme ids, with their rank terms (what `termsOfLexeme` gathers) and where each one's positions start in the
-   * row's slice of `#positions`.
+   * Each row's lexeme ids (sorted), with their rank terms (what `termsOfLexeme` gathers) and where each one's
+   * positions start in the row's slice of `#positions`.
    */
   readonly #lexemes = new RowSlices({ doubles: true, ints2: true });
   /** Each row's packed positions (pg-text-rank.ts), lexeme after lexeme. */
