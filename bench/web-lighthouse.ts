@@ -16,8 +16,9 @@ import { startProductionServer } from './support/server.ts';
  *   STATIC_DIR=/tmp/build-x node bench/web-lighthouse.ts
  *
  * Starts the production server (NODE_ENV=production) on a temporary PGlite directory seeded with the demo
- * catalogue, audits the home page `/`, the parts list `/allparts` (signed in) and a part page (signed out; `/part/first`
- * stands for the catalogue's first part) for mobile and desktop, and prints one line per page and form factor, then the
+ * catalogue, audits the home page `/`, the parts list `/allparts` and a part page (`/part/first` stands for the
+ * catalogue's first part) as a visitor sees them, then `/allparts` signed in (`signed-in:/allparts`), for mobile and
+ * desktop, and prints one line per page and form factor, then the
  * gzip size of the JavaScript and CSS the home page loads and whether issue 15's budgets are met.
  * CHROMIUM_PATH (default /usr/bin/chromium), BENCH_WEB_PORT (default: a free port), BENCH_WEB_JSON=<file> to keep
  * the full Lighthouse results, BENCH_WEB_RUNS=<n> (default 1) to audit each page n times and report the run with the
@@ -29,7 +30,11 @@ const chromePath = CHROMIUM_PATH;
 const jsonOut = process.env.BENCH_WEB_JSON;
 const runCount = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 1));
 // Narrowing the audits makes A/B comparisons with many runs affordable, e.g. BENCH_WEB_PAGES=/ BENCH_WEB_FORM_FACTORS=mobile.
-const pages = (process.env.BENCH_WEB_PAGES ?? '/,/allparts,/part/first').split(',').map((p) => p.trim());
+// `signed-in:/path` audits a page as a signed-in customer (an account made for the benchmark, email not verified).
+const pages = (process.env.BENCH_WEB_PAGES ?? '/,/allparts,/part/first,signed-in:/allparts')
+  .split(',')
+  .map((p) => p.trim());
+const SIGNED_IN = 'signed-in:';
 /** Stands for the first part of the seeded catalogue, whose id is only known once the server is up. */
 const FIRST_PART = '/part/first';
 const formFactors = (process.env.BENCH_WEB_FORM_FACTORS ?? 'mobile,desktop')
@@ -238,22 +243,24 @@ const server = await startProductionServer({
 let chrome: chromeLauncher.LaunchedChrome | undefined;
 try {
   const token = await signUp(server.baseUrl);
-  if (!token) console.warn('Sign-up failed: /allparts is audited signed out (it shows the sign-in page).');
+  if (!token) console.warn('Sign-up failed: the signed-in pages are audited signed out.');
   chrome = await chromeLauncher.launch({ chromePath, chromeFlags, logLevel: 'error' });
   const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
-  const results: PageFigures[] = [];
-  const partPath = pages.includes(FIRST_PART) ? await firstPartPath(server.baseUrl) : FIRST_PART;
+  const results: (PageFigures & { signedIn: boolean })[] = [];
+  const partPath = pages.some((p) => p.endsWith(FIRST_PART)) ? await firstPartPath(server.baseUrl) : FIRST_PART;
   for (const formFactor of formFactors) {
     for (const listed of pages) {
-      const pagePath = listed === FIRST_PART ? partPath : listed;
+      // Issue 15's budgets are for the public pages as a visitor (or a search engine) first sees them, rendered by the
+      // server. Signed in, a page is the browser's to render (ADR 015): audited for information (the figures before
+      // server rendering were taken that way), not held to the budgets.
+      const signedIn = listed.startsWith(SIGNED_IN);
+      const unsigned = signedIn ? listed.slice(SIGNED_IN.length) : listed;
+      const pagePath = unsigned === FIRST_PART ? partPath : unsigned;
       const runs: PageFigures[] = [];
       for (let run = 0; run < runCount; run++) {
-        // The parts list is audited signed in (as before server rendering, for comparable figures); a part page is
-        // what a visitor from a search engine opens, signed out.
-        const signedIn = pagePath === '/allparts' ? token : null;
-        runs.push(await audit(browser, server.baseUrl, pagePath, formFactor, signedIn));
+        runs.push(await audit(browser, server.baseUrl, pagePath, formFactor, signedIn ? token : null));
       }
-      const figures = medianRun(runs);
+      const figures = { ...medianRun(runs), signedIn };
       results.push(figures);
       const s = figures.scores;
       const landed = new URL(figures.finalUrl).pathname === pagePath ? '' : `  (ended on ${figures.finalUrl})`;
@@ -263,13 +270,15 @@ try {
             `LCP ${runs.map((r) => Math.round(r.lcpMs ?? 0)).join('/')}, TBT ${runs.map((r) => Math.round(r.tbtMs ?? 0)).join('/')})`
           : '';
       console.log(
-        `${(listed === FIRST_PART ? '/part/…' : pagePath).padEnd(9)} ${formFactor.padEnd(7)} performance ${s.performance} accessibility ${s.accessibility} ` +
+        `${(unsigned === FIRST_PART ? '/part/…' : pagePath).padEnd(9)}${signedIn ? ' signed in' : ''} ${formFactor.padEnd(7)} performance ${s.performance} accessibility ${s.accessibility} ` +
           `best-practices ${s['best-practices']} seo ${s.seo}  LCP ${ms(figures.lcpMs)}  TBT ${ms(figures.tbtMs)}${landed}${spread}`,
       );
     }
   }
   await browser.disconnect();
-  const home = results.find((r) => r.page === '/' && r.formFactor === 'desktop') ?? results.find((r) => r.page === '/');
+  const home =
+    results.find((r) => r.page === '/' && r.formFactor === 'desktop' && !r.signedIn) ??
+    results.find((r) => r.page === '/' && !r.signedIn);
   if (home) {
     const sizes = assetSizes(home, server.baseUrl);
     console.log(
@@ -279,7 +288,7 @@ try {
     );
   }
   // Issue 15 item 3: on mobile, 100 in every category and LCP ≤ 1.5 s on every page; home JavaScript ≤ 100 KiB gzip.
-  const mobile = results.filter((r) => r.formFactor === 'mobile');
+  const mobile = results.filter((r) => r.formFactor === 'mobile' && !r.signedIn);
   const misses = mobile.flatMap((r) => [
     ...Object.entries(r.scores)
       .filter(([, score]) => score !== 100)

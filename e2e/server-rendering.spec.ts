@@ -47,15 +47,31 @@ function watchHydration(page: Page): string[] {
 }
 
 /**
- * Remembers the server's first <h1> before any script runs (readyState 'interactive' comes before module scripts),
- * so the test can check React kept that very element instead of rendering the page again.
+ * Remembers the server's elements before any script runs (readyState 'interactive' comes before the scripts start): the
+ * first <h1>, the layout and every element of the page's <main>; and, the moment the page says it is hydrated (before
+ * anything the app changes afterwards, e.g. for a signed-in visitor), which of them are no longer in the page. So the
+ * test can check the browser kept those very elements instead of rendering the page again (ADR 021: what Preact
+ * cannot match it renders anew, silently).
  */
 async function rememberServerHeading(page: Page) {
   await page.addInitScript(() => {
+    type Watched = { serverHeading: Element | null; serverElements: Element[]; lostAtHydration: string[] | null };
+    const server = window as unknown as Watched;
+    server.lostAtHydration = null;
     document.addEventListener('readystatechange', () => {
-      if (document.readyState === 'interactive') {
-        (window as unknown as { serverHeading: Element | null }).serverHeading = document.querySelector('main h1');
-      }
+      if (document.readyState !== 'interactive') return;
+      server.serverHeading = document.querySelector('main h1');
+      const layout = document.querySelector('#root > *');
+      server.serverElements = [...(layout ? [layout] : []), ...document.querySelectorAll('main *')];
+      const hydration = new MutationObserver(() => {
+        if (document.documentElement.dataset.hydrated !== 'true') return;
+        hydration.disconnect();
+        server.lostAtHydration = server.serverElements
+          .filter((element) => !element.isConnected)
+          .map((element) => element.outerHTML.slice(0, 80));
+        if (server.serverElements[0] !== document.querySelector('#root > *')) server.lostAtHydration.push('the layout');
+      });
+      hydration.observe(document.documentElement, { attributes: true, attributeFilter: ['data-hydrated'] });
     });
   });
 }
@@ -63,10 +79,14 @@ async function rememberServerHeading(page: Page) {
 async function expectHydrated(page: Page) {
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
   const kept = await page.evaluate(() => {
-    const heading = (window as unknown as { serverHeading: Element | null }).serverHeading;
-    return heading?.isConnected && heading === document.querySelector('main h1');
+    const server = window as unknown as { serverHeading: Element | null; lostAtHydration: string[] | null };
+    return {
+      heading: Boolean(server.serverHeading?.isConnected && server.serverHeading === document.querySelector('main h1')),
+      lost: server.lostAtHydration,
+    };
   });
-  expect(kept, 'the server-rendered <h1> is the one on the page after hydration').toBe(true);
+  expect(kept.heading, 'the server-rendered <h1> is the one on the page after hydration').toBe(true);
+  expect(kept.lost, 'elements of the server-rendered page that hydration replaced').toEqual([]);
 }
 
 for (const width of [375, 1280]) {
@@ -117,6 +137,38 @@ for (const width of [375, 1280]) {
       await expect(page).toHaveURL(new RegExp(`q=${tag}\\+Pads`));
       await expect(page.locator('.part-card')).toHaveCount(1);
       await expectAccessible(page);
+      expect(problems).toEqual([]);
+    });
+
+    test('what a visitor types and presses before the app has started reaches the app (ADR 021)', async ({
+      page,
+      request,
+    }) => {
+      const tag = newTag();
+      await addPart(request, `${tag} Pads`, 12.5);
+      await addPart(request, `${tag} Lever`, 30);
+      // The app's entry is held back until the visitor has typed and pressed Search on the server's page.
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+        await released;
+        await route.continue();
+      });
+      const problems = watchHydration(page);
+      await rememberServerHeading(page);
+      await page.goto('/allparts', { waitUntil: 'domcontentloaded' });
+      await page.getByRole('combobox', { name: 'Search parts' }).fill(`${tag} Lever`);
+      await page.getByRole('button', { name: 'Search' }).click();
+      // Not sent as a plain form: the page stays, held until the app runs.
+      await expect(page).toHaveURL(/\/allparts$/);
+      await expect(page.locator('html')).not.toHaveAttribute('data-hydrated', 'true');
+      release();
+      await expectHydrated(page);
+      await expect(page).toHaveURL(new RegExp(`q=${tag}\\+Lever`));
+      await expect(page.locator('.part-card')).toHaveCount(1);
+      await expect(page.getByRole('combobox', { name: 'Search parts' })).toHaveValue(`${tag} Lever`);
       expect(problems).toEqual([]);
     });
 

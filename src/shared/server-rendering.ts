@@ -6,6 +6,13 @@
 /** The id of the `<script type="application/json">` that carries the server's data to the browser's hydration. */
 export const SERVER_STATE_ID = 'redline-server-state';
 
+/**
+ * ADR 021: the ids of the JSON the page's boot script (src/web/boot.ts) starts the app from: the build's entry and
+ * chunks (index.html), and the chunks of the route the server rendered (added by the server).
+ */
+export const BOOT_SCRIPTS_ID = 'redline-scripts';
+export const ROUTE_MODULES_ID = 'redline-route-modules';
+
 export interface RenderRequest {
   /** The request's path and query, e.g. `/allparts?q=brake`. */
   url: string;

@@ -247,6 +247,11 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
     const chunks: Buffer[] = [];
     for await (const chunk of prelude) chunks.push(Buffer.from(chunk));
 
+    // React puts the resources it hoists (the `<link rel="preload" as="image">` of images with a high fetch priority)
+    // at the start of the HTML when it renders no whole document; they belong in <head>. In #root they would stand
+    // where the browser's hydration expects the layout, and Preact (ADR 021) would move the whole page past them.
+    const { hoisted, html } = splitHoistedLinks(Buffer.concat(chunks).toString('utf8'));
+
     const state = scriptJson({
       router: { loaderData: context.loaderData, actionData: context.actionData, errors: context.errors },
       queries: dehydrate(queryClient),
@@ -254,8 +259,8 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
     return {
       kind: 'page',
       status,
-      head: headHtml(head),
-      body: Buffer.concat(chunks).toString('utf8'),
+      head: headHtml(head) + hoisted,
+      body: html,
       state: `<script type="application/json" id="${SERVER_STATE_ID}">${state}</script>`,
       routeModule: routeModules[page.kind],
     };
@@ -266,4 +271,11 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
     browserQueryClient.removeQueries({ predicate: (query) => query.state.fetchStatus === 'idle' });
     queryClient.clear();
   }
+}
+
+/** The `<link …/>` tags at the start of React's HTML, and the rest. */
+export function splitHoistedLinks(html: string): { hoisted: string; html: string } {
+  const leading = /^(?:<link\b[^>]*\/?>)+/.exec(html);
+  if (!leading) return { hoisted: '', html };
+  return { hoisted: leading[0], html: html.slice(leading[0].length) };
 }

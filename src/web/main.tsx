@@ -42,7 +42,7 @@ function App({ router }: { router: ReturnType<typeof createAppRouter> }) {
 
 if (serverState) {
   // Issue 15: the page's HTML came from the server; React takes it over as it is (lib/hydration.ts).
-  prepareMatchedRoutes();
+  await prepareMatchedRoutes();
   hydrateRoot(root, <App router={createAppRouter(serverState.router)} />);
 } else {
   markHydrated();

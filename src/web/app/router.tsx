@@ -1,4 +1,4 @@
-import { type ComponentType, lazy } from 'react';
+import type { ComponentType } from 'react';
 import {
   createBrowserRouter,
   type HydrationState,
@@ -149,23 +149,23 @@ function inBrowser(): boolean {
 }
 
 /**
- * Before a server-rendered page is hydrated (issue 15): the lazy routes of the page the browser is on become
- * components that suspend until their module is here. The router can then start at once (with a `lazy` route to
- * load first it would render nothing, not the server's HTML), and React hydrates everything else straight away: it
- * keeps the server's HTML of the page inside the layout's Suspense boundary until the module arrives, and replays a
- * click made meanwhile, so the page answers as soon as the entry script has run.
+ * Before a server-rendered page is hydrated (issue 15): the modules of the lazy routes of the page the browser is on
+ * are loaded (the boot script has already asked for them, ADR 021) and become the routes' components, so the page is
+ * hydrated in one pass over the server's HTML. A component that suspended during hydration would make Preact keep
+ * only part of that HTML and render the rest again (the page flashed and lost what had been typed); the router
+ * started with a `lazy` route still to load would render nothing at all.
  */
-export function prepareMatchedRoutes(): void {
-  for (const { route } of matchRoutes(routes, window.location) ?? []) {
-    const load = route.lazy;
-    if (typeof load !== 'function') continue;
-    const Component = lazy(async () => {
+export async function prepareMatchedRoutes(): Promise<void> {
+  const matched = (matchRoutes(routes, window.location) ?? []).map(({ route }) => route);
+  await Promise.all(
+    matched.map(async (route) => {
+      const load = route.lazy;
+      if (typeof load !== 'function') return;
       const module = (await load()) as { Component?: ComponentType };
       if (!module.Component) throw new Error(`The route ${route.path ?? '/'} has no Component`);
-      return { default: module.Component };
-    });
-    Object.assign(route, { Component, lazy: undefined });
-  }
+      Object.assign(route, { Component: module.Component, lazy: undefined });
+    }),
+  );
 }
 
 /** The browser's router; `hydrationData` is what the server's router rendered a server-rendered page with. */

@@ -1,11 +1,11 @@
 import { useEffect, useSyncExternalStore } from 'react';
 
 /*
- * Issue 15: whether React has taken over a server-rendered page. What only the browser knows (the stored sign-in,
- * this browser's garage) must not change the first render of such a page, or React finds HTML it did not expect;
- * and it must not change while the page's own part (the route, inside the layout's Suspense boundary) still waits
- * to be hydrated, or React throws that HTML away and renders it again. So it becomes true only once that part is
- * hydrated (`useMarkHydrated` inside the boundary); a page the browser renders by itself says so before it starts.
+ * Issue 15: whether the app has taken over a server-rendered page (Preact in the browser, ADR 021). What only the
+ * browser knows (the stored sign-in, this browser's garage) must not change the first render of such a page, or the
+ * hydration finds HTML it did not expect and renders that part anew. So it becomes true only once the page itself is
+ * hydrated (`HydrationDone` inside the layout's boundary, beside the page); a page the browser renders by itself says
+ * so before it starts. The boot script (boot.ts) waits for it to hand over what the visitor did meanwhile.
  */
 let hydrated = false;
 const listeners = new Set<() => void>();

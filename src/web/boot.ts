@@ -1,0 +1,104 @@
+/**
+ * The page's only script tag (ADR 021): `assets/boot-<hash>.js`, a classic `defer` script that the build
+ * (vite.config.ts, `startAfterFirstPaint`) writes from this function's source, so it must not use anything from
+ * outside its body (the ids come in as arguments).
+ *
+ * It starts the app: a `<link rel="modulepreload">` for every chunk the page needs (the entry's imports, the home
+ * route's chunks, the server-rendered route's chunks) and the entry as a module script. On a page the server
+ * rendered, the page is complete without its script, so it is started only after the browser has painted it: the
+ * ~100 KiB of script then no longer shares the network and the main thread with the page's first paint and its
+ * largest image (issue 15, LCP). Pages the browser renders (signed-in pages: the shell) and pages in a hidden tab
+ * (which paint nothing) start at once. What a visitor did before the app ran is handed to it once it runs.
+ */
+export function bootApp(ids: { scripts: string; routeModules: string; serverState: string }): void {
+  const read = (id: string): unknown => {
+    const text = document.getElementById(id)?.textContent;
+    return text ? JSON.parse(text) : null;
+  };
+  const start = () => {
+    const scripts = read(ids.scripts) as { entry: string; preload: string[] } | null;
+    if (!scripts) return;
+    const routeModules = (read(ids.routeModules) as string[] | null) ?? [];
+    for (const href of [...scripts.preload, ...routeModules]) {
+      const link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.crossOrigin = '';
+      link.href = href;
+      document.head.append(link);
+    }
+    const entry = document.createElement('script');
+    entry.type = 'module';
+    entry.crossOrigin = '';
+    entry.src = scripts.entry;
+    document.head.append(entry);
+  };
+  // Until the app has taken the page over, what a visitor does is seen only by the browser: links work, but a button
+  // that only the app handles does nothing, a form would be sent as a plain GET of the page (its fields in the
+  // address), and text typed into a field is in the field but not in the app's state, so the app's next render of the
+  // field empties it. So, until the page is hydrated (lib/hydration.ts sets data-hydrated), presses of such buttons
+  // and sent forms are remembered (a form is held back), and each field's value as last typed. The moment the page
+  // is hydrated (this observer's callback runs before the app renders anything else), each field gets that value back
+  // and tells the app, with an `input` and a `change` event as typing would; then the presses and forms are made again
+  // on the same elements if they are still in the page. A visitor's first tap or typing is not lost.
+  type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+  const pressed: HTMLElement[] = [];
+  const sent: { form: HTMLFormElement; submitter: HTMLElement | null }[] = [];
+  const typed = new Map<Field, { value: string; checked: boolean }>();
+  const onClick = (event: Event) => {
+    const target = event.target instanceof Element ? event.target.closest('button[type="button"]') : null;
+    if (target instanceof HTMLElement) pressed.push(target);
+  };
+  const onSubmit = (event: Event) => {
+    if (!(event.target instanceof HTMLFormElement)) return;
+    event.preventDefault();
+    sent.push({ form: event.target, submitter: (event as SubmitEvent).submitter });
+  };
+  const onInput = (event: Event) => {
+    const field = event.target;
+    if (
+      field instanceof HTMLInputElement ||
+      field instanceof HTMLTextAreaElement ||
+      field instanceof HTMLSelectElement
+    ) {
+      typed.set(field, { value: field.value, checked: field instanceof HTMLInputElement && field.checked });
+    }
+  };
+  const listeners: [string, (event: Event) => void][] = [
+    ['click', onClick],
+    ['submit', onSubmit],
+    ['input', onInput],
+    ['change', onInput],
+  ];
+  for (const [type, listener] of listeners) document.addEventListener(type, listener, true);
+  const whenHydrated = new MutationObserver(() => {
+    if (document.documentElement.dataset.hydrated !== 'true') return;
+    whenHydrated.disconnect();
+    for (const [type, listener] of listeners) document.removeEventListener(type, listener, true);
+    for (const [field, { value, checked }] of typed) {
+      if (!field.isConnected) continue;
+      if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio')) {
+        field.checked = checked;
+      } else {
+        field.value = value;
+      }
+      field.dispatchEvent(new Event('input', { bubbles: true }));
+      field.dispatchEvent(new Event('change', { bubbles: true }));
+    }
+    // After the app has rendered what hydration and those values changed (the stored sign-in, the cart).
+    setTimeout(() => {
+      for (const element of pressed) if (element.isConnected) element.click();
+      for (const { form, submitter } of sent) {
+        if (!form.isConnected) continue;
+        form.requestSubmit(submitter?.isConnected && (submitter as HTMLButtonElement).form === form ? submitter : null);
+      }
+    }, 0);
+  });
+  whenHydrated.observe(document.documentElement, { attributes: true, attributeFilter: ['data-hydrated'] });
+
+  if (document.getElementById(ids.serverState) && document.visibilityState === 'visible') {
+    // The callback of the next frame runs before that frame is painted; the timer's task runs after it.
+    requestAnimationFrame(() => setTimeout(start, 0));
+  } else {
+    start();
+  }
+}
