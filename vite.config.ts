@@ -67,6 +67,57 @@ function precompress(): Plugin {
 }
 
 /**
+ * The modules the browser loads for a first visit to the home page, as two chunks instead of ~30 (issue 15, ADR 021):
+ * `app` for what the entry (`main.tsx`) imports statically, loaded by every page, and `home` for what the home route
+ * adds. Left to itself the bundler makes a chunk of every set of modules shared by a different set of routes, and the
+ * home page loaded 33 files of 0.2–2.5 KB (each a request with ~1.2 KB of headers, each a module to compile). The
+ * sets are the static import graphs, read once the build has parsed every module; dynamic imports stay their own
+ * chunks (the zod schemas, the other routes, the toast container).
+ */
+function firstLoadGraph(entry: string, homeRoute: string) {
+  const inEntry = new Set<string>();
+  const inHome = new Set<string>();
+  let serverBundle = false;
+  const plugin: Plugin = {
+    name: 'redline-first-load-graph',
+    apply: 'build',
+    configResolved(config) {
+      serverBundle = Boolean(config.build.ssr);
+    },
+    buildEnd(error) {
+      // The server bundle (`--ssr`) has no browser entry and one chunk.
+      if (serverBundle || error) return;
+      const ids = [...this.getModuleIds()];
+      const walk = (suffix: string, into: Set<string>, skip: Set<string>) => {
+        const start = ids.find((id) => id.endsWith(suffix));
+        if (!start) throw new Error(`firstLoadGraph: no module ${suffix}`);
+        const stack = [start];
+        while (stack.length > 0) {
+          const id = stack.pop() as string;
+          if (into.has(id) || skip.has(id)) continue;
+          into.add(id);
+          stack.push(...(this.getModuleInfo(id)?.importedIds ?? []));
+        }
+      };
+      walk(entry, inEntry, new Set());
+      walk(homeRoute, inHome, inEntry);
+      // The entry module stays the entry chunk: it awaits the home route's module (prepareMatchedRoutes), which imports
+      // `app`; were the entry inside `app`, that chunk would wait for itself.
+      for (const id of inEntry) if (id.endsWith(entry)) inEntry.delete(id);
+    },
+  };
+  // Stylesheets are the one stylesheet's business (inlineStylesheet); node_modules in the entry's graph go to vendor.
+  const script = (id: string) => !/\.css(\?|$)/.test(id);
+  return {
+    plugin,
+    app: (id: string) => script(id) && inEntry.has(id) && !/node_modules/.test(id),
+    home: (id: string) => script(id) && inHome.has(id),
+  };
+}
+
+const firstLoad = firstLoadGraph('src/web/main.tsx', 'src/web/app/routes/home-page.tsx');
+
+/**
  * `<link rel="modulepreload">` in index.html for the lazy route module `entry` and every chunk it imports statically.
  * Vite preloads only the entry's own imports; a lazy route's chunks are found only once the entry has downloaded and
  * run, one round trip and one script evaluation later. The home page is where most visits start, and most of its
@@ -321,6 +372,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   resolve: { alias: isSsrBuild ? [] : browserRuntime() },
   plugins: [
     zodJitlessFirst(),
+    firstLoad.plugin,
     purgeBootstrap(),
     react(),
     precompress(),
@@ -353,7 +405,11 @@ export default defineConfig(({ isSsrBuild }) => ({
               name: 'vendor',
               test: /node_modules[\\/]/,
               tags: ['$initial'],
+              priority: 30,
             },
+            // The app's own modules every page loads, then the ones the home page adds (firstLoadGraph).
+            { name: 'app', test: firstLoad.app, priority: 20 },
+            { name: 'home', test: firstLoad.home, priority: 10 },
           ],
         },
       },

@@ -4,6 +4,9 @@
  * prints every main-thread task over 12 ms with what it spent its time on (script by file, style, layout, parsing).
  *
  *   npm run build && node bench/page-trace.ts [/path ...]      # default: / /allparts /part/first
+ *
+ * PAGE_TRACE_PROFILE=<dir> also writes each page's JavaScript CPU profile there (`<page>.cpuprofile`; read it with
+ * `node bench/cpu-profile-summary.ts <file>` or Chromium's DevTools).
  */
 
 import fs from 'node:fs';
@@ -30,14 +33,21 @@ const browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: [.
 try {
   for (let pagePath of pages) {
     if (pagePath === '/part/first') {
-      const list = (await (await fetch(`${server.baseUrl}/api/part?limit=1`)).json()) as { id: string }[];
-      pagePath = `/part/${list[0]?.id}`;
+      // The spec's spelling of a part's id is `_id`.
+      const list = (await (await fetch(`${server.baseUrl}/api/part?limit=1`)).json()) as { _id: string }[];
+      pagePath = `/part/${list[0]?._id}`;
     }
     const page = await browser.newPage();
     await page.setViewport({ width: 412, height: 823, deviceScaleFactor: 1.75, isMobile: true });
     const cdp = await page.createCDPSession();
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     const file = path.join(dataDir, 'trace.json');
+    const profileDir = process.env.PAGE_TRACE_PROFILE;
+    if (profileDir) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+      await cdp.send('Profiler.start');
+    }
     await page.tracing.start({
       path: file,
       categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'],
@@ -46,6 +56,14 @@ try {
     await page.waitForSelector('html[data-hydrated="true"]', { timeout: 30_000 });
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await page.tracing.stop();
+    if (profileDir) {
+      const { profile } = await cdp.send('Profiler.stop');
+      fs.mkdirSync(profileDir, { recursive: true });
+      fs.writeFileSync(
+        path.join(profileDir, `${pagePath.replace(/\W+/g, '') || 'home'}.cpuprofile`),
+        JSON.stringify(profile),
+      );
+    }
     const events = (JSON.parse(fs.readFileSync(file, 'utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
     // The renderer's main thread that ran the most (about:blank has one too).
     const mains = events.filter(

@@ -19,18 +19,21 @@ export function bootApp(ids: { scripts: string; routeModules: string; serverStat
     const scripts = read(ids.scripts) as { entry: string; preload: string[] } | null;
     if (!scripts) return;
     const routeModules = (read(ids.routeModules) as string[] | null) ?? [];
+    // One insertion into <head>, not one per chunk: each would be a DOM change of its own.
+    const tags = document.createDocumentFragment();
     for (const href of [...scripts.preload, ...routeModules]) {
       const link = document.createElement('link');
       link.rel = 'modulepreload';
       link.crossOrigin = '';
       link.href = href;
-      document.head.append(link);
+      tags.append(link);
     }
     const entry = document.createElement('script');
     entry.type = 'module';
     entry.crossOrigin = '';
     entry.src = scripts.entry;
-    document.head.append(entry);
+    tags.append(entry);
+    document.head.append(tags);
   };
   // Until the app has taken the page over, what a visitor does is seen only by the browser: links work, but a button
   // that only the app handles does nothing, a form would be sent as a plain GET of the page (its fields in the

@@ -8,6 +8,8 @@
  */
 import React from 'preact/compat';
 
+// @ts-expect-error TS2498: preact/compat's type declarations use `export =`; its ES module (what the build reads) has
+// the named exports re-exported here.
 export * from 'preact/compat';
 
 export function useOptimistic<State>(passthrough: State): [State, (action: unknown) => void] {

@@ -4,6 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
+import { formatUsd } from '../../../shared/money.ts';
 import type { Part } from '../../../shared/schemas/parts.ts';
 import type { PartSuggestions } from '../../../shared/schemas/search.ts';
 import { PartCard, PurchaseLink } from '../../components/part-card.tsx';
@@ -31,8 +32,6 @@ function useDebounced<T>(value: T, ms: number): T {
   return settled;
 }
 
-const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-
 interface Option {
   key: string;
   choice: SuggestionChoice;
@@ -56,7 +55,7 @@ function groupsOf(data: PartSuggestions): { heading: string; options: Option[] }
         key: `part-${part._id}`,
         choice: { kind: 'part', part },
         label: part.name,
-        detail: [part.brand?.name, money.format(part.price)].filter(Boolean).join(' · '),
+        detail: [part.brand?.name, formatUsd(part.price)].filter(Boolean).join(' · '),
       })),
     });
   }
