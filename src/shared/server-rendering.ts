@@ -13,6 +13,19 @@ export const SERVER_STATE_ID = 'redline-server-state';
 export const BOOT_SCRIPTS_ID = 'redline-scripts';
 export const ROUTE_MODULES_ID = 'redline-route-modules';
 
+/**
+ * The route module of each page the server renders, as Vite's manifest names it: the server preloads its chunks
+ * (entry-server.tsx → static-spa.ts), and the build marks them for eager compilation (vite.config.ts, `compileHints`).
+ */
+export const SERVER_RENDERED_ROUTE_MODULES = {
+  home: 'src/web/app/routes/home-page.tsx',
+  parts: 'src/web/app/routes/parts-route.tsx',
+  part: 'src/web/app/routes/purchase-route.tsx',
+  blog: 'src/web/features/content/blog-page.tsx',
+  portfolio: 'src/web/features/content/portfolio-page.tsx',
+  'not-found': 'src/web/features/content/not-found-page.tsx',
+} as const;
+
 export interface RenderRequest {
   /** The request's path and query, e.g. `/allparts?q=brake`. */
   url: string;

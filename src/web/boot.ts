@@ -5,9 +5,9 @@
  *
  * It starts the app: a `<link rel="modulepreload">` for every chunk the page needs (the entry's imports, the home
  * route's chunks, the server-rendered route's chunks) and the entry as a module script. On a page the server
- * rendered, the page is complete without its script, so it is started only after the browser has painted it: the
- * ~100 KiB of script then no longer shares the network and the main thread with the page's first paint and its
- * largest image (issue 15, LCP). Pages the browser renders (signed-in pages: the shell) and pages in a hidden tab
+ * rendered, the page is complete without its script, so it is started only after the browser has painted it and its
+ * main picture: the ~100 KiB of script then no longer shares the network and the main thread with the page's first
+ * paint and its largest image (issue 15, LCP). Pages the browser renders (signed-in pages: the shell) and pages in a hidden tab
  * (which paint nothing) start at once. What a visitor did before the app ran is handed to it once it runs.
  */
 export function bootApp(ids: { scripts: string; routeModules: string; serverState: string }): void {
@@ -99,8 +99,33 @@ export function bootApp(ids: { scripts: string; routeModules: string; serverStat
   whenHydrated.observe(document.documentElement, { attributes: true, attributeFilter: ['data-hydrated'] });
 
   if (document.getElementById(ids.serverState) && document.visibilityState === 'visible') {
-    // The callback of the next frame runs before that frame is painted; the timer's task runs after it.
-    requestAnimationFrame(() => setTimeout(start, 0));
+    // After the page's main picture (the hero, a part's photo: the images the page asks for first, usually its
+    // largest paint) has arrived, or 3 s at most, and after the frame that paints it: the callback of the next frame
+    // runs before that frame is painted, the timer's task after it.
+    const afterPaint = () => requestAnimationFrame(() => setTimeout(start, 0));
+    const loading = [...document.querySelectorAll<HTMLImageElement>('img[fetchpriority="high"]')].filter(
+      (image) => !image.complete,
+    );
+    if (loading.length === 0) {
+      afterPaint();
+    } else {
+      let waiting = loading.length;
+      let started = false;
+      const once = () => {
+        if (started) return;
+        started = true;
+        afterPaint();
+      };
+      const arrived = () => {
+        waiting -= 1;
+        if (waiting === 0) once();
+      };
+      for (const image of loading) {
+        image.addEventListener('load', arrived, { once: true });
+        image.addEventListener('error', arrived, { once: true });
+      }
+      setTimeout(once, 3000);
+    }
   } else {
     start();
   }

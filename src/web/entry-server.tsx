@@ -10,6 +10,7 @@ import {
   escapeHtml,
   type RenderRequest,
   type RenderResult,
+  SERVER_RENDERED_ROUTE_MODULES,
   SERVER_STATE_ID,
   scriptJson,
 } from '../shared/server-rendering.ts';
@@ -39,17 +40,10 @@ const SHOP = 'Redline Parts';
 const DEFAULT_DESCRIPTION = SHOP_DESCRIPTION;
 
 /** The public pages the server renders: the route pattern each leaf route has, and how to load its data. */
-type PageKind = 'home' | 'parts' | 'part' | 'blog' | 'portfolio' | 'not-found';
+type PageKind = keyof typeof SERVER_RENDERED_ROUTE_MODULES;
 
 /** Each page's lazy route module (router.tsx), as Vite's manifest names it. */
-const routeModules: Record<PageKind, string> = {
-  home: 'src/web/app/routes/home-page.tsx',
-  parts: 'src/web/app/routes/parts-route.tsx',
-  part: 'src/web/app/routes/purchase-route.tsx',
-  blog: 'src/web/features/content/blog-page.tsx',
-  portfolio: 'src/web/features/content/portfolio-page.tsx',
-  'not-found': 'src/web/features/content/not-found-page.tsx',
-};
+const routeModules: Record<PageKind, string> = SERVER_RENDERED_ROUTE_MODULES;
 
 function pageKindOf(pathname: string): { kind: PageKind; partId?: string } | null {
   const matches = matchRoutes(routes, pathname);
