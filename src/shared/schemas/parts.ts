@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { type CursorOrder, checkCursorQuery, cursorQuery } from '../cursor.ts';
+import { checkCursorQuery, cursorQuery } from '../cursor.ts';
 import { hasAtMostTwoDecimals } from '../money.ts';
+import { partCursorOrder, partSortValues } from '../part-order.ts';
 import { imageRefSchema } from './common.ts';
 import {
   brandSchema,
@@ -12,6 +13,8 @@ import {
   slugSchema,
 } from './fitment.ts';
 import { partPhotosSchema } from './media.ts';
+
+export { type PartSort, partCursorOrder, partSortValues } from '../part-order.ts';
 
 /**
  * A part as it travels on the wire. The spec's spellings (`_id`, `desription`, `minimunorder`,
@@ -55,9 +58,6 @@ export const partDetailsQuerySchema = z.strictObject({
   vehicle: z.guid({ error: 'Provide A Valid Id' }).optional(),
 });
 
-export const partSortValues = ['newest', 'price_asc', 'price_desc', 'name'] as const;
-export type PartSort = (typeof partSortValues)[number];
-
 const booleanFlag = z.enum(['true', 'false']);
 const dollarsQuery = z.coerce.number().min(0).max(1_000_000);
 
@@ -100,18 +100,6 @@ const filterRules = <T extends z.ZodType<PartFilterQuery>>(schema: T) =>
       (query) => query.minPrice === undefined || query.maxPrice === undefined || query.minPrice <= query.maxPrice,
       { message: 'Lowest Price Must Not Be Above Highest Price', path: ['maxPrice'] },
     );
-
-/**
- * The cursor order of a list query: its sort, or the catalogue order without one. A search without a sort is ordered
- * by relevance, which pages by offset only (its candidates are capped at 1,000 anyway, ADR 012).
- */
-export function partCursorOrder(query: {
-  sort?: PartSort | undefined;
-  q?: string | undefined;
-}): CursorOrder | undefined {
-  if (query.sort) return query.sort;
-  return query.q ? undefined : 'catalogue';
-}
 
 export const partListQuerySchema = filterRules(
   z.strictObject({

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { decodeCursor } from '../../../shared/cursor.ts';
+import { decodeCursor } from '../../../shared/cursor-codec.ts';
+import { type PartSort, partCursorOrder, partSortValues } from '../../../shared/part-order.ts';
 import type { PartFacets } from '../../../shared/schemas/fitment.ts';
-import { type PartSort, partCursorOrder, partSortValues } from '../../../shared/schemas/parts.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import {
   type PartFilterParams,

@@ -4,7 +4,7 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { useSearchParams } from 'react-router';
-import { type PartSort, partSortValues } from '../../../shared/schemas/parts.ts';
+import { type PartSort, partSortValues } from '../../../shared/part-order.ts';
 import { type CatalogSearch, type PageCursor, readCatalogSearch } from './catalog-search-params.ts';
 import { SearchCombobox, type SuggestionChoice } from './search-suggestions.tsx';
 

@@ -4,7 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
 import { Link, useSearchParams } from 'react-router';
-import { decodeCursor } from '../../../shared/cursor.ts';
+import { decodeCursor } from '../../../shared/cursor-codec.ts';
 import { type OrderStatus, orderStatuses } from '../../../shared/enums.ts';
 import { paths } from '../../../shared/paths.ts';
 import { EmptyState, QueryStatus } from '../../components/query-state.tsx';
