@@ -31,6 +31,14 @@ async function addPart(request: APIRequestContext, name: string, price: number) 
   return (await res.json()) as { _id: string; name: string };
 }
 
+/** Two parts named after a new tag, "<tag> Pads" ($12.50) and "<tag> Lever" ($30): a list of its own to search. */
+async function addPadsAndLever(request: APIRequestContext): Promise<string> {
+  const tag = newTag();
+  await addPart(request, `${tag} Pads`, 12.5);
+  await addPart(request, `${tag} Lever`, 30);
+  return tag;
+}
+
 /** React's hydration complaints, in development words and production error numbers (#418, #423, #425…). */
 const HYDRATION = /hydrat|did not match|#41[89]|#42[0-5]/i;
 
@@ -122,9 +130,7 @@ for (const width of [375, 1280]) {
       page,
       request,
     }) => {
-      const tag = newTag();
-      await addPart(request, `${tag} Pads`, 12.5);
-      await addPart(request, `${tag} Lever`, 30);
+      const tag = await addPadsAndLever(request);
       const problems = watchHydration(page);
       await rememberServerHeading(page);
       await page.goto(`/allparts?q=${tag}&sort=price_desc`);
@@ -144,9 +150,7 @@ for (const width of [375, 1280]) {
       page,
       request,
     }) => {
-      const tag = newTag();
-      await addPart(request, `${tag} Pads`, 12.5);
-      await addPart(request, `${tag} Lever`, 30);
+      const tag = await addPadsAndLever(request);
       // The app's entry is held back until the visitor has typed and pressed Search on the server's page.
       let release = () => {};
       const released = new Promise<void>((resolve) => {
