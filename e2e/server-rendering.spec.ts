@@ -176,6 +176,39 @@ for (const width of [375, 1280]) {
       expect(problems).toEqual([]);
     });
 
+    test('an order sent twice before the app has started is placed once, for the signed-in customer (ADR 021)', async ({
+      page,
+      request,
+    }) => {
+      const part = await addPart(request, `${newTag()} Caliper`, 80);
+      const customer = await signUpViaApi(request);
+      await useToken(page, customer.token);
+      const orders: string[] = [];
+      page.on('request', (r) => {
+        if (r.method() === 'POST' && r.url().endsWith('/api/myorder')) orders.push(r.url());
+      });
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+        await released;
+        await route.continue();
+      });
+      await page.goto(`/part/${part._id}`, { waitUntil: 'domcontentloaded' });
+      const quantity = page.getByPlaceholder('Add Quantity');
+      await quantity.fill('2');
+      await quantity.press('Enter');
+      await quantity.press('Enter');
+      await expect(page).toHaveURL(new RegExp(`/part/${part._id}$`));
+      release();
+      await expect(page.locator('.Toastify').getByText('Your Order Has Been Placed', { exact: true })).toBeVisible();
+      expect(orders).toHaveLength(1);
+      const mine = await request.get('/api/myorder', { headers: { authorization: `Bearer ${customer.token}` } });
+      const placed = ((await mine.json()) as { name: string; quantity: number }[]).filter((o) => o.name === part.name);
+      expect(placed.map((order) => order.quantity)).toEqual([2]);
+    });
+
     test('the home page, the blog and the portfolio hydrate without a warning', async ({ page }) => {
       const problems = watchHydration(page);
       await rememberServerHeading(page);

@@ -39,13 +39,15 @@ export function bootApp(ids: { scripts: string; routeModules: string; serverStat
   // that only the app handles does nothing, a form would be sent as a plain GET of the page (its fields in the
   // address), and text typed into a field is in the field but not in the app's state, so the app's next render of the
   // field empties it. So, until the page is hydrated (lib/hydration.ts sets data-hydrated), presses of such buttons
-  // and sent forms are remembered (a form is held back), and each field's value as last typed. The moment the page
-  // is hydrated (this observer's callback runs before the app renders anything else), each field gets that value back
-  // and tells the app, with an `input` and a `change` event as typing would; then the presses and forms are made again
-  // on the same elements if they are still in the page. A visitor's first tap or typing is not lost.
+  // and sent forms are remembered (a form is held back, and sent once however often it was sent), and each field's
+  // value as last typed. The moment the page is hydrated (this observer's callback runs before the app renders
+  // anything else), each field gets that value back and tells the app, with an `input` and a `change` event as typing
+  // would. The presses and forms are made again, on the same elements if they are still in the page, once the app also
+  // knows who is using it (data-interactive: a stored sign-in checked), so an order is placed for the signed-in
+  // customer. A visitor's first tap or typing is not lost.
   type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
   const pressed: HTMLElement[] = [];
-  const sent: { form: HTMLFormElement; submitter: HTMLElement | null }[] = [];
+  const sent = new Map<HTMLFormElement, HTMLElement | null>();
   const typed = new Map<Field, { value: string; checked: boolean }>();
   const onClick = (event: Event) => {
     const target = event.target instanceof Element ? event.target.closest('button[type="button"]') : null;
@@ -54,7 +56,7 @@ export function bootApp(ids: { scripts: string; routeModules: string; serverStat
   const onSubmit = (event: Event) => {
     if (!(event.target instanceof HTMLFormElement)) return;
     event.preventDefault();
-    sent.push({ form: event.target, submitter: (event as SubmitEvent).submitter });
+    sent.set(event.target, (event as SubmitEvent).submitter);
   };
   const onInput = (event: Event) => {
     const field = event.target;
@@ -87,14 +89,28 @@ export function bootApp(ids: { scripts: string; routeModules: string; serverStat
       field.dispatchEvent(new Event('input', { bubbles: true }));
       field.dispatchEvent(new Event('change', { bubbles: true }));
     }
-    // After the app has rendered what hydration and those values changed (the stored sign-in, the cart).
-    setTimeout(() => {
-      for (const element of pressed) if (element.isConnected) element.click();
-      for (const { form, submitter } of sent) {
-        if (!form.isConnected) continue;
-        form.requestSubmit(submitter?.isConnected && (submitter as HTMLButtonElement).form === form ? submitter : null);
-      }
-    }, 0);
+    if (pressed.length === 0 && sent.size === 0) return;
+    // In a task after the one that made the app interactive, so what that changed (the signed-in user, the cart) has
+    // been rendered.
+    const replay = () =>
+      setTimeout(() => {
+        for (const element of pressed) if (element.isConnected) element.click();
+        for (const [form, submitter] of sent) {
+          if (!form.isConnected) continue;
+          const button = submitter as HTMLButtonElement | null;
+          form.requestSubmit(button?.isConnected && button.form === form ? button : null);
+        }
+      }, 0);
+    if (document.documentElement.dataset.interactive === 'true') {
+      replay();
+      return;
+    }
+    const whenInteractive = new MutationObserver(() => {
+      if (document.documentElement.dataset.interactive !== 'true') return;
+      whenInteractive.disconnect();
+      replay();
+    });
+    whenInteractive.observe(document.documentElement, { attributes: true, attributeFilter: ['data-interactive'] });
   });
   whenHydrated.observe(document.documentElement, { attributes: true, attributeFilter: ['data-hydrated'] });
 

@@ -39,3 +39,12 @@ export function HydrationDone(): null {
   useEffect(markHydrated, []);
   return null;
 }
+
+/**
+ * Said on the page once the app knows who is using it (a stored sign-in checked with the server, or none): the boot
+ * script (boot.ts) hands over presses and forms sent before the app ran only then, so "Place Order" pressed while the
+ * page was loading is placed for the signed-in customer, not treated as a visitor's.
+ */
+export function markInteractive(): void {
+  document.documentElement.dataset.interactive = 'true';
+}
