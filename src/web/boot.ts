@@ -32,6 +32,9 @@ export function bootApp(ids: { scripts: string; routeModules: string; serverStat
     entry.type = 'module';
     entry.crossOrigin = '';
     entry.src = scripts.entry;
+    // The app could not be loaded (offline, a deploy gone wrong): the page stays as the server sent it, and what was
+    // held back goes the way plain HTML takes it.
+    entry.addEventListener('error', () => giveUp());
     tags.append(entry);
     document.head.append(tags);
   };
@@ -113,6 +116,12 @@ export function bootApp(ids: { scripts: string; routeModules: string; serverStat
     whenInteractive.observe(document.documentElement, { attributes: true, attributeFilter: ['data-interactive'] });
   });
   whenHydrated.observe(document.documentElement, { attributes: true, attributeFilter: ['data-hydrated'] });
+  const giveUp = () => {
+    whenHydrated.disconnect();
+    for (const [type, listener] of listeners) document.removeEventListener(type, listener, true);
+    for (const [form, submitter] of sent)
+      if (form.isConnected) form.requestSubmit(submitter?.isConnected ? submitter : null);
+  };
 
   if (document.getElementById(ids.serverState) && document.visibilityState === 'visible') {
     // After the page's main picture (the hero, a part's photo: the images the page asks for first, usually its

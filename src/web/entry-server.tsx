@@ -268,7 +268,7 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
 }
 
 /** The `<link …/>` tags at the start of React's HTML, and the rest. */
-export function splitHoistedLinks(html: string): { hoisted: string; html: string } {
+function splitHoistedLinks(html: string): { hoisted: string; html: string } {
   const leading = /^(?:<link\b[^>]*\/?>)+/.exec(html);
   if (!leading) return { hoisted: '', html };
   return { hoisted: leading[0], html: html.slice(leading[0].length) };

@@ -40,14 +40,28 @@ function App({ router }: { router: ReturnType<typeof createAppRouter> }) {
   );
 }
 
-if (serverState) {
-  // Issue 15: the page's HTML came from the server; React takes it over as it is (lib/hydration.ts).
-  await prepareMatchedRoutes();
-  // A task of its own for the hydration, apart from running the modules: two shorter tasks let the browser answer
-  // a tap in between (issue 15, Total Blocking Time).
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  hydrateRoot(root, <App router={createAppRouter(serverState.router)} />);
-} else {
+/** The page rendered here from the start (the shell of a signed-in page, or a page whose route could not load). */
+function renderInBrowser(container: HTMLElement) {
   markHydrated();
-  createRoot(root).render(<App router={createAppRouter()} />);
+  createRoot(container).render(<App router={createAppRouter()} />);
+}
+
+if (serverState) {
+  // Issue 15: the page's HTML came from the server; the app takes it over as it is (lib/hydration.ts, ADR 021).
+  const prepared = await prepareMatchedRoutes().then(
+    () => true,
+    () => false,
+  );
+  if (prepared) {
+    // A task of its own for the hydration, apart from running the modules: two shorter tasks let the browser answer
+    // a tap in between (issue 15, Total Blocking Time).
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    hydrateRoot(root, <App router={createAppRouter(serverState.router)} />);
+  } else {
+    // The page's route module did not arrive: rendered anew, the router loads it again and shows its error page if
+    // that fails too.
+    renderInBrowser(root);
+  }
+} else {
+  renderInBrowser(root);
 }
