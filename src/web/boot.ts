@@ -71,9 +71,19 @@ export function bootApp(ids: { scripts: string; routeModules: string; serverStat
       typed.set(field, { value: field.value, checked: field instanceof HTMLInputElement && field.checked });
     }
   };
+  // Between the hydration and the hand-over (about a frame) the app may render a field again with its own state,
+  // which empties what the visitor had typed. Only the visitor's typing changes a field's text before the hand-over,
+  // so a text that is not the one they left is put back before their next keystroke lands.
+  const onBeforeInput = (event: Event) => {
+    const field = event.target;
+    if (!(field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement)) return;
+    const left = typed.get(field);
+    if (left && field.value !== left.value) field.value = left.value;
+  };
   const listeners: [string, (event: Event) => void][] = [
     ['click', onClick],
     ['submit', onSubmit],
+    ['beforeinput', onBeforeInput],
     ['input', onInput],
     ['change', onInput],
   ];
