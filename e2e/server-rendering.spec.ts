@@ -39,6 +39,19 @@ async function addPadsAndLever(request: APIRequestContext): Promise<string> {
   return tag;
 }
 
+/** Holds the app's entry script at the network until the returned function is called: the page as it is before the app runs. */
+async function holdAppScript(page: Page): Promise<() => void> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
 /** React's hydration complaints, in development words and production error numbers (#418, #423, #425…). */
 const HYDRATION = /hydrat|did not match|#41[89]|#42[0-5]/i;
 
@@ -152,14 +165,7 @@ for (const width of [375, 1280]) {
     }) => {
       const tag = await addPadsAndLever(request);
       // The app's entry is held back until the visitor has typed and pressed Search on the server's page.
-      let release = () => {};
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-        await released;
-        await route.continue();
-      });
+      const release = await holdAppScript(page);
       const problems = watchHydration(page);
       await rememberServerHeading(page);
       await page.goto('/allparts', { waitUntil: 'domcontentloaded' });
@@ -196,14 +202,7 @@ for (const width of [375, 1280]) {
       page.on('request', (r) => {
         if (r.method() === 'POST' && r.url().endsWith('/api/myorder')) orders.push(r.url());
       });
-      let release = () => {};
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-        await released;
-        await route.continue();
-      });
+      const release = await holdAppScript(page);
       await page.goto(`/part/${part._id}`, { waitUntil: 'domcontentloaded' });
       const quantity = page.getByPlaceholder('Add Quantity');
       await quantity.fill('2');
