@@ -74,6 +74,14 @@ export function bootApp(ids: { scripts: string; routeModules: string; serverStat
   // Between the hydration and the hand-over (about a frame) the app may render a field again with its own state,
   // which empties what the visitor had typed. Only the visitor's typing changes a field's text before the hand-over,
   // so a text that is not the one they left is put back before their next keystroke lands.
+  /** Each held form, still in the page, sent again by the button that sent it if that is still one of its own. */
+  const sendAgain = () => {
+    for (const [form, submitter] of sent) {
+      if (!form.isConnected) continue;
+      const button = submitter as HTMLButtonElement | null;
+      form.requestSubmit(button?.isConnected && button.form === form ? button : null);
+    }
+  };
   const onBeforeInput = (event: Event) => {
     const field = event.target;
     if (!(field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement)) return;
@@ -108,11 +116,7 @@ export function bootApp(ids: { scripts: string; routeModules: string; serverStat
     const replay = () =>
       setTimeout(() => {
         for (const element of pressed) if (element.isConnected) element.click();
-        for (const [form, submitter] of sent) {
-          if (!form.isConnected) continue;
-          const button = submitter as HTMLButtonElement | null;
-          form.requestSubmit(button?.isConnected && button.form === form ? button : null);
-        }
+        sendAgain();
       }, 0);
     if (document.documentElement.dataset.interactive === 'true') {
       replay();
@@ -129,8 +133,7 @@ export function bootApp(ids: { scripts: string; routeModules: string; serverStat
   const giveUp = () => {
     whenHydrated.disconnect();
     for (const [type, listener] of listeners) document.removeEventListener(type, listener, true);
-    for (const [form, submitter] of sent)
-      if (form.isConnected) form.requestSubmit(submitter?.isConnected ? submitter : null);
+    sendAgain();
   };
 
   if (document.getElementById(ids.serverState) && document.visibilityState === 'visible') {
