@@ -10,7 +10,7 @@ export default defineConfig({
     include: ['test/resilience/**/*.resilience.ts'],
     environment: 'node',
     // The run's own TMPDIR, removed at the end whatever a killed server left in it.
-    globalSetup: ['test/global-temp-dir.ts'],
+    globalSetup: ['test/global-temp-dir.ts', 'test/global-server-bundle.ts'],
     setupFiles: ['test/setup.ts'],
     // Without TEST_DATABASE_URL most of this suite is skipped: say so at the start and the end, not just "skipped".
     reporters: ['default', new PostgresSkipBanner()],

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext } from '@playwright/test';
+import { SERVER_BUNDLE } from '../scripts/build-server.ts';
 import { type LocalOidcProvider, startOidcProvider } from '../test/support/oidc-provider.ts';
 import { startSmtpServer, type TestSmtpServer } from '../test/support/smtp-server.ts';
 import { expect, expectAccessible, test, uniqueEmail } from './support/fixtures.ts';
@@ -54,7 +55,7 @@ test.describe('Sign In With Google', () => {
     const port = await freePort();
     origin = `http://127.0.0.1:${port}`;
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-e2e-google-'));
-    server = spawn(process.execPath, ['src/server/main.ts'], {
+    server = spawn(process.execPath, [SERVER_BUNDLE], {
       stdio: 'inherit',
       env: {
         ...process.env,

@@ -1,9 +1,11 @@
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { buildServerBundle, serverBundleStale } from './build-server.ts';
 
-// `npm start` serves the built SPA. Build it the first time, and again whenever the web app's sources are newer than
-// the build, so `npm start` never serves pages older than the code beside it (a `git pull` that changed a page).
+// `npm start` runs the server's bundle and serves the built SPA. Build them the first time, and again whenever their
+// sources are newer than the build, so `npm start` never serves pages or runs a server older than the code beside
+// it (a `git pull` that changed a page or a route).
 
 const root = path.resolve(import.meta.dirname, '..');
 const BUILD_DIR = 'dist/web';
@@ -52,4 +54,10 @@ if (!staticDir || path.resolve(staticDir) === path.resolve(root, BUILD_DIR)) {
     console.log(reason);
     execSync('npm run build', { cwd: root, stdio: 'inherit' });
   }
+}
+// The server's bundle is ours wherever the pages come from (ADR 022); `npm run build` above made it already.
+const serverReason = serverBundleStale();
+if (serverReason) {
+  console.log(serverReason);
+  await buildServerBundle();
 }

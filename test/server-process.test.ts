@@ -42,6 +42,15 @@ describe('the production server process on PGlite', () => {
         expect(await waitForOutput(first, ADMIN_RECORD)).toMatch(ADMIN_RECORD);
         const parts = (await (await fetch(`${first.url}/api/part`)).json()) as unknown[];
         expect(parts.length).toBeGreaterThanOrEqual(12);
+        // The server runs as a bundle (ADR 022): a dependency inside it that reads files beside its own code (the API
+        // docs' page and files) still finds them in node_modules.
+        for (const file of [
+          '/api/docs/static/index.html',
+          '/api/docs/static/swagger-ui.css',
+          '/api/docs/static/logo.svg',
+        ]) {
+          expect((await fetch(`${first.url}${file}`)).status, file).toBe(200);
+        }
         expect(await first.stop('SIGTERM')).toBe(0);
         expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
         expect(fs.existsSync(path.join(dataDir, 'secret.key'))).toBe(true);

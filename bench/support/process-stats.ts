@@ -26,3 +26,16 @@ export function processRssMb(pid: number): number {
     return Number.NaN;
   }
 }
+
+/** The processes `pid` started (its watchdog), from /proc/<pid>/task/<tid>/children (Linux; empty elsewhere). */
+export function childPids(pid: number): number[] {
+  try {
+    return fs
+      .readdirSync(`/proc/${pid}/task`)
+      .flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' '))
+      .filter((entry) => /^\d+$/.test(entry))
+      .map(Number);
+  } catch {
+    return [];
+  }
+}

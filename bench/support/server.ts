@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureServerBundle, SERVER_BUNDLE } from '../../scripts/build-server.ts';
 import { EXIT_WITH_PARENT, freePort } from '../../test/support/server-process.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -43,7 +44,7 @@ export interface BenchServer {
 }
 
 /**
- * Starts the production server (`node src/server/main.ts`, NODE_ENV=production) as a child process on the given
+ * Starts the production server (`node dist/server/main.js`, NODE_ENV=production, built first if stale) as a child process on the given
  * database and port, and resolves once GET /api/health answers 200. Benchmarks measure exactly what ships.
  */
 export async function startProductionServer(options: BenchServerOptions): Promise<BenchServer> {
@@ -70,7 +71,8 @@ export async function startProductionServer(options: BenchServerOptions): Promis
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)]
     : [];
-  const child = spawn(process.execPath, [...profile, '--import', EXIT_WITH_PARENT, 'src/server/main.ts'], {
+  await ensureServerBundle();
+  const child = spawn(process.execPath, [...profile, '--import', EXIT_WITH_PARENT, SERVER_BUNDLE], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'inherit', 'inherit'],

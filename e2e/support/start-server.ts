@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ensureServerBundle, SERVER_BUNDLE } from '../../scripts/build-server.ts';
 import { EXIT_WITH_PARENT, UNDER_TEST_ON_A_SHARED_MACHINE } from '../../test/support/server-process.ts';
 import { startMailCatcher } from './mail-catcher.ts';
 
@@ -20,7 +21,8 @@ process.on('exit', removeDataDir);
 
 const mail = await startMailCatcher();
 
-const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, 'src/server/main.ts'], {
+await ensureServerBundle();
+const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, SERVER_BUNDLE], {
   stdio: ['ignore', 'inherit', 'inherit'],
   env: {
     ...UNDER_TEST_ON_A_SHARED_MACHINE,

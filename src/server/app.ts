@@ -54,6 +54,12 @@ interface BuildAppOptions {
   database: DatabaseHandle;
   sessionSecret: string;
   logger?: FastifyServerOptions['logger'];
+  /**
+   * 'on-ready' (the default, tests): the background jobs start when the app is made ready. 'by-caller': the
+   * production server starts them once it listens (serve.ts), so pg-boss setting up its queues (~0.2 s) is not part
+   * of the time before the shop answers (issue 15 item 6).
+   */
+  startJobs?: 'on-ready' | 'by-caller';
 }
 
 /** Pino settings: request ids on every line, and no personal data or secret ever written (log-safety.ts). */
@@ -152,9 +158,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const services = createServices(options.database, config, { sessionSecret: options.sessionSecret, log: app.log });
   app.decorate('services', services);
   app.decorate('sessions', services.sessions);
-  // Jobs start once the app (and so the database it was given) is ready, and stop before the database is closed
-  // by its owner (main.ts or a test): first the forgot-password work already answered, then the runner and mail.
-  app.addHook('onReady', async () => services.jobs.start());
+  // Jobs start once the app (and so the database it was given) is ready, or when the caller says (startJobs), and
+  // stop before the database is closed by its owner (serve.ts or a test): first the forgot-password work already
+  // answered, then the runner and mail.
+  if (options.startJobs !== 'by-caller') app.addHook('onReady', async () => services.jobs.start());
   app.addHook('onClose', async () => {
     await services.accounts.settled();
     await services.catalogImports.stop();

@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { loadConfig, publicUrl } from './config.ts';
 import { openDatabase } from './db/open-database.ts';
 import { seedDemoData } from './db/seed.ts';
+import { startIdleMemoryRelease } from './idle-memory.ts';
 import { closeHealthListener, listenForHealth } from './plugins/health-listener.ts';
 import { resolveSessionSecret } from './secrets.ts';
 import { startWatchdog } from './watchdog.ts';
@@ -22,7 +23,12 @@ const LISTEN_BACKLOG = 4096;
 async function main(): Promise<void> {
   const config = loadConfig();
   const { handle, release } = await openDatabase(config);
-  const app = await buildApp({ config, database: handle, sessionSecret: resolveSessionSecret(config) });
+  const app = await buildApp({
+    config,
+    database: handle,
+    sessionSecret: resolveSessionSecret(config),
+    startJobs: 'by-caller',
+  });
   // From here on the process stops by itself if its event loop stalls (a wedged database) or a stop overruns.
   const watchdog = startWatchdog(config.WATCHDOG_STALL_SECONDS);
 
@@ -67,6 +73,13 @@ async function main(): Promise<void> {
       });
     }
     await app.listen({ port: config.PORT, host: config.HOST, backlog: LISTEN_BACKLOG });
+    // The shop answers from here; mail and housekeeping join a moment later, and a failure to start them still
+    // stops the process (the catch below), as it did when they started before listening.
+    await app.services.jobs.start();
+    // A server at rest gives back the memory that starting (and the last busy spell) left behind (issue 15 item 6).
+    startIdleMemoryRelease({
+      onCollected: (result) => app.log.debug(result, 'memory released after a quiet spell'),
+    });
     if (config.HEALTH_PORT > 0) {
       healthServer = await listenForHealth(app, {
         port: config.HEALTH_PORT,

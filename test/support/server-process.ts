@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
+import { SERVER_BUNDLE } from '../../scripts/build-server.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 /** Preloaded into every server: it stops itself if the test process that started it dies first. */
-export const EXIT_WITH_PARENT = path.join(import.meta.dirname, 'exit-with-parent.ts');
+export const EXIT_WITH_PARENT = path.join(import.meta.dirname, 'exit-with-parent.js');
 
 /** A port nobody listens on right now: the OS picks it (listen on 0), we read it and close. */
 export async function freePort(): Promise<number> {
@@ -93,7 +94,7 @@ export async function stopAllServers(): Promise<void> {
   await Promise.all([...running].map((server) => server.stop('SIGKILL')));
 }
 
-/** Starts the production entry point (`node src/server/main.ts`) as its own process. */
+/** Starts the production server (`node dist/server/main.js`; test/global-setup.ts builds it when stale) as its own process. */
 export function startServer(env: Record<string, string>, port: number): ServerProcess {
   let output = '';
   const childEnv = {
@@ -104,7 +105,7 @@ export function startServer(env: Record<string, string>, port: number): ServerPr
     ...UNDER_TEST_ON_A_SHARED_MACHINE,
     ...env,
   };
-  const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, 'src/server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, SERVER_BUNDLE], {
     cwd: root,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,5 @@
+import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
@@ -10,10 +10,24 @@ import type { DatabaseHandle } from './client.ts';
 /** Any fixed number: the advisory lock that serialises migrations across instances. */
 const MIGRATION_LOCK_KEY = 72_535_277;
 
-const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
+/**
+ * The committed migrations, `drizzle/` at the project root: found by walking up from this module, which runs from
+ * `src/server/db` (sources, tests) or from the production bundle in `dist/server` (ADR 022).
+ */
+function findMigrationsFolder(): string {
+  for (let dir = import.meta.dirname; ; dir = path.dirname(dir)) {
+    const folder = path.join(dir, 'drizzle');
+    if (fs.existsSync(path.join(folder, 'meta', '_journal.json'))) return folder;
+    if (path.dirname(dir) === dir) throw new Error(`No drizzle/ migrations folder above ${import.meta.dirname}`);
+  }
+}
+
+let migrationsFolderFound: string | undefined;
 
 /** Applies the committed SQL migrations in order; already applied ones are skipped. */
 export async function runMigrations(handle: DatabaseHandle): Promise<void> {
+  migrationsFolderFound ??= findMigrationsFolder();
+  const migrationsFolder = migrationsFolderFound;
   if (handle.driver === 'pglite') {
     await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder });
   } else {

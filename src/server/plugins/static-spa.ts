@@ -42,17 +42,30 @@ export const staticSpaPlugin = fp(
     const hasBuild = fs.existsSync(path.join(root, 'index.html'));
     const pages = hasBuild ? serverRenderedPages(app, root, options.publicUrl) : null;
     if (hasBuild) {
+      // One rule for both registrations and for `reply.sendFile` (the first one's), which serves index.html.
+      const setHeaders = (res: { header(name: string, value: string): unknown }, filePath: string) => {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', IMMUTABLE);
+        else if (/\.html(\.br|\.gz)?$/.test(filePath)) res.header('cache-control', 'no-cache');
+        else res.header('cache-control', 'public, max-age=86400');
+      };
+      // The hashed assets, most of the build's files, through one wildcard route (a route per file made the start
+      // ~50 ms slower); the build writes .br and .gz beside each: served as they are, no compression per request.
+      await app.register(fastifyStatic, {
+        root: path.join(root, 'assets'),
+        prefix: '/assets/',
+        index: false,
+        preCompressed: true,
+        setHeaders,
+      });
+      // The rest (index.html, images) a route per file, so a page's address never costs a look at the disk.
       await app.register(fastifyStatic, {
         root,
         wildcard: false,
         index: false,
-        // The build writes .br and .gz beside each asset: served as they are, no compression per request.
         preCompressed: true,
-        setHeaders(res, filePath) {
-          if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', IMMUTABLE);
-          else if (/\.html(\.br|\.gz)?$/.test(filePath)) res.header('cache-control', 'no-cache');
-          else res.header('cache-control', 'public, max-age=86400');
-        },
+        globIgnore: ['assets/**', '**/*.br', '**/*.gz'],
+        decorateReply: false,
+        setHeaders,
       });
     } else {
       app.log.warn(`No web build in ${root}: run "npm run build" to serve the shop's pages.`);
