@@ -37,7 +37,8 @@ import { type BenchServer, benchPort, startProductionServer } from './support/se
  * BENCH_POSTGRES (server URL, default postgres://postgres@127.0.0.1:5432/postgres; "skip" runs PGlite only; a
  * database redline_bench_all_<pid> is created on it and dropped after), STATIC_DIR (default dist/web).
  * Then, on PostgreSQL, bench/catalog-paging.ts (page 1 vs page 2,500 at 100,000 parts; BENCH_PAGING=skip leaves it out).
- * And bench/catalog-cache.ts (cached list and part reads vs a bare Fastify route; BENCH_CACHE=skip leaves it out).
+ * And bench/catalog-cache.ts (cached list and part reads vs a bare Fastify route; BENCH_CACHE=skip leaves it out),
+ * and bench/process-start.ts (cold start and RSS at rest; BENCH_START=skip leaves it out).
  */
 const PARTS = 10_000;
 const ORDERS = 10_000;
@@ -292,6 +293,18 @@ if (postgresServer !== 'skip' && process.env.BENCH_CACHE !== 'skip') {
     execFileSync(process.execPath, [path.join(import.meta.dirname, 'catalog-cache.ts')], {
       stdio: 'inherit',
       env: { ...process.env, BENCH_POSTGRES: postgresServer, BENCH_DURATION: String(Math.max(duration, 10)) },
+    });
+  } catch {
+    process.exitCode = 1;
+  }
+}
+if (postgresServer !== 'skip' && process.env.BENCH_START !== 'skip') {
+  // Issue 15 item 6: cold start and RSS at rest of the production server (BENCH_START=skip).
+  console.log('\nbench/process-start.ts (PostgreSQL, then PGlite):');
+  try {
+    execFileSync(process.execPath, [path.join(import.meta.dirname, 'process-start.ts')], {
+      stdio: 'inherit',
+      env: { ...process.env, BENCH_POSTGRES: postgresServer },
     });
   } catch {
     process.exitCode = 1;
