@@ -57,7 +57,9 @@ export function startIdleMemoryRelease(options: IdleMemoryOptions = {}): IdleMem
     const now = performance.eventLoopUtilization();
     const sample = performance.eventLoopUtilization(now, previous);
     previous = now;
-    if (sample.utilization >= quiet) {
+    // Time spent running JavaScript against a whole sample, not the ratio of this one: a sample cut short (the timer
+    // catching up after a collection) must not count as busy for a few milliseconds of work.
+    if (sample.active >= quiet * sampleMs) {
       busySinceCollection = true;
       return;
     }
