@@ -274,41 +274,29 @@ if (postgresServer !== 'skip') {
     await dropPostgresDatabase(postgresServer, name);
   }
 }
-if (postgresServer !== 'skip' && process.env.BENCH_PAGING !== 'skip') {
-  // Issue 15 item 5: page 1 against page 2,500 of a 100,000-part catalogue (its own database; BENCH_PAGING=skip).
-  console.log('\nbench/catalog-paging.ts (PostgreSQL, 100,000 parts):');
+/**
+ * Issue 15's other PostgreSQL benchmarks, each in a process of its own after the API cases; `skipWith=skip` in the
+ * environment leaves one out. A failed one fails this run.
+ */
+function runAlso(script: string, what: string, skipWith: string, env: Record<string, string> = {}): void {
+  if (postgresServer === 'skip' || process.env[skipWith] === 'skip') return;
+  console.log(`\nbench/${script} (${what}):`);
   try {
-    execFileSync(process.execPath, [path.join(import.meta.dirname, 'catalog-paging.ts')], {
+    execFileSync(process.execPath, [path.join(import.meta.dirname, script)], {
       stdio: 'inherit',
-      env: { ...process.env, BENCH_POSTGRES: postgresServer },
+      env: { ...process.env, BENCH_POSTGRES: postgresServer, ...env },
     });
   } catch {
     process.exitCode = 1;
   }
 }
-if (postgresServer !== 'skip' && process.env.BENCH_CACHE !== 'skip') {
-  // Issue 15 item 4: cached list and part reads against a bare Fastify route with the same bytes (BENCH_CACHE=skip).
-  console.log('\nbench/catalog-cache.ts (PostgreSQL, 1,000 parts, ours vs a bare Fastify route):');
-  try {
-    execFileSync(process.execPath, [path.join(import.meta.dirname, 'catalog-cache.ts')], {
-      stdio: 'inherit',
-      env: { ...process.env, BENCH_POSTGRES: postgresServer, BENCH_DURATION: String(Math.max(duration, 10)) },
-    });
-  } catch {
-    process.exitCode = 1;
-  }
-}
-if (postgresServer !== 'skip' && process.env.BENCH_START !== 'skip') {
-  // Issue 15 item 6: cold start and RSS at rest of the production server (BENCH_START=skip).
-  console.log('\nbench/process-start.ts (PostgreSQL, then PGlite):');
-  try {
-    execFileSync(process.execPath, [path.join(import.meta.dirname, 'process-start.ts')], {
-      stdio: 'inherit',
-      env: { ...process.env, BENCH_POSTGRES: postgresServer },
-    });
-  } catch {
-    process.exitCode = 1;
-  }
-}
+// Item 5: page 1 against page 2,500 of a 100,000-part catalogue (its own database).
+runAlso('catalog-paging.ts', 'PostgreSQL, 100,000 parts', 'BENCH_PAGING');
+// Item 4: cached list and part reads against a bare Fastify route with the same bytes.
+runAlso('catalog-cache.ts', 'PostgreSQL, 1,000 parts, ours vs a bare Fastify route', 'BENCH_CACHE', {
+  BENCH_DURATION: String(Math.max(duration, 10)),
+});
+// Item 6: cold start and RSS at rest of the production server.
+runAlso('process-start.ts', 'PostgreSQL, then PGlite', 'BENCH_START');
 console.log(`\n(${((Date.now() - started) / 1000).toFixed(0)} s, load afterwards ${os.loadavg()[0]?.toFixed(2)})`);
 if (rows.some((r) => r.non2xx > 0 || r.errors > 0)) process.exitCode = 1;
