@@ -79,6 +79,34 @@ describe('the production server process on PGlite', () => {
   );
 });
 
+describe('a stop that comes while the jobs are still starting (they start after the server answers, ADR 022)', () => {
+  it(
+    'exits 0, as any asked-for stop does',
+    async () => {
+      await withServers(async (started) => {
+        const emptyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-proc-early-stop-'));
+        try {
+          // At `warn` the server writes no "serving" line to wait for: the stop follows the first healthy answer.
+          const server = startServer({ DATA_DIR: emptyDir, LOG_LEVEL: 'warn' }, await freePort());
+          started.push(server);
+          for (let answered = false; !answered; await new Promise((resolve) => setTimeout(resolve, 5))) {
+            answered = await fetch(`${server.url}/api/health`).then(
+              (res) => res.ok,
+              () => false,
+            );
+          }
+          // The jobs take a moment more on PGlite (pg-boss creates its queues): the stop lands meanwhile.
+          expect(await server.stop('SIGTERM')).toBe(0);
+          expect(server.output()).not.toMatch(/start-up failed/);
+        } finally {
+          fs.rmSync(emptyDir, { recursive: true, force: true });
+        }
+      });
+    },
+    START_TIMEOUT_MS,
+  );
+});
+
 describe('a half-configured Stripe', () => {
   it(
     'stops the server before it serves anything, with one sentence naming the missing keys',

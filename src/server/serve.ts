@@ -33,6 +33,7 @@ async function main(): Promise<void> {
   const watchdog = startWatchdog(config.WATCHDOG_STALL_SECONDS);
 
   let healthServer: Awaited<ReturnType<typeof listenForHealth>> | undefined;
+  let jobsStarting: Promise<void> | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -52,6 +53,9 @@ async function main(): Promise<void> {
     }, capMs);
     try {
       if (healthServer) await closeHealthListener(healthServer);
+      // The jobs start after the server answers: a stop that comes meanwhile lets them finish starting first, or
+      // pg-boss, stopped half-way, would fail the start and the process would exit 1 instead of 0.
+      await jobsStarting?.catch(() => {});
       await app.close();
       await handle.close();
     } catch (error) {
@@ -75,7 +79,9 @@ async function main(): Promise<void> {
     await app.listen({ port: config.PORT, host: config.HOST, backlog: LISTEN_BACKLOG });
     // The shop answers from here; mail and housekeeping join a moment later, and a failure to start them still
     // stops the process (the catch below), as it did when they started before listening.
-    await app.services.jobs.start();
+    jobsStarting = app.services.jobs.start();
+    await jobsStarting;
+    if (closing) return;
     // A server at rest gives back the memory that starting (and the last busy spell) left behind (issue 15 item 6).
     startIdleMemoryRelease({
       onCollected: (result) => app.log.debug(result, 'memory released after a quiet spell'),
@@ -98,6 +104,8 @@ async function main(): Promise<void> {
       );
     }
   } catch (error) {
+    // A stop under way owns the exit (a start it interrupted is not a failed start).
+    if (closing) return;
     app.log.error({ err: error }, 'start-up failed');
     await app.close().catch(() => {});
     await handle.close().catch(() => {});
