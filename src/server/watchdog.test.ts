@@ -67,6 +67,35 @@ describe.each(['process', 'thread'] as const)(
       expect(await noWatchdogLeft(result.pid)).toEqual([]);
     });
 
+    it('enforces the deadline of a stop that was signalled to the whole process group', async () => {
+      const source = `import { startWatchdog } from ${JSON.stringify(watchdog)};
+      const dog = startWatchdog(0, ${JSON.stringify(kind)});
+      process.on('SIGTERM', () => { dog.stopping(500); for (;;) {} });
+      setInterval(() => {}, 1000);`;
+      // A process group of its own, signalled as a terminal's Ctrl+C or systemd's stop signal the whole group.
+      const proc = spawn(process.execPath, ['--input-type=module', '-e', source], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        detached: true,
+      });
+      let stderr = '';
+      proc.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const closed = new Promise<NodeJS.Signals | null>((resolve) =>
+        proc.on('close', (_code, signal) => resolve(signal)),
+      );
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 700));
+        process.kill(-(proc.pid ?? 0), 'SIGTERM');
+        expect(await closed).toBe('SIGKILL');
+        expect(stderr).toMatch(/graceful stop overran its time cap/);
+        expect(await noWatchdogLeft(proc.pid ?? 0)).toEqual([]);
+      } finally {
+        // Whatever happened above, the spinning process goes (a watchdog that failed would leave it spinning).
+        if (proc.exitCode === null && proc.signalCode === null) process.kill(-(proc.pid ?? 0), 'SIGKILL');
+      }
+    }, 15_000);
+
     it('goes when the process it watches is killed', async () => {
       const result = await child(kind, 30, 'setTimeout(() => process.kill(process.pid, "SIGKILL"), 300);');
       expect(result.signal).toBe('SIGKILL');

@@ -19,9 +19,11 @@ const HEARTBEAT_MS = 250;
 /**
  * $1 stall limit in seconds (0: none), $2 the server's pid. A line per heartbeat; `stop <ms>` sets the deadline.
  * `read -t` times out (status > 128) when no line came in time; status 1 is the pipe's end (the server is gone).
- * No command substitution: each would fork.
+ * No command substitution: each would fork. The signals a stop sends to the whole process group (Ctrl+C, systemd's
+ * SIGTERM to the service) are ignored: the watchdog must outlive the start of a stop to enforce its deadline.
  */
 const WATCHDOG_SCRIPT = `
+trap '' INT TERM HUP
 stall_ms=$(( $1 * 1000 )); pid=$2; deadline=0
 die() {
   printf '{"level":60,"time":%s,"pid":%s,"msg":"watchdog: %s; stopping the process"}\n' "$now" "$pid" "$1" >&2
