@@ -12,6 +12,9 @@ function child(kind: 'process' | 'thread', stallSeconds: number, then: string) {
     ${then}`;
   const started = Date.now();
   const proc = spawn(process.execPath, ['--input-type=module', '-e', source], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A watchdog that failed would leave a spinning process behind: it goes anyway, and the test fails on its signal.
+  const guard = setTimeout(() => proc.kill('SIGKILL'), 12_000);
+  proc.on('close', () => clearTimeout(guard));
   let stderr = '';
   proc.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
@@ -87,7 +90,12 @@ describe.each(['process', 'thread'] as const)(
       try {
         await new Promise((resolve) => setTimeout(resolve, 700));
         process.kill(-(proc.pid ?? 0), 'SIGTERM');
-        expect(await closed).toBe('SIGKILL');
+        // Bounded: a watchdog that failed leaves the process spinning, and the test must get to its `finally`.
+        const ended = await Promise.race([
+          closed,
+          new Promise((resolve) => setTimeout(resolve, 8000, 'still running')),
+        ]);
+        expect(ended).toBe('SIGKILL');
         expect(stderr).toMatch(/graceful stop overran its time cap/);
         expect(await noWatchdogLeft(proc.pid ?? 0)).toEqual([]);
       } finally {
