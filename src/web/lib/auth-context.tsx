@@ -1,6 +1,6 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import type { Me } from '../../shared/schemas/accounts.ts';
-import { api, onUnauthorized } from './api-client.ts';
+import { ApiError, api, onUnauthorized } from './api-client.ts';
 import { clearToken, readToken, storeToken } from './auth-token.ts';
 import { markInteractive, useHydrated } from './hydration.ts';
 import { queryClient } from './query-client.ts';
@@ -43,6 +43,9 @@ interface AuthState {
 
 const AuthContext = createContext<AuthState | null>(null);
 
+/** GET /api/me tries before a page gives up on a stored sign-in it could not check (1 s, then 2 s apart). */
+const ME_ATTEMPTS = 3;
+
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<AuthUser | null>(null);
   const [status, setStatus] = useState<AuthStatus>(() => (readToken() ? 'loading' : 'signed-out'));
@@ -61,21 +64,37 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     queryClient.clear();
   }, []);
 
-  // A stored token is only a claim: ask the server who it belongs to before showing the user as signed in.
+  // A stored token is only a claim: ask the server who it belongs to before showing the user as signed in. Only the
+  // server's "no" (401, which signs out through onUnauthorized below) forgets it. A request that failed otherwise (the
+  // visitor went on to another page meanwhile, the network dropped, the shop answered 503) is asked again; if it keeps
+  // failing, this page shows the visitor signed out and the stored sign-in stays for the next page.
   useEffect(() => {
     if (status !== 'loading') return;
     let cancelled = false;
-    api<AuthUser>('/me')
-      .then((me) => {
-        if (cancelled) return;
-        setUser(me);
-        setStatus('signed-in');
-      })
-      .catch(() => {
-        if (!cancelled) forget();
-      });
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const ask = (attempt: number) => {
+      api<AuthUser>('/me')
+        .then((me) => {
+          if (cancelled) return;
+          setUser(me);
+          setStatus('signed-in');
+        })
+        .catch((error: unknown) => {
+          if (cancelled) return;
+          if (error instanceof ApiError && error.status === 401) {
+            forget();
+          } else if (attempt < ME_ATTEMPTS) {
+            retry = setTimeout(() => ask(attempt + 1), attempt * 1000);
+          } else {
+            statusRef.current = 'signed-out';
+            setStatus('signed-out');
+          }
+        });
+    };
+    ask(1);
     return () => {
       cancelled = true;
+      clearTimeout(retry);
     };
   }, [status, forget]);
 
