@@ -7,7 +7,7 @@ import { type HydrationState, RouterProvider } from 'react-router';
 import { SERVER_STATE_ID } from '../shared/server-rendering.ts';
 import { createAppRouter, prepareMatchedRoutes } from './app/router.tsx';
 import { AuthProvider } from './lib/auth-context.tsx';
-import { markHydrated } from './lib/hydration.ts';
+import { markHydrated, startHydration } from './lib/hydration.ts';
 import { queryClient } from './lib/query-client.ts';
 
 const root = document.getElementById('root');
@@ -56,6 +56,7 @@ if (serverState) {
     // A task of its own for the hydration, apart from running the modules: two shorter tasks let the browser answer
     // a tap in between (issue 15, Total Blocking Time).
     await new Promise((resolve) => setTimeout(resolve, 0));
+    startHydration();
     hydrateRoot(root, <App router={createAppRouter(serverState.router)} />);
   } else {
     // The page's route module did not arrive: rendered anew, the router loads it again and shows its error page if

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { LoadingSpinner } from '../components/query-state.tsx';
 import { useAuth } from '../lib/auth-context.tsx';
+import { HydrateLater } from '../lib/hydrate-later.tsx';
 import { HydrationDone, useHydrated } from '../lib/hydration.ts';
 import { ShoppingForBar } from './shopping-for-bar.tsx';
 import { SiteFooter } from './site-footer.tsx';
@@ -52,7 +53,9 @@ export function RootLayout() {
       <a className="visually-hidden-focusable skip-link" href="#main">
         Skip to content
       </a>
-      <SiteNavbar />
+      <HydrateLater>
+        <SiteNavbar />
+      </HydrateLater>
       <ShoppingForBar />
       {user?.emailVerified === false ? (
         <Suspense fallback={null}>
@@ -66,7 +69,10 @@ export function RootLayout() {
           <HydrationDone />
         </Suspense>
       </main>
-      <SiteFooter />
+      {/* Issue 15: at the bottom of every page, hydrated in a task of its own after the page. */}
+      <HydrateLater>
+        <SiteFooter />
+      </HydrateLater>
       {/* Spec §9: top right, 5000 ms, draggable, removed after dragging 80 % of its width. */}
       {toastsReady && (
         <Suspense fallback={null}>

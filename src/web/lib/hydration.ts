@@ -10,6 +10,55 @@ import { useEffect, useSyncExternalStore } from 'react';
 let hydrated = false;
 const listeners = new Set<() => void>();
 
+/*
+ * Parts hydrated later (`HydrateLater`, hydrate-later.tsx): below the fold, each in a task of its own after the
+ * page's first pass, so no single task holds the whole page's hydration (issue 15, Total Blocking Time). The page
+ * counts as hydrated once the first pass and every such part are done.
+ */
+let firstPassHydrating = false;
+let firstPassDone = false;
+let partsWaiting = 0;
+const releases: Array<() => void> = [];
+
+/** main.tsx, right before it hydrates a server-rendered page: parts marked `HydrateLater` wait for their turn. */
+export function startHydration(): void {
+  firstPassHydrating = true;
+}
+
+/**
+ * A `HydrateLater` part rendered in the first pass: a promise that settles in a task of its own, once the parts
+ * before it have had theirs (undefined when the page is not being hydrated: the part renders at once).
+ */
+export function waitForTurn(): Promise<void> | undefined {
+  if (!firstPassHydrating || firstPassDone) return undefined;
+  partsWaiting += 1;
+  return new Promise((resolve) => releases.push(resolve));
+}
+
+/**
+ * One part per task: a part renders (hydrates) in the microtasks right after its promise settles, so when the next
+ * task runs it is done; the task after the last one says the page is hydrated.
+ */
+function releaseNext(): void {
+  setTimeout(() => {
+    const release = releases.shift();
+    if (!release) {
+      markHydrated();
+      return;
+    }
+    partsWaiting -= 1;
+    release();
+    releaseNext();
+  }, 0);
+}
+
+/** The first pass is hydrated (`HydrationDone`'s effect): the parts left for later take their turns, one per task. */
+export function firstPassFinished(): void {
+  firstPassDone = true;
+  if (partsWaiting === 0) markHydrated();
+  else releaseNext();
+}
+
 export function markHydrated(): void {
   if (hydrated) return;
   hydrated = true;
@@ -34,9 +83,12 @@ export function useHydrated(): boolean {
   );
 }
 
-/** Rendered inside the boundary whose hydration ends the server's render: its effect runs once that is done. */
+/**
+ * Rendered inside the boundary whose hydration ends the server's render: its effect runs once that is done, and the
+ * parts left for later then take their turns.
+ */
 export function HydrationDone(): null {
-  useEffect(markHydrated, []);
+  useEffect(firstPassFinished, []);
   return null;
 }
 

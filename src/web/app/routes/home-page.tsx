@@ -17,6 +17,7 @@ import { VehicleFinder } from '../../features/fitment/vehicle-finder.tsx';
 import { ReviewCard, ReviewCardSkeleton } from '../../features/reviews/review-card.tsx';
 import { reviewsQueryOptions } from '../../features/reviews/reviews-api.ts';
 import { useForgetVanishedVehicle, useGarage } from '../../lib/current-vehicle.tsx';
+import { HydrateLater } from '../../lib/hydrate-later.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { featuredImages, featuredProducts, safetyGearSearch, trustFigures } from './home-content.ts';
 import { HOME_HERO_IMAGE } from './home-hero.ts';
@@ -27,14 +28,31 @@ export function Component() {
   return (
     <>
       <HeroBanner />
-      <FindYourVehicle />
-      <LatestParts />
-      <SafetyGearPromo />
-      <FeaturedImages />
-      <FeaturedProducts />
-      <TrustSummary />
-      <ClientReviews />
-      <CallToAction />
+      {/* Issue 15: below the banner on a phone, each hydrated in a task of its own after the first pass. */}
+      <HydrateLater>
+        <FindYourVehicle />
+      </HydrateLater>
+      <HydrateLater>
+        <LatestParts />
+      </HydrateLater>
+      <HydrateLater>
+        <SafetyGearPromo />
+      </HydrateLater>
+      <HydrateLater>
+        <FeaturedImages />
+      </HydrateLater>
+      <HydrateLater>
+        <FeaturedProducts />
+      </HydrateLater>
+      <HydrateLater>
+        <TrustSummary />
+      </HydrateLater>
+      <HydrateLater>
+        <ClientReviews />
+      </HydrateLater>
+      <HydrateLater>
+        <CallToAction />
+      </HydrateLater>
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { type ReactElement, type ReactNode, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Container from 'react-bootstrap/Container';
@@ -11,6 +11,7 @@ import type { Part } from '../../../shared/schemas/parts.ts';
 import { PartCard, PartCardSkeleton, PurchaseLink } from '../../components/part-card.tsx';
 import { EmptyState, LoadError, SkeletonGrid } from '../../components/query-state.tsx';
 import { useForgetVanishedVehicle } from '../../lib/current-vehicle.tsx';
+import { HydrateLater } from '../../lib/hydrate-later.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { SearchBar, useCatalogSearch } from './catalog-search.tsx';
 import {
@@ -30,8 +31,8 @@ interface PartsPageProps {
   vehicle: Vehicle | null;
   /** False while the current vehicle is not known yet (a signed-in user's garage loading): the list waits. */
   vehicleReady: boolean;
-  /** The vehicle selector, above the list. */
-  vehiclePanel?: ReactNode;
+  /** The vehicle selector, above the list: one element (it is hydrated later, HydrateLater). */
+  vehiclePanel?: ReactElement | null;
   /** What each card says about fitting the current vehicle. */
   renderBadge?(part: Part): ReactNode;
 }
@@ -61,29 +62,35 @@ export function PartsPage({ vehicle, vehicleReady, vehiclePanel, renderBadge }: 
   return (
     <Container className="py-4">
       <h1 className="mb-3">Parts</h1>
-      {vehiclePanel}
-      <SearchBar
-        q={q}
-        sort={sort}
-        onSearch={(text) => update({ q: text })}
-        onSort={(next) => update({ sort: next })}
-        onSuggestion={(choice) => {
-          if (choice.kind === 'part') navigate(paths.part(choice.part._id));
-          else if (choice.kind === 'search') update({ q: choice.text });
-          // A category or brand picked is its filter, instead of the words that named it.
-          else update({ q: '', [choice.kind]: choice.slug });
-        }}
-      />
+      {/* Issue 15: the page's blocks are hydrated one task each after the first pass (HydrateLater). */}
+      {vehiclePanel ? <HydrateLater>{vehiclePanel}</HydrateLater> : null}
+      <HydrateLater>
+        <SearchBar
+          q={q}
+          sort={sort}
+          onSearch={(text) => update({ q: text })}
+          onSort={(next) => update({ sort: next })}
+          onSuggestion={(choice) => {
+            if (choice.kind === 'part') navigate(paths.part(choice.part._id));
+            else if (choice.kind === 'search') update({ q: choice.text });
+            // A category or brand picked is its filter, instead of the words that named it.
+            else update({ q: '', [choice.kind]: choice.slug });
+          }}
+        />
+      </HydrateLater>
       <Row className="g-4 mt-0">
         <Col lg={3}>
-          <PartFilters
-            search={search}
-            facets={facets}
-            vehicleLabel={vehicle?.label}
-            onChange={update}
-            show={showFilters}
-            onHide={() => setShowFilters(false)}
-          />
+          {/* Issue 15: behind a button on a phone, beside the list on a desktop; hydrated after the first pass. */}
+          <HydrateLater>
+            <PartFilters
+              search={search}
+              facets={facets}
+              vehicleLabel={vehicle?.label}
+              onChange={update}
+              show={showFilters}
+              onHide={() => setShowFilters(false)}
+            />
+          </HydrateLater>
         </Col>
         <Col lg={9}>
           <div className="d-flex flex-wrap align-items-center gap-2 mb-2">
@@ -117,12 +124,15 @@ export function PartsPage({ vehicle, vehicleReady, vehiclePanel, renderBadge }: 
           ) : (
             <>
               <Row xs={1} sm={2} xl={3} className={`g-4 ${parts.isPlaceholderData ? 'opacity-50' : ''}`}>
+                {/* Issue 15: the page's largest hydration, a card per task after the first pass. */}
                 {parts.data.items.map((part, index) => (
-                  <Col key={part._id}>
-                    <PartCard part={part} priority={index < 3} badge={renderBadge?.(part)}>
-                      <PurchaseLink part={part} />
-                    </PartCard>
-                  </Col>
+                  <HydrateLater key={part._id}>
+                    <Col>
+                      <PartCard part={part} priority={index < 3} badge={renderBadge?.(part)}>
+                        <PurchaseLink part={part} />
+                      </PartCard>
+                    </Col>
+                  </HydrateLater>
                 ))}
               </Row>
               <PartsPagination page={page} pageCount={pageCount} onPage={goToPage} />

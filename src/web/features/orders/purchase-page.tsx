@@ -26,6 +26,7 @@ import { SubmitButton } from '../../components/submit-button.tsx';
 import { ApiError, errorMessage, SubmitKeys } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-context.tsx';
 import { useCart } from '../../lib/cart-context.tsx';
+import { HydrateLater } from '../../lib/hydrate-later.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { clearPurchaseDraft, readPurchaseDraft, savePurchaseDraft } from './purchase-draft.ts';
 import { usePlaceOrder } from './use-order-mutations.ts';
@@ -250,101 +251,108 @@ function PurchaseScreen({
           </p>
         </Col>
         <Col md={7} lg={8}>
-          <div className="bg-white border rounded p-3 p-md-4">
-            <h2 className="h5 mb-3">Your Order</h2>
-            {placed ? (
-              <Alert variant="success" role="status">
-                <Alert.Heading as="p" className="h6 mb-1">
-                  {toastMessages.orderPlaced}
-                </Alert.Heading>
-                {placed.quantity} PCS of {placed.name}, {formatUsd(placed.total)}.{' '}
-                <Link to={paths.dashboard.myOrder} className="alert-link">
-                  Go to My Order to pay
-                </Link>
-              </Alert>
-            ) : null}
-            <Form noValidate onSubmit={onSubmit}>
-              <Row>
-                <Col sm={6}>
-                  <Form.Group className="mb-3" controlId="purchase-name">
-                    <Form.Label>Name</Form.Label>
-                    <Form.Control value={user?.displayName ?? ''} disabled readOnly autoComplete="name" />
-                  </Form.Group>
-                </Col>
-                <Col sm={6}>
-                  <Form.Group className="mb-3" controlId="purchase-email">
-                    <Form.Label>Email</Form.Label>
-                    <Form.Control type="email" value={user?.email ?? ''} disabled readOnly autoComplete="email" />
-                  </Form.Group>
-                </Col>
-              </Row>
-              <FormField
-                form={form}
-                name="address"
-                label="Address"
-                autoComplete="street-address"
-                placeholder="Address"
-              />
-              <FormField
-                form={form}
-                name="phone"
-                label="Phone Number"
-                type="tel"
-                autoComplete="tel"
-                inputMode="tel"
-                placeholder="Phone Number"
-              />
-              <FormField
-                form={form}
-                name="quantity"
-                label="Order Quantity (PCS)"
-                type="number"
-                inputMode="numeric"
-                min={part.minimunorder}
-                max={part.availablequantity}
-                step={1}
-                asNumber
-                placeholder="Add Quantity"
-                hint={`Minimum order ${part.minimunorder} PCS, ${part.availablequantity} PCS available.`}
-              />
-              {stock.orderable ? null : (
-                <p id={stockReasonId} className="text-danger fw-semibold mb-2">
-                  {stock.label}:{' '}
-                  {part.availablequantity > 0
-                    ? `${part.availablequantity} PCS left, fewer than the minimum order of ${part.minimunorder} PCS.`
-                    : 'this part cannot be ordered right now.'}
-                </p>
-              )}
-              <div className="d-flex flex-wrap gap-2">
-                <SubmitButton
-                  busy={order.isPending}
-                  busyLabel="Placing the order"
-                  className="btn-brand"
-                  disabled={!stock.orderable}
-                  describedBy={stock.orderable ? undefined : stockReasonId}
-                >
-                  Place Order
-                </SubmitButton>
-                <Button
-                  type="button"
-                  variant="outline-dark"
-                  disabled={!stock.orderable || adding}
-                  aria-describedby={stock.orderable ? undefined : stockReasonId}
-                  onClick={() => void addToCart()}
-                >
-                  Add To Cart
-                </Button>
-                {cart.count > 0 ? (
-                  <Link to={paths.cart} className="btn btn-link">
-                    View Cart ({cart.count})
+          {/* Issue 15: under the part on a phone; hydrated in a task of its own after the first pass. */}
+          <HydrateLater>
+            <div className="bg-white border rounded p-3 p-md-4">
+              <h2 className="h5 mb-3">Your Order</h2>
+              {placed ? (
+                <Alert variant="success" role="status">
+                  <Alert.Heading as="p" className="h6 mb-1">
+                    {toastMessages.orderPlaced}
+                  </Alert.Heading>
+                  {placed.quantity} PCS of {placed.name}, {formatUsd(placed.total)}.{' '}
+                  <Link to={paths.dashboard.myOrder} className="alert-link">
+                    Go to My Order to pay
                   </Link>
-                ) : null}
-              </div>
-            </Form>
-          </div>
+                </Alert>
+              ) : null}
+              <Form noValidate onSubmit={onSubmit}>
+                <Row>
+                  <Col sm={6}>
+                    <Form.Group className="mb-3" controlId="purchase-name">
+                      <Form.Label>Name</Form.Label>
+                      <Form.Control value={user?.displayName ?? ''} disabled readOnly autoComplete="name" />
+                    </Form.Group>
+                  </Col>
+                  <Col sm={6}>
+                    <Form.Group className="mb-3" controlId="purchase-email">
+                      <Form.Label>Email</Form.Label>
+                      <Form.Control type="email" value={user?.email ?? ''} disabled readOnly autoComplete="email" />
+                    </Form.Group>
+                  </Col>
+                </Row>
+                <FormField
+                  form={form}
+                  name="address"
+                  label="Address"
+                  autoComplete="street-address"
+                  placeholder="Address"
+                />
+                <FormField
+                  form={form}
+                  name="phone"
+                  label="Phone Number"
+                  type="tel"
+                  autoComplete="tel"
+                  inputMode="tel"
+                  placeholder="Phone Number"
+                />
+                <FormField
+                  form={form}
+                  name="quantity"
+                  label="Order Quantity (PCS)"
+                  type="number"
+                  inputMode="numeric"
+                  min={part.minimunorder}
+                  max={part.availablequantity}
+                  step={1}
+                  asNumber
+                  placeholder="Add Quantity"
+                  hint={`Minimum order ${part.minimunorder} PCS, ${part.availablequantity} PCS available.`}
+                />
+                {stock.orderable ? null : (
+                  <p id={stockReasonId} className="text-danger fw-semibold mb-2">
+                    {stock.label}:{' '}
+                    {part.availablequantity > 0
+                      ? `${part.availablequantity} PCS left, fewer than the minimum order of ${part.minimunorder} PCS.`
+                      : 'this part cannot be ordered right now.'}
+                  </p>
+                )}
+                <div className="d-flex flex-wrap gap-2">
+                  <SubmitButton
+                    busy={order.isPending}
+                    busyLabel="Placing the order"
+                    className="btn-brand"
+                    disabled={!stock.orderable}
+                    describedBy={stock.orderable ? undefined : stockReasonId}
+                  >
+                    Place Order
+                  </SubmitButton>
+                  <Button
+                    type="button"
+                    variant="outline-dark"
+                    disabled={!stock.orderable || adding}
+                    aria-describedby={stock.orderable ? undefined : stockReasonId}
+                    onClick={() => void addToCart()}
+                  >
+                    Add To Cart
+                  </Button>
+                  {cart.count > 0 ? (
+                    <Link to={paths.cart} className="btn btn-link">
+                      View Cart ({cart.count})
+                    </Link>
+                  ) : null}
+                </div>
+              </Form>
+            </div>
+          </HydrateLater>
         </Col>
       </Row>
-      {fitment ? <div className="mt-4">{fitment}</div> : null}
+      {fitment ? (
+        <HydrateLater>
+          <div className="mt-4">{fitment}</div>
+        </HydrateLater>
+      ) : null}
       <ConfirmDialog
         show={askFit !== null}
         title={fitNotice ? `${fitNotice.text}. Order it anyway?` : 'Order it anyway?'}

@@ -1,0 +1,56 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+type Hydration = typeof import('./hydration.ts');
+
+/** A fresh copy of the module (its state is the page's) and the one element of a page it writes to. */
+async function freshPage(): Promise<{ hydration: Hydration; root: { dataset: Record<string, string> } }> {
+  vi.resetModules();
+  const root = { dataset: {} as Record<string, string> };
+  vi.stubGlobal('document', { documentElement: root });
+  return { hydration: await import('./hydration.ts'), root };
+}
+
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('parts hydrated later (issue 15, HydrateLater)', () => {
+  beforeEach(() => vi.unstubAllGlobals());
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('render at once when no server-rendered page is being hydrated', async () => {
+    const { hydration } = await freshPage();
+    expect(hydration.waitForTurn()).toBeUndefined();
+  });
+
+  it('take their turns in page order, one per task, after the first pass; the page is hydrated after the last', async () => {
+    const { hydration, root } = await freshPage();
+    hydration.startHydration();
+    const order: number[] = [];
+    const turns = [1, 2, 3].map((n) => hydration.waitForTurn()?.then(() => order.push(n)));
+    expect(turns.every(Boolean)).toBe(true);
+
+    await nextTask();
+    expect(order, 'nothing before the first pass is done').toEqual([]);
+
+    hydration.firstPassFinished();
+    expect(order).toEqual([]);
+    await nextTask();
+    expect(order, 'one part in the first task').toEqual([1]);
+    expect(root.dataset.hydrated).toBeUndefined();
+    await nextTask();
+    expect(order).toEqual([1, 2]);
+    await nextTask();
+    expect(order).toEqual([1, 2, 3]);
+    expect(root.dataset.hydrated, 'not while the last part may still be rendering').toBeUndefined();
+    await nextTask();
+    expect(root.dataset.hydrated).toBe('true');
+    // A part rendered after the first pass (a later navigation) does not wait.
+    expect(hydration.waitForTurn()).toBeUndefined();
+  });
+
+  it('say the page is hydrated at once when no part waits', async () => {
+    const { hydration, root } = await freshPage();
+    hydration.startHydration();
+    hydration.firstPassFinished();
+    expect(root.dataset.hydrated).toBe('true');
+  });
+});
