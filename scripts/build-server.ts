@@ -95,13 +95,19 @@ export async function buildServerBundle(): Promise<void> {
   });
 }
 
-function newestMtime(entry: string): number {
-  const stat = fs.statSync(path.join(root, entry), { throwIfNoEntry: false });
-  if (!stat) return 0;
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = 0;
-  for (const name of fs.readdirSync(path.join(root, entry)))
-    newest = Math.max(newest, newestMtime(path.join(entry, name)));
+/** The most recently modified file among `entries` (directories walked), or undefined when none exists. */
+export function newestFile(entries: readonly string[]): { file: string; mtimeMs: number } | undefined {
+  let newest: { file: string; mtimeMs: number } | undefined;
+  const consider = (file: string) => {
+    const stat = fs.statSync(path.join(root, file), { throwIfNoEntry: false });
+    if (!stat) return;
+    if (stat.isDirectory()) {
+      for (const name of fs.readdirSync(path.join(root, file))) consider(path.join(file, name));
+    } else if (!newest || stat.mtimeMs > newest.mtimeMs) {
+      newest = { file, mtimeMs: stat.mtimeMs };
+    }
+  };
+  for (const entry of entries) consider(entry);
   return newest;
 }
 
@@ -109,7 +115,7 @@ function newestMtime(entry: string): number {
 export function serverBundleStale(): string | undefined {
   const built = fs.statSync(path.join(root, SERVER_BUNDLE), { throwIfNoEntry: false });
   if (!built) return 'No server bundle yet: building it (npm run build:server)…';
-  if (SOURCES.some((source) => newestMtime(source) > built.mtimeMs)) {
+  if ((newestFile(SOURCES)?.mtimeMs ?? 0) > built.mtimeMs) {
     return 'The server changed since its last build: rebuilding it (npm run build:server)…';
   }
   return undefined;

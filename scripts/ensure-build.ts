@@ -1,7 +1,7 @@
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildServerBundle, serverBundleStale } from './build-server.ts';
+import { buildServerBundle, newestFile, serverBundleStale } from './build-server.ts';
 
 // `npm start` runs the server's bundle and serves the built SPA. Build them the first time, and again whenever their
 // sources are newer than the build, so `npm start` never serves pages or runs a server older than the code beside
@@ -15,22 +15,6 @@ const BUILD_STAMP = path.join(BUILD_DIR, 'index.html');
 const SERVER_BUNDLE = path.join('dist/ssr', 'entry-server.js');
 /** Everything `vite build` reads; package-lock.json stands for the dependencies bundled into the pages. */
 const SOURCES = ['src/web', 'src/shared', 'index.html', 'vite.config.ts', 'public', 'package-lock.json'];
-
-/** The most recently modified file among `entries` (directories walked), or undefined when none exists. */
-function newestFile(entries: readonly string[]): { file: string; mtimeMs: number } | undefined {
-  let newest: { file: string; mtimeMs: number } | undefined;
-  const consider = (file: string) => {
-    const stat = fs.statSync(path.join(root, file), { throwIfNoEntry: false });
-    if (!stat) return;
-    if (stat.isDirectory()) {
-      for (const name of fs.readdirSync(path.join(root, file))) consider(path.join(file, name));
-    } else if (!newest || stat.mtimeMs > newest.mtimeMs) {
-      newest = { file, mtimeMs: stat.mtimeMs };
-    }
-  };
-  for (const entry of entries) consider(entry);
-  return newest;
-}
 
 /** Why the web app must be (re)built, in one line, or undefined when the build is current. */
 function rebuildReason(): string | undefined {

@@ -79,13 +79,22 @@ describe('the production server process on PGlite', () => {
   );
 });
 
+/** Runs `work` with a fresh, empty data directory, removed afterwards whether `work` passed or failed. */
+async function withEmptyDataDir(prefix: string, work: (dir: string) => Promise<void>): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  try {
+    await work(dir);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('a stop that comes while the jobs are still starting (they start after the server answers, ADR 022)', () => {
   it(
     'exits 0, as any asked-for stop does',
     async () => {
       await withServers(async (started) => {
-        const emptyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-proc-early-stop-'));
-        try {
+        await withEmptyDataDir('redline-proc-early-stop-', async (emptyDir) => {
           // At `warn` the server writes no "serving" line to wait for: the stop follows the first healthy answer.
           const server = startServer({ DATA_DIR: emptyDir, LOG_LEVEL: 'warn' }, await freePort());
           started.push(server);
@@ -98,9 +107,7 @@ describe('a stop that comes while the jobs are still starting (they start after 
           // The jobs take a moment more on PGlite (pg-boss creates its queues): the stop lands meanwhile.
           expect(await server.stop('SIGTERM')).toBe(0);
           expect(server.output()).not.toMatch(/start-up failed/);
-        } finally {
-          fs.rmSync(emptyDir, { recursive: true, force: true });
-        }
+        });
       });
     },
     START_TIMEOUT_MS,
@@ -112,8 +119,7 @@ describe('a half-configured Stripe', () => {
     'stops the server before it serves anything, with one sentence naming the missing keys',
     async () => {
       await withServers(async (started) => {
-        const emptyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-proc-stripe-'));
-        try {
+        await withEmptyDataDir('redline-proc-stripe-', async (emptyDir) => {
           const server = startServer(
             { DATA_DIR: emptyDir, STRIPE_SECRET_KEY: 'sk_test_half', STRIPE_PUBLISHABLE_KEY: 'pk_test_half' },
             await freePort(),
@@ -124,9 +130,7 @@ describe('a half-configured Stripe', () => {
           expect(server.output()).not.toMatch(SERVING_LINE);
           // Refused before anything was written: not even the database was created.
           expect(fs.readdirSync(emptyDir)).toEqual([]);
-        } finally {
-          fs.rmSync(emptyDir, { recursive: true, force: true });
-        }
+        });
       });
     },
     START_TIMEOUT_MS,

@@ -11,13 +11,12 @@ let hydrated = false;
 const listeners = new Set<() => void>();
 
 /*
- * Parts hydrated later (`HydrateLater`, hydrate-later.tsx): below the fold, each in a task of its own after the
- * page's first pass, so no single task holds the whole page's hydration (issue 15, Total Blocking Time). The page
+ * Parts hydrated later (`HydrateLater`, hydrate-later.tsx): the blocks a phone does not show first, each in a task of
+ * its own after the page's first pass, so no single task holds the whole page's hydration (issue 15, Total Blocking Time). The page
  * counts as hydrated once the first pass and every such part are done.
  */
 let firstPassHydrating = false;
 let firstPassDone = false;
-let partsWaiting = 0;
 const releases: Array<() => void> = [];
 
 /** main.tsx, right before it hydrates a server-rendered page: parts marked `HydrateLater` wait for their turn. */
@@ -31,7 +30,6 @@ export function startHydration(): void {
  */
 export function waitForTurn(): Promise<void> | undefined {
   if (!firstPassHydrating || firstPassDone) return undefined;
-  partsWaiting += 1;
   return new Promise((resolve) => releases.push(resolve));
 }
 
@@ -46,7 +44,6 @@ function releaseNext(): void {
       markHydrated();
       return;
     }
-    partsWaiting -= 1;
     release();
     releaseNext();
   }, 0);
@@ -55,7 +52,7 @@ function releaseNext(): void {
 /** The first pass is hydrated (`HydrationDone`'s effect): the parts left for later take their turns, one per task. */
 export function firstPassFinished(): void {
   firstPassDone = true;
-  if (partsWaiting === 0) markHydrated();
+  if (releases.length === 0) markHydrated();
   else releaseNext();
 }
 
