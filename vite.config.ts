@@ -445,6 +445,8 @@ export default defineConfig(({ isSsrBuild }) => ({
     manifest: true,
     emptyOutDir: true,
     sourcemap: false,
+    // VITE_PROFILE_BUILD=1: readable function names in a browser CPU profile (bench/page-trace.ts, PAGE_TRACE_PROFILE).
+    minify: process.env.VITE_PROFILE_BUILD !== '1',
     // One stylesheet for the whole app, inlined into index.html (inlineStylesheet): no page waits for a CSS request,
     // and a lazy route brings no stylesheet of its own.
     cssCodeSplit: false,

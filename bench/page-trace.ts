@@ -5,6 +5,9 @@
  *
  *   npm run build && node bench/page-trace.ts [/path ...]      # default: / /allparts /part/first
  *
+ * PAGE_TRACE_CPU=1 records without the slowdown (what Lighthouse's simulation measures and then multiplies by 4; tasks
+ * over 12 ms / that rate are printed).
+ *
  * PAGE_TRACE_PROFILE=<dir> also writes each page's JavaScript CPU profile there (`<page>.cpuprofile`; read it with
  * `node bench/cpu-profile-summary.ts <file>` or Chromium's DevTools).
  */
@@ -15,17 +18,12 @@ import path from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium.ts';
 import { benchPort, startProductionServer } from './support/server.ts';
+import { blockingTime, mainThreadTasks, type TraceEvent } from './support/trace-tasks.ts';
 
-interface TraceEvent {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tid: number;
-  pid: number;
-  args?: { data?: { url?: string; functionName?: string } };
-}
 
+// PAGE_TRACE_ALL=1: every kind of trace event inside a task, not only the usual suspects.
+const everyEvent = process.env.PAGE_TRACE_ALL === '1';
+const cpuRate = Number(process.env.PAGE_TRACE_CPU ?? 4);
 const pages = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['/', '/allparts', '/part/first'];
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-trace-'));
 const server = await startProductionServer({ port: await benchPort(), dataDir });
@@ -40,7 +38,7 @@ try {
     const page = await browser.newPage();
     await page.setViewport({ width: 412, height: 823, deviceScaleFactor: 1.75, isMobile: true });
     const cdp = await page.createCDPSession();
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuRate });
     const file = path.join(dataDir, 'trace.json');
     const profileDir = process.env.PAGE_TRACE_PROFILE;
     if (profileDir) {
@@ -65,54 +63,16 @@ try {
       );
     }
     const events = (JSON.parse(fs.readFileSync(file, 'utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
-    // The renderer's main thread that ran the most (about:blank has one too).
-    const mains = events.filter(
-      (e) => e.name === 'thread_name' && (e.args as { name?: string })?.name === 'CrRendererMain',
-    );
-    const busy = (t: TraceEvent) => events.filter((e) => e.tid === t.tid && e.pid === t.pid && e.ph === 'X').length;
-    const main = mains.sort((a, b) => busy(b) - busy(a))[0];
-    const onMain = events.filter((e) => main && e.tid === main.tid && e.pid === main.pid && e.ph === 'X');
-    const start = Math.min(...onMain.map((e) => e.ts));
+    const { tasks } = mainThreadTasks(events, { minMs: 3 * cpuRate, origin: server.baseUrl, everyEvent });
     console.log(`\n${pagePath}`);
-    let blocking = 0;
-    for (const task of onMain.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > 12_000)) {
-      const end = task.ts + (task.dur ?? 0);
-      const inside = onMain.filter((e) => e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= end);
-      const by = new Map<string, number>();
-      for (const e of inside) {
-        if (
-          ![
-            'EvaluateScript',
-            'v8.compileModule',
-            'v8.evaluateModule',
-            'FunctionCall',
-            'UpdateLayoutTree',
-            'Layout',
-            'ParseHTML',
-            'Paint',
-            'TimerFire',
-            'FireAnimationFrame',
-            'EventDispatch',
-            'ParseAuthorStyleSheet',
-            'MajorGC',
-            'MinorGC',
-          ].includes(e.name)
-        )
-          continue;
-        const url = e.args?.data?.url ? ` ${e.args.data.url.replace(server.baseUrl, '')}` : '';
-        const key = `${e.name}${url}`;
-        by.set(key, (by.get(key) ?? 0) + (e.dur ?? 0));
-      }
-      const top = [...by]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, 6)
-        .map(([k, v]) => `${k} ${(v / 1000).toFixed(0)}`);
-      blocking += Math.max(0, (task.dur ?? 0) / 1000 - 50);
-      console.log(
-        `  at ${((task.ts - start) / 1000).toFixed(0)} ms: ${((task.dur ?? 0) / 1000).toFixed(0)} ms  [${top.join('; ')}]`,
-      );
+    for (const task of tasks) {
+      console.log(`  at ${task.at.toFixed(0)} ms: ${task.ms.toFixed(cpuRate < 4 ? 1 : 0)} ms  [${task.parts.join('; ')}]`);
     }
-    console.log(`  blocking time over 50 ms (observed, throttled): ${blocking.toFixed(0)} ms`);
+    // At 4× slower, as Lighthouse's mobile simulation counts it (the trace's own durations when it was recorded so).
+    const blocking = blockingTime(tasks, 4 / cpuRate);
+    console.log(
+      `  blocking time over 50 ms (at 4×${cpuRate === 4 ? ', observed' : `, this trace's times × ${4 / cpuRate}`}): ${blocking.toFixed(0)} ms`,
+    );
     await page.close();
   }
 } finally {

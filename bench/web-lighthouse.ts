@@ -156,6 +156,10 @@ async function auditOnce(
     if (jsonOut) {
       const name = `${jsonOut.replace(/\.json$/, '')}-${pagePath.replace(/\W+/g, '') || 'home'}-${formFactor}.json`;
       fs.writeFileSync(name, result?.report as string);
+      // The unthrottled trace the simulation starts from (its tasks ×4 are the long tasks TBT counts): read it with
+      // `node bench/trace-tasks.ts <file>`.
+      const trace = (result?.artifacts as { Trace?: unknown } | undefined)?.Trace;
+      if (trace) fs.writeFileSync(name.replace(/\.json$/, '.trace.json'), JSON.stringify(trace));
     }
     const score = (id: string) => {
       const value = lhr.categories[id]?.score;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { phoneNumberSchema } from './phone.ts';
 
 /** A shipping address as the purchase form takes it; required (trimmed, not blank) where an order will ship to it. */
 export const shippingAddressSchema = z
@@ -7,12 +8,8 @@ export const shippingAddressSchema = z
   .min(1, 'Address Is Required')
   .max(300, 'Address Must Be 300 Characters Or Fewer');
 
-export const shippingPhoneSchema = z
-  .string()
-  .trim()
-  .min(1, 'Phone Number Is Required')
-  .max(30, 'Phone Number Must Be 30 Characters Or Fewer')
-  .regex(/^[0-9+()\-.\s]*$/, 'Provide A Valid Phone Number');
+/** A phone number where an order will ship: the rule of every phone number, and not empty. */
+export const shippingPhoneSchema = phoneNumberSchema.min(1, 'Phone Number Is Required');
 
 /** A saved entry of the caller's address book (issue 12). */
 export const savedAddressSchema = z.object({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { checkCursorQuery, cursorQuery } from '../cursor.ts';
 import { orderCancelReasons, orderStatuses } from '../enums.ts';
+import { phoneNumberSchema } from './phone.ts';
 
 /**
  * An order as it travels on the wire: the spec's fields (`_id`, `name` = the part's name, `price` = unit price in
@@ -86,12 +87,7 @@ export const placeOrderBodySchema = z.strictObject({
   partId: z.string().min(1, 'Choose A Part').max(64),
   quantity: orderQuantitySchema,
   address: z.string().trim().max(300, 'Address Must Be 300 Characters Or Fewer').optional(),
-  phone: z
-    .string()
-    .trim()
-    .max(30, 'Phone Number Must Be 30 Characters Or Fewer')
-    .regex(/^[0-9+()\-.\s]*$/, 'Provide A Valid Phone Number')
-    .optional(),
+  phone: phoneNumberSchema.optional(),
   price: z.unknown().optional().describe('Ignored: the price comes from the part'),
   name: z.unknown().optional().describe('Ignored: the name comes from the part'),
   userName: z.unknown().optional().describe('Ignored: the name comes from the signed-in account'),

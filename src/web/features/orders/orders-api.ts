@@ -1,9 +1,14 @@
 import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { z } from 'zod';
 import type { OrderStatus } from '../../../shared/enums.ts';
-import { type Order, orderDetailSchema, orderSchema, type ShipOrderBody } from '../../../shared/schemas/orders.ts';
-import { api, apiOnce, apiRequest } from '../../lib/api-client.ts';
+import type { Order, ShipOrderBody } from '../../../shared/schemas/orders.ts';
+import { api, apiOnce, apiRequest, lazySchemas } from '../../lib/api-client.ts';
 import { queryRoots } from '../../lib/query-keys.ts';
+
+/** The answers' schemas, loaded with the first answer to check (ADR 018). */
+const schemas = lazySchemas(
+  () => import('./orders-schemas.ts').then((module) => module.orderAnswers),
+  ['order', 'orders', 'detail'],
+);
 
 /** Query keys: every order mutation invalidates `orderKeys.all`, so My Order, Manage Orders and Payment refresh. */
 export const orderKeys = {
@@ -37,7 +42,7 @@ export const myOrdersQueryOptions = infiniteQueryOptions({
   queryFn: async ({ pageParam, signal }) => {
     const { data, headers } = await apiRequest('/myorder', {
       query: { limit: MY_ORDERS_PAGE_SIZE, ...(pageParam ? { after: pageParam } : {}) },
-      schema: z.array(orderSchema),
+      schema: schemas.orders,
       signal,
     });
     const total = Number(headers.get('x-total-count'));
@@ -54,7 +59,7 @@ export const myOrdersQueryOptions = infiniteQueryOptions({
 export function orderQueryOptions(id: string) {
   return queryOptions({
     queryKey: orderKeys.detail(id),
-    queryFn: ({ signal }) => api(`/myorder/${encodeURIComponent(id)}`, { schema: orderSchema, signal }),
+    queryFn: ({ signal }) => api(`/myorder/${encodeURIComponent(id)}`, { schema: schemas.order, signal }),
   });
 }
 
@@ -62,7 +67,7 @@ export function orderQueryOptions(id: string) {
 export function orderDetailQueryOptions(id: string) {
   return queryOptions({
     queryKey: orderKeys.page(id),
-    queryFn: ({ signal }) => api(`/orders/${encodeURIComponent(id)}/detail`, { schema: orderDetailSchema, signal }),
+    queryFn: ({ signal }) => api(`/orders/${encodeURIComponent(id)}/detail`, { schema: schemas.detail, signal }),
   });
 }
 
@@ -77,7 +82,7 @@ export function allOrdersQueryOptions(filter: AdminOrdersFilter) {
   return queryOptions({
     queryKey: orderKeys.admin(filter),
     queryFn: async ({ signal }) => {
-      const { data, headers } = await apiRequest('/allorder', { query, schema: z.array(orderSchema), signal });
+      const { data, headers } = await apiRequest('/allorder', { query, schema: schemas.orders, signal });
       const total = Number(headers.get('x-total-count'));
       return {
         items: data,
@@ -105,7 +110,7 @@ export function placeOrder({
   phone: string;
   idempotencyKey?: string;
 }): Promise<Order> {
-  return apiOnce('/myorder', { method: 'POST', body: input, schema: orderSchema }, idempotencyKey);
+  return apiOnce('/myorder', { method: 'POST', body: input, schema: schemas.order }, idempotencyKey);
 }
 
 export async function deleteOrder(id: string): Promise<void> {
@@ -113,18 +118,18 @@ export async function deleteOrder(id: string): Promise<void> {
 }
 
 export function markOrderPaid(id: string, transactionId: string): Promise<Order> {
-  return api(`/myorder/${encodeURIComponent(id)}`, { method: 'PATCH', body: { transactionId }, schema: orderSchema });
+  return api(`/myorder/${encodeURIComponent(id)}`, { method: 'PATCH', body: { transactionId }, schema: schemas.order });
 }
 
 export function shipOrder(id: string, shipment: ShipOrderBody): Promise<Order> {
-  return api(`/allorder/${encodeURIComponent(id)}/ship`, { method: 'PATCH', body: shipment, schema: orderSchema });
+  return api(`/allorder/${encodeURIComponent(id)}/ship`, { method: 'PATCH', body: shipment, schema: schemas.order });
 }
 
 export function deliverOrder(id: string): Promise<Order> {
-  return api(`/allorder/${encodeURIComponent(id)}/deliver`, { method: 'PATCH', schema: orderSchema });
+  return api(`/allorder/${encodeURIComponent(id)}/deliver`, { method: 'PATCH', schema: schemas.order });
 }
 
 /** One refund per press: a retry after a network failure carries the same Idempotency-Key (apiOnce). */
 export function refundOrder(id: string): Promise<Order> {
-  return apiOnce(`/allorder/${encodeURIComponent(id)}/refund`, { method: 'POST', schema: orderSchema });
+  return apiOnce(`/allorder/${encodeURIComponent(id)}/refund`, { method: 'POST', schema: schemas.order });
 }

@@ -16,8 +16,8 @@ import { centsToDollars, dollarsToCents, formatUsd } from '../../../shared/money
 import { checkOrderQuantity } from '../../../shared/order-rules.ts';
 import { paths } from '../../../shared/paths.ts';
 import type { Order } from '../../../shared/schemas/orders.ts';
-import { placeOrderBodySchema } from '../../../shared/schemas/orders.ts';
 import type { Part } from '../../../shared/schemas/parts.ts';
+import { phoneNumberSchema } from '../../../shared/schemas/phone.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { FormField } from '../../components/form-field.tsx';
 import { PartCard, PartCardSkeleton, partStock } from '../../components/part-card.tsx';
@@ -34,7 +34,7 @@ import { usePlaceOrder } from './use-order-mutations.ts';
 /** The form's own rules: address and phone as the server checks them; the quantity only as a whole number here. */
 const purchaseFormSchema = z.object({
   address: z.string().trim().max(300, 'Address Must Be 300 Characters Or Fewer'),
-  phone: placeOrderBodySchema.shape.phone.unwrap(),
+  phone: phoneNumberSchema,
   quantity: z.number({ error: 'Enter A Whole Number Of PCS' }).int('Enter A Whole Number Of PCS'),
 });
 type PurchaseForm = z.infer<typeof purchaseFormSchema>;
