@@ -217,6 +217,40 @@ for (const width of [375, 1280]) {
       expect(placed.map((order) => order.quantity)).toEqual([2]);
     });
 
+    test("a block hydrated before the rest of the page hears of a send only at the hand-over, with the visitor's typing (ADR 023)", async ({
+      page,
+      request,
+    }) => {
+      const part = await addPart(request, `${newTag()} Chain`, 30);
+      const customer = await signUpViaApi(request, 'Hana Handover');
+      const release = await holdAppScript(page);
+      await page.goto(`/part/${part._id}`, { waitUntil: 'domcontentloaded' });
+      const quantity = page.getByPlaceholder('Add Quantity');
+      // Stands for the order form hydrated in a task of its own (HydrateLater) while the rest of the page waits: a
+      // handler of its own on the form, as the app's is. It would act on a form the hand-over has not filled in yet.
+      await quantity.evaluate((field: HTMLInputElement) => {
+        const seen = window as unknown as { earlySends: number };
+        seen.earlySends = 0;
+        field.form?.addEventListener('submit', () => {
+          seen.earlySends += 1;
+        });
+      });
+      await quantity.fill('3');
+      await page.getByLabel('Address').fill('8 Sprocket Road');
+      await page.getByRole('button', { name: 'Place Order' }).click();
+      await expect(page).toHaveURL(new RegExp(`/part/${part._id}$`));
+      expect(await page.evaluate(() => (window as unknown as { earlySends: number }).earlySends)).toBe(0);
+      release();
+      // The visitor is asked to sign in, and comes back to what they typed.
+      await expect(page).toHaveURL(/\/login$/);
+      await page.getByLabel('Email').fill(customer.email);
+      await page.getByLabel('Password').fill(customer.password);
+      await page.getByRole('button', { name: 'Login' }).click();
+      await expect(page).toHaveURL(new RegExp(`/part/${part._id}$`));
+      await expect(page.getByPlaceholder('Add Quantity')).toHaveValue('3');
+      await expect(page.getByLabel('Address')).toHaveValue('8 Sprocket Road');
+    });
+
     test('the home page, the blog and the portfolio hydrate without a warning', async ({ page }) => {
       const problems = watchHydration(page);
       await rememberServerHeading(page);

@@ -61,13 +61,20 @@ export function bootApp(ids: { scripts: string; routeModules: string; serverStat
   const pressed: HTMLElement[] = [];
   const sent = new Map<HTMLFormElement, HTMLElement | null>();
   const typed = new Map<Field, { value: string; checked: boolean }>();
+  // Held presses and sends do not go on to the page's own handlers either: a block hydrated in a task of its own
+  // (HydrateLater, ADR 023) has them before the rest of the page is hydrated, and would act on a form the hand-over
+  // has not filled in yet (a quantity typed before that block was hydrated) or before the app knows who is using it.
+  // They reach it once, when they are made again.
   const onClick = (event: Event) => {
     const target = event.target instanceof Element ? event.target.closest('button[type="button"]') : null;
-    if (target instanceof HTMLElement) pressed.push(target);
+    if (!(target instanceof HTMLElement)) return;
+    event.stopPropagation();
+    pressed.push(target);
   };
   const onSubmit = (event: Event) => {
     if (!(event.target instanceof HTMLFormElement)) return;
     event.preventDefault();
+    event.stopPropagation();
     sent.set(event.target, (event as SubmitEvent).submitter);
   };
   const onInput = (event: Event) => {
