@@ -29,6 +29,7 @@ const staticDir = path.resolve(process.env.STATIC_DIR ?? 'dist/web');
 const chromePath = CHROMIUM_PATH;
 const jsonOut = process.env.BENCH_WEB_JSON;
 const runCount = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 1));
+const auditsWritten = new Map<string, number>();
 // Narrowing the audits makes A/B comparisons with many runs affordable, e.g. BENCH_WEB_PAGES=/ BENCH_WEB_FORM_FACTORS=mobile.
 // `signed-in:/path` audits a page as a signed-in customer (an account made for the benchmark, email not verified).
 const pages = (process.env.BENCH_WEB_PAGES ?? '/,/allparts,/part/first,signed-in:/allparts')
@@ -154,7 +155,11 @@ async function auditOnce(
     if (!lhr) throw new Error(`Lighthouse returned nothing for ${pagePath}`);
     if (lhr.runtimeError) throw new Error(`${pagePath}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     if (jsonOut) {
-      const name = `${jsonOut.replace(/\.json$/, '')}-${pagePath.replace(/\W+/g, '') || 'home'}-${formFactor}.json`;
+      // One file per run when there are several (…-mobile-2.json), so every run's trace can be read.
+      const run = (auditsWritten.get(`${pagePath} ${formFactor}`) ?? 0) + 1;
+      auditsWritten.set(`${pagePath} ${formFactor}`, run);
+      const suffix = runCount > 1 ? `-${run}` : '';
+      const name = `${jsonOut.replace(/\.json$/, '')}-${pagePath.replace(/\W+/g, '') || 'home'}-${formFactor}${suffix}.json`;
       fs.writeFileSync(name, result?.report as string);
       // The unthrottled trace the simulation starts from (its tasks ×4 are the long tasks TBT counts): read it with
       // `node bench/trace-tasks.ts <file>`.

@@ -27,23 +27,22 @@ export function bootApp(ids: { scripts: string; routeModules: string; serverStat
     // The app could not be loaded (offline, a deploy gone wrong): the page stays as the server sent it, and what was
     // held back goes the way plain HTML takes it.
     entry.addEventListener('error', () => giveUp());
-    // The browser starts a chunk's request as its tag is inserted, ~1–2 ms each (4× that on Lighthouse's phone): a
-    // few tags per task, one insertion each, so starting ~15 requests is no long task (issue 15, TBT). The entry goes
-    // in last, when its imports are already on their way.
-    const perTask = 3;
-    const insert = (from: number) => {
-      const tags = document.createDocumentFragment();
-      for (const href of hrefs.slice(from, from + perTask)) {
-        const link = document.createElement('link');
-        link.rel = 'modulepreload';
-        link.crossOrigin = '';
-        link.href = href;
-        tags.append(link);
-      }
-      const last = from + perTask >= hrefs.length;
-      if (last) tags.append(entry);
-      document.head.append(tags);
-      if (!last) setTimeout(() => insert(from + perTask), 0);
+    // The browser starts a chunk's request as its tag is inserted, ~1 ms each (~5 ms under Lighthouse's recording,
+    // 20 ms on its simulated phone): one tag per task, so starting ~15 requests is no long task (issue 15, TBT). The
+    // entry goes in last, when its imports are already on their way.
+    const tags: HTMLElement[] = hrefs.map((href) => {
+      const link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.crossOrigin = '';
+      link.href = href;
+      return link;
+    });
+    tags.push(entry);
+    const insert = (index: number) => {
+      const tag = tags[index];
+      if (!tag) return;
+      document.head.append(tag);
+      setTimeout(() => insert(index + 1), 0);
     };
     insert(0);
   };
