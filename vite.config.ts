@@ -134,21 +134,27 @@ function compileHints(routeModules: readonly string[]): Plugin {
   return {
     name: 'redline-compile-hints',
     apply: 'build',
-    generateBundle(_options, bundle) {
-      const chunks = Object.values(bundle).filter((output) => output.type === 'chunk');
-      const hinted = new Set<string>();
-      const visit = (fileName: string) => {
-        if (hinted.has(fileName)) return;
-        hinted.add(fileName);
-        for (const imported of chunks.find((chunk) => chunk.fileName === fileName)?.imports ?? []) visit(imported);
-      };
-      for (const chunk of chunks) {
-        const route = routeModules.some((module) => chunk.facadeModuleId?.endsWith(module));
-        if (chunk.isEntry || route) visit(chunk.fileName);
-      }
-      for (const chunk of chunks) {
-        if (hinted.has(chunk.fileName)) chunk.code = `//# allFunctionsCalledOnLoad\n${chunk.code}`;
-      }
+    generateBundle: {
+      // After Vite's own generateBundle, which puts `const __vite__mapDeps=…` at the top of a chunk with dynamic
+      // imports: V8 reads the hint only before the file's first code (its scanner's `saw_non_comment_`), so a hint
+      // under that line was ignored (the entry's `app` and `home` chunks ran without it until 2026-11-27).
+      order: 'post',
+      handler(_options, bundle) {
+        const chunks = Object.values(bundle).filter((output) => output.type === 'chunk');
+        const hinted = new Set<string>();
+        const visit = (fileName: string) => {
+          if (hinted.has(fileName)) return;
+          hinted.add(fileName);
+          for (const imported of chunks.find((chunk) => chunk.fileName === fileName)?.imports ?? []) visit(imported);
+        };
+        for (const chunk of chunks) {
+          const route = routeModules.some((module) => chunk.facadeModuleId?.endsWith(module));
+          if (chunk.isEntry || route) visit(chunk.fileName);
+        }
+        for (const chunk of chunks) {
+          if (hinted.has(chunk.fileName)) chunk.code = `//# allFunctionsCalledOnLoad\n${chunk.code}`;
+        }
+      },
     },
   };
 }
