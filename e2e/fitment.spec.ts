@@ -350,9 +350,12 @@ test('a vehicle deleted since a visitor chose it is forgotten, and the home page
   const deleted = await page.request.delete(`/api/vehicle/${vehicle.id}`, { headers: auth });
   expect(deleted.status()).toBe(204);
   await page.reload();
+  // The server's page knows no vehicle, so what follows holds before the app has run too: the app forgets the gone
+  // vehicle once its question about it comes back 404, a moment later.
   await expect(shoppingFor(page)).toHaveCount(0);
   const latest = page.locator('section', { has: page.getByRole('heading', { name: 'Parts', exact: true }) });
   // Six cards, each with its Purchase control: a link, or a disabled button for a part another test sold out.
   await expect(latest.getByLabel(/^Purchase /)).toHaveCount(6);
-  expect(await page.evaluate(() => localStorage.getItem('redline.garage'))).toBeNull();
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('redline.garage'))).toBeNull();
+  await expect(shoppingFor(page)).toHaveCount(0);
 });

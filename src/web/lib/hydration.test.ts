@@ -43,8 +43,33 @@ describe('parts hydrated later (issue 15, HydrateLater)', () => {
     expect(root.dataset.hydrated, 'not while the last part may still be rendering').toBeUndefined();
     await nextTask();
     expect(root.dataset.hydrated).toBe('true');
-    // A part rendered after the first pass (a later navigation) does not wait.
+    // A part rendered once the page is hydrated (a later navigation) does not wait.
     expect(hydration.waitForTurn()).toBeUndefined();
+  });
+
+  it('give a part inside a part hydrated later a turn of its own, after the parts already waiting', async () => {
+    const { hydration, root } = await freshPage();
+    hydration.startHydration();
+    const order: string[] = [];
+    // The outer part renders in its turn and meets the inner one then (as Preact does, in the turn's microtasks).
+    hydration
+      .waitForTurn()
+      ?.then(() => {
+        order.push('outer');
+        return hydration.waitForTurn();
+      })
+      .then(() => order.push('inner'));
+    hydration.waitForTurn()?.then(() => order.push('next'));
+    hydration.firstPassFinished();
+    await nextTask();
+    expect(order).toEqual(['outer']);
+    await nextTask();
+    expect(order).toEqual(['outer', 'next']);
+    await nextTask();
+    expect(order, 'the inner part in a task of its own').toEqual(['outer', 'next', 'inner']);
+    expect(root.dataset.hydrated).toBeUndefined();
+    await nextTask();
+    expect(root.dataset.hydrated).toBe('true');
   });
 
   it('say the page is hydrated at once when no part waits', async () => {

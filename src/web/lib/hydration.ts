@@ -16,7 +16,6 @@ const listeners = new Set<() => void>();
  * counts as hydrated once the first pass and every such part are done.
  */
 let firstPassHydrating = false;
-let firstPassDone = false;
 const releases: Array<() => void> = [];
 
 /** main.tsx, right before it hydrates a server-rendered page: parts marked `HydrateLater` wait for their turn. */
@@ -25,11 +24,13 @@ export function startHydration(): void {
 }
 
 /**
- * A `HydrateLater` part rendered in the first pass: a promise that settles in a task of its own, once the parts
- * before it have had theirs (undefined when the page is not being hydrated: the part renders at once).
+ * A `HydrateLater` part rendered while the page is being hydrated: a promise that settles in a task of its own, once
+ * the parts before it have had theirs (undefined when the page is not being hydrated: the part renders at once). A
+ * part inside a part hydrated later (the filters' groups inside the filters) waits for a turn of its own after the
+ * parts already waiting, so a large block is not one task either.
  */
 export function waitForTurn(): Promise<void> | undefined {
-  if (!firstPassHydrating || firstPassDone) return undefined;
+  if (!firstPassHydrating || hydrated) return undefined;
   return new Promise((resolve) => releases.push(resolve));
 }
 
@@ -51,7 +52,6 @@ function releaseNext(): void {
 
 /** The first pass is hydrated (`HydrationDone`'s effect): the parts left for later take their turns, one per task. */
 export function firstPassFinished(): void {
-  firstPassDone = true;
   if (releases.length === 0) markHydrated();
   else releaseNext();
 }
