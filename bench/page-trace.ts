@@ -20,7 +20,6 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium.ts';
 import { benchPort, startProductionServer } from './support/server.ts';
 import { blockingTime, mainThreadTasks, type TraceEvent } from './support/trace-tasks.ts';
 
-
 // PAGE_TRACE_ALL=1: every kind of trace event inside a task, not only the usual suspects.
 const everyEvent = process.env.PAGE_TRACE_ALL === '1';
 const cpuRate = Number(process.env.PAGE_TRACE_CPU ?? 4);
@@ -66,7 +65,9 @@ try {
     const { tasks } = mainThreadTasks(events, { minMs: 3 * cpuRate, origin: server.baseUrl, everyEvent });
     console.log(`\n${pagePath}`);
     for (const task of tasks) {
-      console.log(`  at ${task.at.toFixed(0)} ms: ${task.ms.toFixed(cpuRate < 4 ? 1 : 0)} ms  [${task.parts.join('; ')}]`);
+      console.log(
+        `  at ${task.at.toFixed(0)} ms: ${task.ms.toFixed(cpuRate < 4 ? 1 : 0)} ms  [${task.parts.join('; ')}]`,
+      );
     }
     // At 4× slower, as Lighthouse's mobile simulation counts it (the trace's own durations when it was recorded so).
     const blocking = blockingTime(tasks, 4 / cpuRate);

@@ -19,7 +19,9 @@ const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as { traceEvents: Trace
 const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
 const { tasks, start } = mainThreadTasks(events, {
   minMs: Number(min ?? 5),
-  origin: /^https?:\/\/[^/]+/.exec(events.find((e) => e.args?.data?.url?.startsWith('http'))?.args?.data?.url ?? '')?.[0],
+  origin: /^https?:\/\/[^/]+/.exec(
+    events.find((e) => e.args?.data?.url?.startsWith('http'))?.args?.data?.url ?? '',
+  )?.[0],
   everyEvent: process.env.PAGE_TRACE_ALL === '1',
 });
 const fcp = firstContentfulPaint(events, start);
