@@ -1,6 +1,12 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 // useToken is no React hook: renamed here so the linter's hook rule leaves the plain helper below alone.
-import { type E2eUser, signInAdminViaApi, signUpViaApi, useToken as startSignedIn } from './support/accounts.ts';
+import {
+  type E2eUser,
+  logInOnPage,
+  signInAdminViaApi,
+  signUpViaApi,
+  useToken as startSignedIn,
+} from './support/accounts.ts';
 import { expect, expectAccessible, test, uniqueEmail } from './support/fixtures.ts';
 import { linkIn, mailTo, waitForMail } from './support/mailbox.ts';
 
@@ -306,9 +312,7 @@ test.describe('account security', () => {
     expect(await storedToken(page)).toBeNull();
     await expectAccessible(page);
 
-    await page.getByLabel('Email').fill(customer.email);
-    await page.getByLabel('Password').fill(customer.password);
-    await page.getByRole('button', { name: 'Login' }).click();
+    await logInOnPage(page, customer);
     await expect(nav(page).getByText(customer.email)).toBeVisible(hashing);
     await expect(page).toHaveURL(/\/$/);
     expect(await storedToken(page)).toBeTruthy();
@@ -319,9 +323,7 @@ test.describe('account security', () => {
     await page.goto('/dashboard/manageorder');
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByText('That page is for administrators.')).toHaveCount(0);
-    await page.getByLabel('Email').fill(admin.email);
-    await page.getByLabel('Password').fill(admin.password);
-    await page.getByRole('button', { name: 'Login' }).click();
+    await logInOnPage(page, admin);
     await expect(page).toHaveURL(/\/dashboard\/manageorder$/, hashing);
   });
 });

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
+import { logInOnPage, signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
 import { expect, expectAccessible, test, uniqueEmail } from './support/fixtures.ts';
 import { waitForMail } from './support/mailbox.ts';
 
@@ -143,9 +143,7 @@ test("a visitor's Place Order asks to sign in and comes back with the quantity a
   await page.getByLabel('Address').fill('8 Sprocket Road');
   await page.getByRole('button', { name: 'Place Order' }).click();
   await expect(page).toHaveURL(/\/login$/);
-  await page.getByLabel('Email').fill(customer.email);
-  await page.getByLabel('Password').fill(customer.password);
-  await page.getByRole('button', { name: 'Login' }).click();
+  await logInOnPage(page, customer);
   await expect(page).toHaveURL(new RegExp(`/part/${part._id}$`));
   await expect(page.getByPlaceholder('Add Quantity')).toHaveValue('3');
   await expect(page.getByLabel('Address')).toHaveValue('8 Sprocket Road');

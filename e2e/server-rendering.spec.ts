@@ -1,5 +1,5 @@
 import type { APIRequestContext, ConsoleMessage, Page } from '@playwright/test';
-import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
+import { logInOnPage, signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
 import { expect, expectAccessible, test } from './support/fixtures.ts';
 
 /*
@@ -243,9 +243,7 @@ for (const width of [375, 1280]) {
       release();
       // The visitor is asked to sign in, and comes back to what they typed.
       await expect(page).toHaveURL(/\/login$/);
-      await page.getByLabel('Email').fill(customer.email);
-      await page.getByLabel('Password').fill(customer.password);
-      await page.getByRole('button', { name: 'Login' }).click();
+      await logInOnPage(page, customer);
       await expect(page).toHaveURL(new RegExp(`/part/${part._id}$`));
       await expect(page.getByPlaceholder('Add Quantity')).toHaveValue('3');
       await expect(page.getByLabel('Address')).toHaveValue('8 Sprocket Road');

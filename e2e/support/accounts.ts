@@ -36,3 +36,10 @@ export async function useToken(page: Page, token: string): Promise<void> {
     }
   }, token);
 }
+
+/** Fills the login page's form (spec §2 Login) with this account and presses Login. */
+export async function logInOnPage(page: Page, user: Pick<E2eUser, 'email' | 'password'>): Promise<void> {
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+}
