@@ -26,13 +26,12 @@ export function CartProvider({ children }: { children: ReactNode }) {
   const visitor = useVisitorCart();
   const owner: CartState['owner'] = authStatus === 'signed-out' ? 'visitor' : 'account';
   const server = useQuery({ ...cartQueryOptions, enabled: authStatus === 'signed-in' });
-  const setItem = useSetCartItem();
-  const removeItem = useRemoveCartItem();
-  const merge = useMergeCart();
+  const setNow = useSetCartItem();
+  const removeNow = useRemoveCartItem();
+  const mergeNow = useMergeCart();
 
   const merging = useRef(false);
   const [mergeFailed, setMergeFailed] = useState(false);
-  const mergeNow = merge.mutateAsync;
   // A failed merge is tried again at the next sign-in (or reload).
   useEffect(() => {
     if (authStatus === 'signed-out') setMergeFailed(false);
@@ -49,8 +48,6 @@ export function CartProvider({ children }: { children: ReactNode }) {
       });
   }, [authStatus, visitor, mergeNow, mergeFailed]);
 
-  const setNow = setItem.mutateAsync;
-  const removeNow = removeItem.mutateAsync;
   const retry = server.refetch;
   const value = useMemo<CartState>(() => {
     if (owner === 'visitor') {

@@ -38,14 +38,13 @@ export function GarageProvider({ children }: { children: ReactNode }) {
   const owner: GarageState['owner'] = authStatus === 'signed-out' ? 'visitor' : 'account';
   const server = useQuery({ ...garageQueryOptions, enabled: owner === 'account' });
 
-  const merge = useMergeGarage();
-  const add = useAddToGarage();
-  const rename = useRenameGarageEntry();
-  const remove = useRemoveGarageEntry();
-  const setCurrent = useSetCurrentGarageEntry();
+  const mergeNow = useMergeGarage();
+  const addEntry = useAddToGarage();
+  const renameEntry = useRenameGarageEntry();
+  const removeEntry = useRemoveGarageEntry();
+  const setCurrentEntry = useSetCurrentGarageEntry();
 
   const merging = useRef(false);
-  const mergeNow = merge.mutateAsync;
   useEffect(() => {
     if (authStatus !== 'signed-in' || visitor.vehicles.length === 0 || merging.current) return;
     merging.current = true;
@@ -103,10 +102,6 @@ export function GarageProvider({ children }: { children: ReactNode }) {
   // render of this provider (a query's or mutation's result is a new object every render, their functions are not).
   // Re-rendering every card when the page said it was hydrated was a 140 ms task on a 4× slower CPU (issue 15, TBT).
   const { error: serverError, refetch } = server;
-  const addEntry = add.mutateAsync;
-  const renameEntry = rename.mutateAsync;
-  const removeEntry = remove.mutateAsync;
-  const setCurrentEntry = setCurrent.mutateAsync;
   const value = useMemo<GarageState>(() => {
     const account = {
       async choose(vehicle: Vehicle) {

@@ -36,18 +36,34 @@ export function waitForTurn(): Promise<void> | undefined {
 
 /**
  * One part per task: a part renders (hydrates) in the microtasks right after its promise settles, so when the next
- * task runs it is done; the task after the last one says the page is hydrated.
+ * task runs it is done. After the last one the page is said to be hydrated once the parts' effects have run too:
+ * Preact runs them after the next frame, and the boot script's hand-over (ADR 021) must come after them, or an effect
+ * that sets a field from its props on mount (the price filter's) empties what the visitor typed before.
  */
 function releaseNext(): void {
   setTimeout(() => {
     const release = releases.shift();
     if (!release) {
-      markHydrated();
+      afterEffects(markHydrated);
       return;
     }
     release();
     releaseNext();
   }, 0);
+}
+
+/** In a task after the effects scheduled so far have run (Preact's `afterPaint`: the next frame, 100 ms at most). */
+function afterEffects(callback: () => void): void {
+  let done = false;
+  const next = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(fallback);
+    setTimeout(callback, 0);
+  };
+  // A hidden tab draws no frames.
+  const fallback = setTimeout(next, 100);
+  requestAnimationFrame(next);
 }
 
 /** The first pass is hydrated (`HydrationDone`'s effect): the parts left for later take their turns, one per task. */

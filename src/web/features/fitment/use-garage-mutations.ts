@@ -1,5 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import type { Garage, GarageAdd, GarageMerge } from '../../../shared/schemas/fitment.ts';
+import { useMutationCall } from '../../lib/mutation-call.ts';
 import { queryRoots } from '../../lib/query-keys.ts';
 import { refreshAfterWrite, replaceCached } from '../../lib/replace-cached.ts';
 import { garageKeys, loadGarageApi } from './garage-queries.ts';
@@ -11,7 +12,7 @@ import { garageKeys, loadGarageApi } from './garage-queries.ts';
  */
 function useGarageMutation<Input>(call: (input: Input) => Promise<Garage>) {
   const queryClient = useQueryClient();
-  return useMutation({
+  return useMutationCall({
     mutationFn: call,
     onSuccess: (garage) => replaceCached(queryClient, garageKeys.mine(), garage),
     // A refusal (a vehicle removed in another tab, say) means this copy is out of date.
