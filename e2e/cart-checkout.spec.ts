@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { logInOnPage, signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
-import { expect, expectAccessible, test, uniqueEmail } from './support/fixtures.ts';
+import { expect, expectAccessible, expectHydrated, test, uniqueEmail } from './support/fixtures.ts';
 import { waitForMail } from './support/mailbox.ts';
 
 /**
@@ -72,7 +72,7 @@ for (const width of [1280, 375]) {
         await page.goto(`/part/${part._id}`);
         await expect(page.getByRole('heading', { name: `Purchase ${part.name}` })).toBeVisible();
         // The page is server-rendered: a click before the scripts take over is lost (once in .ci/run, 2026-11-26).
-        await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+        await expectHydrated(page);
         await page.getByRole('button', { name: 'Add To Cart' }).click();
         await expect(cartLink).toHaveAccessibleName(`Cart, ${index + 1} ${index === 0 ? 'part' : 'parts'}`);
       }

@@ -1,4 +1,4 @@
-import { expect, test } from './support/fixtures.ts';
+import { expect, expectHydrated, test } from './support/fixtures.ts';
 
 /*
  * Issue 15: Lighthouse's best-practices score drops below 100 for any issue Chromium raises about a page. A CSP
@@ -20,7 +20,7 @@ test('the public pages raise no Content-Security-Policy issue', async ({ page, r
 
   for (const path of ['/', '/allparts', `/part/${first?._id}`]) {
     await page.goto(path);
-    await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+    await expectHydrated(page);
   }
   expect(issues).toEqual([]);
 });

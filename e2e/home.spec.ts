@@ -1,6 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
-import { expect, expectAccessible, test } from './support/fixtures.ts';
+import { expect, expectAccessible, expectHydrated, test } from './support/fixtures.ts';
 
 async function addPartViaApi(request: APIRequestContext, token: string, name: string, price = 77.5) {
   const res = await request.post('/api/part', {
@@ -164,7 +164,7 @@ test.describe('home page when the shop is unreachable', () => {
     // Issue 15: a home page loaded afresh comes with its parts from the server; the browser asks for them itself
     // when the visitor comes to it from another page.
     await page.goto('/blog');
-    await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+    await expectHydrated(page);
     await page.getByRole('contentinfo').getByRole('link', { name: 'Home', exact: true }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'Could not load the latest parts' });
     await expect(alert).toBeVisible({ timeout: 20_000 });

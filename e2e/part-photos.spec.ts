@@ -1,7 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import sharp from 'sharp';
 import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
-import { expect, expectAccessible, test } from './support/fixtures.ts';
+import { expect, expectAccessible, expectHydrated, test } from './support/fixtures.ts';
 
 /**
  * Issue 14: an admin uploads three photos to a part in Manage Products, picks the main one, and a customer sees them
@@ -103,6 +103,8 @@ test('an admin uploads three photos and picks the main one; a customer sees the 
     expect(source, `at ${width} px`).toMatch(/-(320|640)\.webp$/);
     await expect(gallery.getByRole('button', { name: /^Show \d of 3$/ })).toHaveCount(3);
 
+    // Arrow keys move through the photos once the app runs the gallery.
+    await expectHydrated(shopper);
     await main.focus();
     await shopper.keyboard.press('ArrowRight');
     await expect(gallery.getByRole('button', { name: `Zoom in: ${name}, 2 of 3` })).toBeFocused();

@@ -1,6 +1,6 @@
 import type { APIRequestContext, ConsoleMessage, Page } from '@playwright/test';
 import { logInOnPage, signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
-import { expect, expectAccessible, test } from './support/fixtures.ts';
+import { expect, expectAccessible, expectHydrated, test } from './support/fixtures.ts';
 
 /*
  * Issue 15: the public pages arrive rendered by the server and React takes them over (hydration) without rendering
@@ -97,8 +97,9 @@ async function rememberServerHeading(page: Page) {
   });
 }
 
-async function expectHydrated(page: Page) {
-  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+/** Hydrated, with the server's elements kept. */
+async function expectHydratedKeepingServerElements(page: Page) {
+  await expectHydrated(page);
   const kept = await page.evaluate(() => {
     const server = window as unknown as { serverHeading: Element | null; lostAtHydration: string[] | null };
     return {
@@ -122,7 +123,7 @@ for (const width of [375, 1280]) {
       expect(response?.status()).toBe(200);
       expect(await response?.text()).toContain(`Purchase ${part.name}`);
       await expect(page.getByRole('heading', { name: `Purchase ${part.name}` })).toBeVisible();
-      await expectHydrated(page);
+      await expectHydratedKeepingServerElements(page);
       await expect(page).toHaveTitle(`Purchase ${part.name} | Redline Parts`);
 
       const cartLink = page.getByRole('link', { name: /^Cart, \d+ parts?$/ });
@@ -147,7 +148,7 @@ for (const width of [375, 1280]) {
       const problems = watchHydration(page);
       await rememberServerHeading(page);
       await page.goto(`/allparts?q=${tag}&sort=price_desc`);
-      await expectHydrated(page);
+      await expectHydratedKeepingServerElements(page);
       await expect(page.locator('.part-card')).toHaveCount(2);
       await expect(page.locator('.part-card').first().getByRole('heading')).toHaveText(`${tag} Lever`);
 
@@ -184,7 +185,7 @@ for (const width of [375, 1280]) {
       await expect(page).toHaveURL(/\/allparts$/);
       await expect(page.locator('html')).not.toHaveAttribute('data-hydrated', 'true');
       release();
-      await expectHydrated(page);
+      await expectHydratedKeepingServerElements(page);
       await expect(page).toHaveURL(new RegExp(`q=${tag}\\+Lever`));
       await expect(page.locator('.part-card')).toHaveCount(1);
       await expect(page.getByRole('combobox', { name: 'Search parts' })).toHaveValue(`${tag} Lever`);
@@ -254,11 +255,11 @@ for (const width of [375, 1280]) {
       await rememberServerHeading(page);
       for (const address of ['/', '/blog', '/myprotfolio']) {
         await page.goto(address);
-        await expectHydrated(page);
+        await expectHydratedKeepingServerElements(page);
       }
       // The last section is hydrated in a task of its own after the first pass (HydrateLater): it works.
       await page.goto('/');
-      await expectHydrated(page);
+      await expectHydratedKeepingServerElements(page);
       await page.getByRole('button', { name: 'Contact Us' }).click();
       await expect(page.getByRole('dialog', { name: 'Contact Us' })).toBeVisible();
       await page.getByRole('dialog').getByRole('button', { name: 'Close' }).first().click();
@@ -280,7 +281,7 @@ for (const width of [375, 1280]) {
       await rememberServerHeading(page);
       const response = await page.goto('/no-such-page-here');
       expect(response?.status()).toBe(404);
-      await expectHydrated(page);
+      await expectHydratedKeepingServerElements(page);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await expect(page).toHaveTitle('Page Not Found | Redline Parts');
       await page.getByRole('link', { name: 'Back to home' }).click();
@@ -298,7 +299,7 @@ for (const width of [375, 1280]) {
       const problems = watchHydration(page);
       await rememberServerHeading(page);
       await page.goto(`/part/${part._id}`);
-      await expectHydrated(page);
+      await expectHydratedKeepingServerElements(page);
       // The menu is folded at 375 px: the signed-in user's address is there, if not on show.
       await expect(page.getByTestId('nav-user-email')).toHaveText(customer.email);
       expect(problems).toEqual([]);

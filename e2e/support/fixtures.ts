@@ -66,3 +66,12 @@ export async function expectAccessible(page: Page): Promise<void> {
 export function uniqueEmail(prefix = 'rider'): string {
   return `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
 }
+
+/**
+ * Waits until the app has taken the server's page over (ADR 021, 023: `html[data-hydrated]`). Keys pressed before then
+ * reach only the browser (the boot script hands over clicks, sends and typing, not key presses), so a test that
+ * drives a page by keyboard waits for this first.
+ */
+export async function expectHydrated(page: Page): Promise<void> {
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+}
