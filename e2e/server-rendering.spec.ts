@@ -237,6 +237,11 @@ for (const width of [375, 1280]) {
         });
       });
       await quantity.fill('3');
+      // The block, hydrated, registers its fields: react-hook-form sets each to its default. The field then loses
+      // focus, and the browser's `change` carries that default, not what was typed.
+      await quantity.evaluate((field: HTMLInputElement) => {
+        field.value = '1';
+      });
       await page.getByLabel('Address').fill('8 Sprocket Road');
       await page.getByRole('button', { name: 'Place Order' }).click();
       await expect(page).toHaveURL(new RegExp(`/part/${part._id}$`));

@@ -139,6 +139,8 @@ describeEachDatabase(
       expect(root).toContain(ESCAPED_NAME);
       expect(root).toContain('$129.99');
       expect(root).not.toContain('<i>');
+      // The order form shows its default quantity (the part's minimum order, 2) before any script runs.
+      expect(root).toMatch(/<input[^>]*name="quantity"[^>]*value="2"|<input[^>]*value="2"[^>]*name="quantity"/);
 
       const head = headOf(res.body);
       expect(head).toContain(`<title>Purchase ${ESCAPED_NAME} | Redline Parts</title>`);

@@ -103,12 +103,24 @@ export function bootApp(ids: { scripts: string; routeModules: string; serverStat
     const left = typed.get(field);
     if (left && field.value !== left.value) field.value = left.value;
   };
+  // A text field's `change` comes when it loses focus, with whatever it holds then: a block hydrated meanwhile may have
+  // set it to its own default (react-hook-form does as it registers a field), and that must not replace what the
+  // visitor typed, which `input` recorded. Boxes and lists are recorded from `change` too.
+  const onChange = (event: Event) => {
+    const field = event.target;
+    if (
+      field instanceof HTMLSelectElement ||
+      (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio'))
+    ) {
+      onInput(event);
+    }
+  };
   const listeners: [string, (event: Event) => void][] = [
     ['click', onClick],
     ['submit', onSubmit],
     ['beforeinput', onBeforeInput],
     ['input', onInput],
-    ['change', onInput],
+    ['change', onChange],
   ];
   for (const [type, listener] of listeners) document.addEventListener(type, listener, true);
   const whenHydrated = new MutationObserver(() => {

@@ -1,6 +1,6 @@
 import type { ComponentProps } from 'react';
 import Form from 'react-bootstrap/Form';
-import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
+import { type FieldValues, get, type Path, type UseFormReturn } from 'react-hook-form';
 import { errorMessage } from '../lib/api-client.ts';
 
 type ControlProps = Omit<ComponentProps<typeof Form.Control>, 'name' | 'isInvalid'>;
@@ -32,10 +32,15 @@ export function FormField<T extends FieldValues>({
   const fieldId = id ?? `field-${String(name)}`;
   const error = form.formState.errors[name]?.message;
   const describedBy = [hint ? `${fieldId}-hint` : null, error ? `${fieldId}-error` : null].filter(Boolean).join(' ');
+  // The form's default is in the server's HTML too (react-hook-form sets a registered field only once it runs in the
+  // browser): a server-rendered field does not show empty and then fill in when the page is hydrated, and a visitor
+  // who starts typing before then starts from what they see (issue 15).
+  const initial: unknown = get(form.formState.defaultValues ?? {}, name);
   return (
     <Form.Group className="mb-3" controlId={fieldId}>
       <Form.Label>{label}</Form.Label>
       <Form.Control
+        defaultValue={typeof initial === 'string' || typeof initial === 'number' ? String(initial) : undefined}
         {...control}
         {...form.register(name, asNumber ? { valueAsNumber: true } : undefined)}
         isInvalid={Boolean(error)}
