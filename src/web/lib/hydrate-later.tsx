@@ -5,7 +5,7 @@ import { waitForTurn } from './hydration.ts';
  * Issue 15 (Total Blocking Time): a part of a server-rendered page the browser hydrates in a task of its own, after
  * the page's first pass (the layout and what is above the fold), so no single task holds a whole page's hydration.
  *
- * How: in the first pass the part suspends (`Wait` throws a promise that settles in its turn, lib/hydration.ts).
+ * How: in the first pass the part suspends (`Wait` throws its turn, a thenable, lib/hydration.ts).
  * Preact keeps the server's HTML of a part that suspends while hydrating and hydrates that HTML when the part renders
  * again, which is why the child must be ONE element (Preact keeps only the first node it meets). The server (React)
  * renders the child as it is, with no Suspense of its own: a boundary there would add markers to the HTML. Outside a
@@ -23,12 +23,12 @@ export function HydrateLater({ children }: { children: ReactElement }) {
 function Wait({ children }: { children: ReactElement }) {
   // Claimed in the part's first render and kept by the render in its turn.
   const [turn] = useState(() => {
-    const state = { done: false, promise: waitForTurn() };
-    state.promise?.then(() => {
+    const state = { done: false, turn: waitForTurn() };
+    state.turn?.then(() => {
       state.done = true;
     });
     return state;
   });
-  if (turn.promise && !turn.done) throw turn.promise;
+  if (turn.turn && !turn.done) throw turn.turn;
   return children;
 }

@@ -23,19 +23,41 @@ export function startHydration(): void {
   firstPassHydrating = true;
 }
 
-/**
- * A `HydrateLater` part rendered while the page is being hydrated: a promise that settles in a task of its own, once
- * the parts before it have had theirs (undefined when the page is not being hydrated: the part renders at once). A
- * part inside a part hydrated later (the filters' groups inside the filters) waits for a turn of its own after the
- * parts already waiting, so a large block is not one task either.
- */
-export function waitForTurn(): Promise<void> | undefined {
-  if (!firstPassHydrating || hydrated) return undefined;
-  return new Promise((resolve) => releases.push(resolve));
+/** A part's turn: a thenable that `HydrateLater` throws (Preact's Suspense waits on anything with `then`). */
+export interface Turn {
+  then(onTurn: () => void): void;
 }
 
 /**
- * One part per task: a part renders (hydrates) in the microtasks right after its promise settles, so when the next
+ * A `HydrateLater` part rendered while the page is being hydrated: its turn, which comes in a task of its own once the
+ * parts before it have had theirs (undefined when the page is not being hydrated: the part renders at once). A part
+ * inside a part hydrated later (the filters' groups inside the filters) waits for a turn of its own after the parts
+ * already waiting, so a large block is not one task either.
+ *
+ * A plain callback list, not a Promise: with DevTools' async call stacks on (Lighthouse turns them on for its runs)
+ * every Promise and `then` made records the JavaScript stack, which is deep in the middle of a hydration; with ~25 parts
+ * on the parts list (a Promise, a `then` here and one in Suspense each) that doubled the first pass (10 → 16–24 ms
+ * unthrottled, ×4 in Lighthouse's mobile figures).
+ */
+export function waitForTurn(): Turn | undefined {
+  if (!firstPassHydrating || hydrated) return undefined;
+  const waiting: Array<() => void> = [];
+  let released = false;
+  releases.push(() => {
+    released = true;
+    for (const onTurn of waiting.splice(0)) onTurn();
+  });
+  return {
+    // biome-ignore lint/suspicious/noThenProperty: a thenable on purpose: Preact's Suspense waits on what has `then`.
+    then(onTurn) {
+      if (released) onTurn();
+      else waiting.push(onTurn);
+    },
+  };
+}
+
+/**
+ * One part per task: a part renders (hydrates) in the microtasks right after its turn comes, so when the next
  * task runs it is done. After the last one the page is said to be hydrated once the parts' effects have run too:
  * Preact runs them after the next frame, and the boot script's hand-over (ADR 021) must come after them, or an effect
  * that sets a field from its props on mount (the price filter's) empties what the visitor typed before.
@@ -72,9 +94,23 @@ export function firstPassFinished(): void {
   else releaseNext();
 }
 
+/** Started once the page is hydrated (`afterHydration`). */
+const startLater: Array<() => void> = [];
+
+/**
+ * Runs `start` now, or once the page is hydrated while a server-rendered page is being hydrated. For timers that can
+ * wait (the queries' garbage collection and staleness, lib/query-client.ts): with DevTools' async call stacks on (as
+ * in Lighthouse's runs) each timer set records the JavaScript stack, which is deepest in the middle of a hydration.
+ */
+export function afterHydration(start: () => void): void {
+  if (firstPassHydrating && !hydrated) startLater.push(start);
+  else start();
+}
+
 export function markHydrated(): void {
   if (hydrated) return;
   hydrated = true;
+  for (const start of startLater.splice(0)) start();
   // Said on the page too: browser tests wait for it before they click.
   document.documentElement.dataset.hydrated = 'true';
   for (const listener of listeners) listener();
