@@ -281,6 +281,48 @@ for (const width of [375, 1280]) {
       expect(problems).toEqual([]);
     });
 
+    test("asks for the app's scripts only once the first paint and the main picture are on the screen (issue 15)", async ({
+      page,
+    }) => {
+      // The boot script waits for the browser's reports (Paint Timing, Element Timing): a chunk requested between a
+      // frame's callbacks and the frame reaching the screen counts, in Lighthouse's simulation, as one the paint waited
+      // for. Paint entries carry the time the frame was shown, rounded to 4 ms (Chromium coarsens them); resource entries
+      // the time a request started.
+      const COARSENED = 4;
+      for (const address of ['/', '/allparts']) {
+        await page.goto(address);
+        await expectHydrated(page);
+        const times = await page.evaluate(async () => {
+          const pictures = await new Promise<PerformanceEntryList>((resolve) => {
+            new PerformanceObserver((list, observer) => {
+              observer.disconnect();
+              resolve(list.getEntries());
+            }).observe({ type: 'element', buffered: true });
+            setTimeout(() => resolve([]), 1000);
+          });
+          const chunks = performance
+            .getEntriesByType('resource')
+            .filter((entry) => /\/assets\/(?!boot-)[\w-]+\.js$/.test(new URL(entry.name).pathname));
+          return {
+            painted: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+            // Those on the first screen (the browser also reports pictures it painted beyond it).
+            picturesShown: pictures
+              .map((entry) => entry as PerformanceEntry & { renderTime: number; intersectionRect: DOMRectReadOnly })
+              .filter((entry) => entry.intersectionRect.height > 0)
+              .map((entry) => entry.renderTime),
+            firstChunk: Math.min(...chunks.map((entry) => entry.startTime)),
+          };
+        });
+        expect(times.firstChunk, `${address}: ${JSON.stringify(times)}`).toBeGreaterThanOrEqual(
+          times.painted - COARSENED,
+        );
+        if (address === '/') expect(times.picturesShown, 'the hero is reported when shown').toHaveLength(1);
+        for (const shown of times.picturesShown) {
+          expect(times.firstChunk, `${address}: ${JSON.stringify(times)}`).toBeGreaterThanOrEqual(shown - COARSENED);
+        }
+      }
+    });
+
     test('an unknown address answers 404 with the not-found page', async ({ page }) => {
       const problems = watchHydration(page);
       await rememberServerHeading(page);

@@ -6,6 +6,7 @@ import { formatUsd } from '../../shared/money.ts';
 import { paths } from '../../shared/paths.ts';
 import type { Part } from '../../shared/schemas/parts.ts';
 import { type StockLevel, type StockStatus, stockStatus } from '../../shared/stock-status.ts';
+import { mainPicture } from '../lib/main-picture.ts';
 import './part-card.css';
 
 type HeadingLevel = 2 | 3 | 4;
@@ -78,7 +79,7 @@ export function PartCard({ part, headingLevel = 2, children, priority = false, b
             width={400}
             height={400}
             loading={priority ? 'eager' : 'lazy'}
-            fetchPriority={priority ? 'high' : 'auto'}
+            {...(priority ? mainPicture : { fetchPriority: 'auto' })}
             decoding="async"
           />
         </div>

@@ -2,6 +2,7 @@ import { type KeyboardEvent, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import type { PartPhoto } from '../../shared/schemas/media.ts';
+import { mainPicture } from '../lib/main-picture.ts';
 import './part-gallery.css';
 
 /** The smallest stored width (the first of the srcset), for thumbnails. */
@@ -44,7 +45,7 @@ export function PartGallery({ name, photos }: { name: string; photos: PartPhoto[
           alt=""
           width={current.width}
           height={current.height}
-          fetchPriority="high"
+          {...mainPicture}
           decoding="async"
         />
       </button>

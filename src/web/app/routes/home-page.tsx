@@ -18,6 +18,7 @@ import { ReviewCard, ReviewCardSkeleton } from '../../features/reviews/review-ca
 import { reviewsQueryOptions } from '../../features/reviews/reviews-api.ts';
 import { useForgetVanishedVehicle, useGarage } from '../../lib/current-vehicle.tsx';
 import { HydrateLater } from '../../lib/hydrate-later.tsx';
+import { mainPicture } from '../../lib/main-picture.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { featuredImages, featuredProducts, safetyGearSearch, trustFigures } from './home-content.ts';
 import { HOME_HERO_IMAGE } from './home-hero.ts';
@@ -60,7 +61,7 @@ export function Component() {
 function HeroBanner() {
   return (
     <section className="home-hero text-white" aria-labelledby="hero-title">
-      <img src={HOME_HERO_IMAGE} alt="" className="home-hero-art" width={1200} height={500} fetchPriority="high" />
+      <img src={HOME_HERO_IMAGE} alt="" className="home-hero-art" width={1200} height={500} {...mainPicture} />
       <Container className="home-hero-content py-5">
         <p className="text-uppercase fw-semibold small mb-2 home-hero-kicker">Redline Parts for workshops and riders</p>
         <h1 id="hero-title" className="display-5 fw-bold mb-3">
