@@ -169,8 +169,8 @@ export function bootApp(ids: { scripts: string; routeModules: string; serverStat
     // (Paint Timing's first contentful paint; Element Timing for a picture marked `elementtiming`): the frame reaches
     // the screen after its callbacks have run, tens of ms later on a phone without a fast GPU, and a request started
     // in between counts in Lighthouse's simulation as one the paint waited for (issue 15: a run's LCP 1.2 → 1.9 s
-    // with the chunks' requests started there). A picture outside the first screen is not painted: its arrival is
-    // enough. Where the browser reports neither, after the frame that follows the pictures' arrival.
+    // with the chunks' requests started there). A picture outside the first screen may never be painted: its arrival
+    // is enough. Where the browser reports neither, after the frame that follows the pictures' arrival.
     const reports = typeof PerformanceObserver === 'function' ? (PerformanceObserver.supportedEntryTypes ?? []) : [];
     const seesPaint = reports.includes('paint');
     const seesPictures = reports.includes('element');
@@ -184,6 +184,7 @@ export function bootApp(ids: { scripts: string; routeModules: string; serverStat
       if (started) return;
       started = true;
       observer?.disconnect();
+      firstScreen?.disconnect();
       if (afterFrame) requestAnimationFrame(() => setTimeout(start, 0));
       else start();
     };
@@ -194,16 +195,30 @@ export function bootApp(ids: { scripts: string; routeModules: string; serverStat
       waiting.delete(image);
       check();
     };
+    // Which pictures are on the first screen is asked of an IntersectionObserver (it reports with the first frame)
+    // instead of measured here, which would lay the page out inside this script.
+    const byReport = seesPictures && typeof IntersectionObserver === 'function';
+    const byArrival = (image: HTMLImageElement) => {
+      if (image.complete) return shown(image);
+      image.addEventListener('load', () => shown(image), { once: true });
+    };
+    const firstScreen = byReport
+      ? new IntersectionObserver((entries) => {
+          for (const entry of entries) {
+            firstScreen?.unobserve(entry.target);
+            if (!entry.isIntersecting && waiting.has(entry.target)) byArrival(entry.target as HTMLImageElement);
+          }
+        })
+      : undefined;
     for (const image of document.querySelectorAll<HTMLImageElement>('img[fetchpriority="high"]')) {
-      const box = image.getBoundingClientRect();
-      const onScreen = box.bottom > 0 && box.top < innerHeight && box.width > 0;
-      const untilShown = seesPictures && onScreen && image.hasAttribute('elementtiming');
-      if (image.complete && (!untilShown || image.naturalWidth === 0)) continue;
+      if (image.complete && (image.naturalWidth === 0 || !byReport)) continue;
       waiting.add(image);
       image.addEventListener('error', () => shown(image), { once: true });
-      if (!untilShown) {
-        afterFrame ||= onScreen;
-        image.addEventListener('load', () => shown(image), { once: true });
+      if (firstScreen && image.hasAttribute('elementtiming')) {
+        firstScreen.observe(image);
+      } else {
+        afterFrame = true;
+        byArrival(image);
       }
     }
     if (seesPaint || seesPictures) {
