@@ -1,6 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
-import { expect, expectAccessible, test } from './support/fixtures.ts';
+import { expect, expectAccessible, expectHydrated, test } from './support/fixtures.ts';
 
 /** A short tag unique to one test, so its parts can be found among everyone else's. */
 const newTag = () => `q${Math.random().toString(36).slice(2, 7)}`;
@@ -144,6 +144,28 @@ test.describe('parts list (/allparts)', () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await expectAccessible(page);
+  });
+
+  test("keeps a phone's closed filter drawer out of the first paint, and still slides it in (issue 15)", async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto('/allparts');
+    await expectHydrated(page);
+    // The drawer in the page (react-bootstrap opens a dialog of its own beside it).
+    const drawer = page.locator('#main .part-filters-drawer');
+    const dialog = page.getByRole('dialog', { name: 'Filters' });
+    // Not laid out at all while closed (Bootstrap only hides it: its ~45 fields were styled and laid out for nothing).
+    expect(await drawer.evaluate((element) => getComputedStyle(element).display)).toBe('none');
+    await page.getByRole('button', { name: 'Filters', exact: true }).click();
+    // Opening starts from off the screen (the transition's starting style), then ends in place.
+    const left = () => dialog.evaluate((element) => Math.round(element.getBoundingClientRect().left));
+    expect(await left()).toBeLessThan(0);
+    await expect.poll(left).toBe(0);
+    await expect(dialog.getByRole('group', { name: 'Category' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    expect(await drawer.evaluate((element) => getComputedStyle(element).display)).toBe('none');
   });
 });
 

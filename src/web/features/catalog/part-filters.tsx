@@ -7,6 +7,7 @@ import type { PartFacets } from '../../../shared/schemas/fitment.ts';
 import { LoadError, LoadingSpinner } from '../../components/query-state.tsx';
 import { HydrateLater } from '../../lib/hydrate-later.tsx';
 import type { CatalogSearch } from './catalog-search-params.ts';
+import './part-filters.css';
 
 type FilterChanges = Partial<
   Pick<CatalogSearch, 'category' | 'brand' | 'minPrice' | 'maxPrice' | 'inStock' | 'showAll'>
@@ -40,7 +41,14 @@ export function activeFilterCount(search: CatalogSearch): number {
  */
 export function PartFilters({ search, facets, vehicleLabel, onChange, show, onHide }: PartFiltersProps) {
   return (
-    <Offcanvas show={show} onHide={onHide} responsive="lg" placement="start" aria-labelledby="part-filters-title">
+    <Offcanvas
+      show={show}
+      onHide={onHide}
+      responsive="lg"
+      placement="start"
+      className="part-filters-drawer"
+      aria-labelledby="part-filters-title"
+    >
       <Offcanvas.Header closeButton>
         <Offcanvas.Title id="part-filters-title" as="h2" className="h5">
           Filters
