@@ -22,13 +22,13 @@ export function HydrateLater({ children }: { children: ReactElement }) {
 
 function Wait({ children }: { children: ReactElement }) {
   // Claimed in the part's first render and kept by the render in its turn.
-  const [turn] = useState(() => {
+  const [wait] = useState(() => {
     const state = { done: false, turn: waitForTurn() };
     state.turn?.then(() => {
       state.done = true;
     });
     return state;
   });
-  if (turn.turn && !turn.done) throw turn.turn;
+  if (wait.turn && !wait.done) throw wait.turn;
   return children;
 }
