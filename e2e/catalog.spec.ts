@@ -157,10 +157,23 @@ test.describe('parts list (/allparts)', () => {
     const dialog = page.getByRole('dialog', { name: 'Filters' });
     // Not laid out at all while closed (Bootstrap only hides it: its ~45 fields were styled and laid out for nothing).
     expect(await drawer.evaluate((element) => getComputedStyle(element).display)).toBe('none');
+    // Opening slides it in from off the screen (the transition's starting style), whatever the machine's speed: the
+    // browser says so when the transition starts.
+    const slid = page.evaluate(
+      () =>
+        new Promise<boolean>((resolve) => {
+          document.addEventListener('transitionrun', (event) => {
+            const target = event.target as Element;
+            if (event.propertyName === 'transform' && target.matches('[role="dialog"].part-filters-drawer')) {
+              resolve(true);
+            }
+          });
+          setTimeout(() => resolve(false), 5000);
+        }),
+    );
     await page.getByRole('button', { name: 'Filters', exact: true }).click();
-    // Opening starts from off the screen (the transition's starting style), then ends in place.
+    expect(await slid, 'the drawer slides in').toBe(true);
     const left = () => dialog.evaluate((element) => Math.round(element.getBoundingClientRect().left));
-    expect(await left()).toBeLessThan(0);
     await expect.poll(left).toBe(0);
     await expect(dialog.getByRole('group', { name: 'Category' })).toBeVisible();
     await page.keyboard.press('Escape');

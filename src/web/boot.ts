@@ -180,6 +180,7 @@ export function bootApp(ids: { scripts: string; routeModules: string; serverStat
     let afterFrame = !seesPaint;
     let started = false;
     let observer: PerformanceObserver | undefined;
+    let firstScreen: IntersectionObserver | undefined;
     const once = () => {
       if (started) return;
       started = true;
@@ -202,14 +203,14 @@ export function bootApp(ids: { scripts: string; routeModules: string; serverStat
       if (image.complete) return shown(image);
       image.addEventListener('load', () => shown(image), { once: true });
     };
-    const firstScreen = byReport
-      ? new IntersectionObserver((entries) => {
-          for (const entry of entries) {
-            firstScreen?.unobserve(entry.target);
-            if (!entry.isIntersecting && waiting.has(entry.target)) byArrival(entry.target as HTMLImageElement);
-          }
-        })
-      : undefined;
+    if (byReport) {
+      firstScreen = new IntersectionObserver((entries) => {
+        for (const entry of entries) {
+          firstScreen?.unobserve(entry.target);
+          if (!entry.isIntersecting && waiting.has(entry.target)) byArrival(entry.target as HTMLImageElement);
+        }
+      });
+    }
     for (const image of document.querySelectorAll<HTMLImageElement>('img[fetchpriority="high"]')) {
       if (image.complete && (image.naturalWidth === 0 || !byReport)) continue;
       waiting.add(image);

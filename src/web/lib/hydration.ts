@@ -99,7 +99,7 @@ const startLater: Array<() => void> = [];
 
 /**
  * Runs `start` now, or once the page is hydrated while a server-rendered page is being hydrated. For timers that can
- * wait (the queries' garbage collection and staleness, lib/query-client.ts): with DevTools' async call stacks on (as
+ * wait (the queries' garbage collection and staleness, lib/query-timers.ts): with DevTools' async call stacks on (as
  * in Lighthouse's runs) each timer set records the JavaScript stack, which is deepest in the middle of a hydration.
  */
 export function afterHydration(start: () => void): void {
