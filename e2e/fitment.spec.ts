@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
-import { expect, expectAccessible, test, uniqueEmail } from './support/fixtures.ts';
+import { expect, expectAccessible, expectHydrated, test, uniqueEmail } from './support/fixtures.ts';
 
 /*
  * Issue 13 in the browser: the vehicle selector, the visitor's garage joining the account at sign-up, fit badges and
@@ -314,6 +314,80 @@ for (const viewport of [
     });
   });
 }
+
+test('a signed-in part page keeps the part and the order typed while its fit is checked, and still asks first', async ({
+  page,
+}) => {
+  // The server renders the part for no vehicle; the account's vehicle is known only once its garage has loaded.
+  // Until the part's answer for that vehicle arrives (held here), the page must stay as it is: it used to go back to
+  // its skeleton, making the order form anew and emptying what the customer had typed.
+  const customer = await signUpViaApi(page.request);
+  const auth = { authorization: `Bearer ${customer.token}` };
+  const vehicles = (await (await page.request.get('/api/vehicle?year=2019&limit=100')).json()) as {
+    id: string;
+    label: string;
+  }[];
+  const yamaha = vehicles.find((vehicle) => vehicle.label === YAMAHA);
+  if (!yamaha) throw new Error(`no ${YAMAHA} in the demo seed`);
+  expect((await page.request.post('/api/garage', { headers: auth, data: { vehicleId: yamaha.id } })).status()).toBe(
+    201,
+  );
+  const [silencer] = (await (await page.request.get('/api/part?q=Exhaust%20Silencer')).json()) as { _id: string }[];
+  if (!silencer) throw new Error('no Exhaust Silencer in the demo seed');
+  await useToken(page, customer.token);
+
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let asked = () => {};
+  const askedForFit = new Promise<void>((resolve) => {
+    asked = resolve;
+  });
+  await page.route(
+    (url) => url.pathname === `/api/part/${silencer._id}` && url.searchParams.get('vehicle') === yamaha.id,
+    async (route) => {
+      asked();
+      await released;
+      await route.continue();
+    },
+  );
+  // Every order form the page ever took away.
+  await page.addInitScript(() => {
+    const removed: string[] = [];
+    (window as unknown as { removedForms: string[] }).removedForms = removed;
+    new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.removedNodes) {
+          if (node instanceof Element && (node.matches('form') || node.querySelector('form'))) {
+            removed.push(node.outerHTML.slice(0, 80));
+          }
+        }
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+
+  await page.goto(`/part/${silencer._id}`);
+  await expect(page.getByRole('heading', { name: 'Purchase Exhaust Silencer' })).toBeVisible();
+  await expectHydrated(page);
+  await askedForFit;
+  await page.getByLabel('Address').fill('9 Paddock Row');
+  await page.getByLabel('Phone Number').fill('555 0199');
+  await page.getByRole('button', { name: 'Place Order' }).click();
+  const question = page.getByRole('dialog', { name: `Does not fit your ${YAMAHA}. Order it anyway?` });
+  // Held until the fit is known: no question yet, and no order.
+  await expect(page.getByRole('button', { name: 'Place Order' })).toBeDisabled();
+  await expect(page.getByText('Placing the order')).toBeAttached();
+  await expect(question).toHaveCount(0);
+
+  release();
+  await expect(question).toBeVisible();
+  await question.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.locator('.part-card')).toContainText(`Does not fit your ${YAMAHA}`);
+  await expect(page.getByLabel('Address')).toHaveValue('9 Paddock Row');
+  await expect(page.getByLabel('Phone Number')).toHaveValue('555 0199');
+  expect(await page.evaluate(() => (window as unknown as { removedForms: string[] }).removedForms)).toEqual([]);
+});
 
 test('a vehicle deleted since a visitor chose it is forgotten, and the home page works again', async ({ page }) => {
   const tag = Math.random().toString(36).slice(2, 7);

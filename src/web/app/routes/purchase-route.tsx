@@ -16,15 +16,25 @@ export function Component() {
   const { partId = '' } = useParams();
   const garage = useGarage();
   const vehicle = garage.current;
-  const part = useQuery({ ...partQueryOptions(partId, vehicle?.id), enabled: garage.status !== 'pending' });
+  const part = useQuery({
+    ...partQueryOptions(partId, vehicle?.id),
+    enabled: garage.status !== 'pending',
+    // The same part stays on the screen while its answer for another vehicle loads: the server's page (rendered for
+    // no vehicle) once the browser's vehicle is known, a signed-in garage still loading, a vehicle just changed.
+    // Without it the page went back to its skeleton and the order form was made anew, emptying what was typed.
+    placeholderData: (previous) => (previous?._id === partId ? previous : undefined),
+  });
   const details = part.data;
+  // Whether it fits the current vehicle is known only from that vehicle's answer, not from the one kept meanwhile.
+  const fit = part.isPlaceholderData ? undefined : details?.fit;
   // A 404 naming the vehicle may mean the vehicle is gone, not the part.
   useForgetVanishedVehicle(part.error);
-  const notFit = details && vehicle && details.fit === 'doesNotFit' ? vehicle : null;
+  const notFit = details && vehicle && fit === 'doesNotFit' ? vehicle : null;
   return (
     <PurchasePage
       part={part}
-      badge={details ? <FitBadge fit={details.fit} vehicleLabel={vehicle?.label} /> : null}
+      fitPending={vehicle !== null && part.isPlaceholderData}
+      badge={<FitBadge fit={fit} vehicleLabel={vehicle?.label} />}
       fitNotice={
         notFit && details
           ? {

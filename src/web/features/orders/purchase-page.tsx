@@ -53,6 +53,11 @@ interface PurchasePageProps {
   badge?: ReactNode;
   /** Set when the part does not fit the current vehicle: said beside the card, and asked once before ordering. */
   fitNotice?: FitNotice | null;
+  /**
+   * Whether the part fits the current vehicle is still being asked (the page shows the part meanwhile): an order
+   * placed now waits for the answer, so a part that does not fit is still asked about first.
+   */
+  fitPending?: boolean;
   /** The part's full fitment, below the order form. */
   fitment?: ReactNode;
   /** Issue 14: the part's uploaded photos, shown in place of its picture. */
@@ -63,7 +68,14 @@ interface PurchasePageProps {
  * Spec §2 Purchase screen: the part, the order form and its total. The part is the catalogue's and what fits is the
  * fitment feature's: the app's route loads them and hands them over.
  */
-export function PurchasePage({ part, badge, fitNotice = null, fitment, gallery }: PurchasePageProps) {
+export function PurchasePage({
+  part,
+  badge,
+  fitNotice = null,
+  fitPending = false,
+  fitment,
+  gallery,
+}: PurchasePageProps) {
   usePageTitle(part.data ? `Purchase ${part.data.name}` : 'Purchase');
 
   if (part.isPending) {
@@ -99,16 +111,26 @@ export function PurchasePage({ part, badge, fitNotice = null, fitment, gallery }
       </Container>
     );
   }
-  return <PurchaseScreen part={part.data} badge={badge} fitNotice={fitNotice} fitment={fitment} gallery={gallery} />;
+  return (
+    <PurchaseScreen
+      part={part.data}
+      badge={badge}
+      fitNotice={fitNotice}
+      fitPending={fitPending}
+      fitment={fitment}
+      gallery={gallery}
+    />
+  );
 }
 
 function PurchaseScreen({
   part,
   badge,
   fitNotice,
+  fitPending,
   fitment,
   gallery,
-}: { part: Part } & Pick<PurchasePageProps, 'badge' | 'fitNotice' | 'fitment' | 'gallery'>) {
+}: { part: Part } & Pick<PurchasePageProps, 'badge' | 'fitNotice' | 'fitPending' | 'fitment' | 'gallery'>) {
   const { user, status: authStatus } = useAuth();
   const cart = useCart();
   const navigate = useNavigate();
@@ -145,6 +167,8 @@ function PurchaseScreen({
   const [fitConfirmed, setFitConfirmed] = useState<string | null>(null);
   const [askFit, setAskFit] = useState<PurchaseForm | null>(null);
   const mustAsk = fitNotice !== null && fitNotice !== undefined && fitConfirmed !== fitNotice.text;
+  // An order placed before the fit for the current vehicle is known, held until it is.
+  const [heldForFit, setHeldForFit] = useState<PurchaseForm | null>(null);
 
   /** Issue 12: into the cart (a visitor's stays in this browser), with the quantity the order rule accepts. */
   const addToCart = form.handleSubmit(async (values) => {
@@ -215,12 +239,23 @@ function PurchaseScreen({
       navigate(paths.login, { state });
       return;
     }
-    if (mustAsk) {
-      setAskFit(values);
+    if (fitPending) {
+      setHeldForFit(values);
       return;
     }
-    place(values);
+    orderOrAsk(values);
   });
+
+  const orderOrAsk = (values: PurchaseForm) => {
+    if (mustAsk) setAskFit(values);
+    else place(values);
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: orderOrAsk is made anew each render; the held order goes once, when the fit is known
+  useEffect(() => {
+    if (fitPending || heldForFit === null) return;
+    setHeldForFit(null);
+    orderOrAsk(heldForFit);
+  }, [fitPending, heldForFit]);
 
   return (
     <Container className="py-4">
@@ -320,7 +355,7 @@ function PurchaseScreen({
                 )}
                 <div className="d-flex flex-wrap gap-2">
                   <SubmitButton
-                    busy={order.isPending}
+                    busy={order.isPending || heldForFit !== null}
                     busyLabel="Placing the order"
                     className="btn-brand"
                     disabled={!stock.orderable}
