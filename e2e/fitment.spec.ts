@@ -389,6 +389,49 @@ test('a signed-in part page keeps the part and the order typed while its fit is 
   expect(await page.evaluate(() => (window as unknown as { removedForms: string[] }).removedForms)).toEqual([]);
 });
 
+test("a visitor's vehicle: the home page's latest parts stay on the screen while their fit is asked for", async ({
+  page,
+}) => {
+  // The server renders the home page for no vehicle; the visitor's vehicle is in this browser. The six newest parts
+  // are the same for any vehicle, so they stay while the vehicle's answer (held here) loads: no skeletons.
+  const vehicles = (await (await page.request.get('/api/vehicle?year=2019&limit=100')).json()) as {
+    id: string;
+    label: string;
+  }[];
+  const yamaha = vehicles.find((vehicle) => vehicle.label === YAMAHA);
+  if (!yamaha) throw new Error(`no ${YAMAHA} in the demo seed`);
+  await page.addInitScript((vehicle) => {
+    const garage = { vehicles: [{ vehicleId: vehicle.id, name: null, vehicle }], currentVehicleId: vehicle.id };
+    localStorage.setItem('redline.garage', JSON.stringify(garage));
+  }, yamaha);
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let asked = () => {};
+  const askedForFit = new Promise<void>((resolve) => {
+    asked = resolve;
+  });
+  await page.route(
+    (url) => url.pathname === '/api/part' && url.searchParams.has('vehicle'),
+    async (route) => {
+      asked();
+      await released;
+      await route.continue();
+    },
+  );
+  await page.goto('/');
+  const latest = page.locator('section', { has: page.getByRole('heading', { name: 'Parts', exact: true }) });
+  await expect(latest.locator('.part-card')).toHaveCount(6);
+  await askedForFit;
+  await expect(shoppingFor(page)).toContainText(`Shopping for: ${YAMAHA}`);
+  await expect(latest.getByRole('status', { name: 'Loading the latest parts' })).toHaveCount(0);
+  await expect(latest.locator('.part-card')).toHaveCount(6);
+  await expect(latest.locator('[data-fit]')).toHaveCount(0);
+  release();
+  await expect(latest.locator('.part-card [data-fit]')).toHaveCount(6);
+});
+
 test('a vehicle deleted since a visitor chose it is forgotten, and the home page works again', async ({ page }) => {
   const tag = Math.random().toString(36).slice(2, 7);
   const admin = await signInAdminViaApi(page.request);

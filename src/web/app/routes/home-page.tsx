@@ -135,7 +135,10 @@ function LatestParts() {
                 <PartCard
                   part={part}
                   headingLevel={3}
-                  badge={<FitBadge fit={part.fit} vehicleLabel={vehicle?.label} />}
+                  // Whether it fits is known only from this vehicle's answer, not from the one kept meanwhile.
+                  badge={
+                    <FitBadge fit={parts.isPlaceholderData ? undefined : part.fit} vehicleLabel={vehicle?.label} />
+                  }
                 >
                   <PurchaseLink part={part} />
                 </PartCard>

@@ -93,7 +93,13 @@ export function latestPartsQueryOptions(vehicleId?: string | undefined) {
   const params: PartListParams = vehicleId
     ? { sort: 'newest', limit: 6, vehicle: vehicleId }
     : { sort: 'newest', limit: 6 };
-  return queryOptions({ queryKey: partKeys.list(params), queryFn: ({ signal }) => fetchParts(params, signal) });
+  return queryOptions({
+    queryKey: partKeys.list(params),
+    queryFn: ({ signal }) => fetchParts(params, signal),
+    // The newest parts are the same for any vehicle (the vehicle adds whether each fits): they stay on the screen
+    // while another vehicle's answer loads, instead of skeletons (the server's page is rendered for no vehicle).
+    placeholderData: keepPreviousData,
+  });
 }
 
 /** `GET /api/part/{id}`: the part with its fitment; with a vehicle, whether it fits that vehicle. */
