@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
-import { expect, expectAccessible, expectHydrated, test, uniqueEmail } from './support/fixtures.ts';
+import { expect, expectAccessible, expectHydrated, holdRequests, test, uniqueEmail } from './support/fixtures.ts';
 
 /*
  * Issue 13 in the browser: the vehicle selector, the visitor's garage joining the account at sign-up, fit badges and
@@ -336,21 +336,9 @@ test('a signed-in part page keeps the part and the order typed while its fit is 
   if (!silencer) throw new Error('no Exhaust Silencer in the demo seed');
   await useToken(page, customer.token);
 
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let asked = () => {};
-  const askedForFit = new Promise<void>((resolve) => {
-    asked = resolve;
-  });
-  await page.route(
+  const fitAnswer = await holdRequests(
+    page,
     (url) => url.pathname === `/api/part/${silencer._id}` && url.searchParams.get('vehicle') === yamaha.id,
-    async (route) => {
-      asked();
-      await released;
-      await route.continue();
-    },
   );
   // Every order form the page ever took away.
   await page.addInitScript(() => {
@@ -370,7 +358,7 @@ test('a signed-in part page keeps the part and the order typed while its fit is 
   await page.goto(`/part/${silencer._id}`);
   await expect(page.getByRole('heading', { name: 'Purchase Exhaust Silencer' })).toBeVisible();
   await expectHydrated(page);
-  await askedForFit;
+  await fitAnswer.asked;
   await page.getByLabel('Address').fill('9 Paddock Row');
   await page.getByLabel('Phone Number').fill('555 0199');
   await page.getByRole('button', { name: 'Place Order' }).click();
@@ -380,7 +368,7 @@ test('a signed-in part page keeps the part and the order typed while its fit is 
   await expect(page.getByText('Placing the order')).toBeAttached();
   await expect(question).toHaveCount(0);
 
-  release();
+  fitAnswer.release();
   await expect(question).toBeVisible();
   await question.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.locator('.part-card')).toContainText(`Does not fit your ${YAMAHA}`);
@@ -404,31 +392,16 @@ test("a visitor's vehicle: the home page's latest parts stay on the screen while
     const garage = { vehicles: [{ vehicleId: vehicle.id, name: null, vehicle }], currentVehicleId: vehicle.id };
     localStorage.setItem('redline.garage', JSON.stringify(garage));
   }, yamaha);
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let asked = () => {};
-  const askedForFit = new Promise<void>((resolve) => {
-    asked = resolve;
-  });
-  await page.route(
-    (url) => url.pathname === '/api/part' && url.searchParams.has('vehicle'),
-    async (route) => {
-      asked();
-      await released;
-      await route.continue();
-    },
-  );
+  const fitAnswer = await holdRequests(page, (url) => url.pathname === '/api/part' && url.searchParams.has('vehicle'));
   await page.goto('/');
   const latest = page.locator('section', { has: page.getByRole('heading', { name: 'Parts', exact: true }) });
   await expect(latest.locator('.part-card')).toHaveCount(6);
-  await askedForFit;
+  await fitAnswer.asked;
   await expect(shoppingFor(page)).toContainText(`Shopping for: ${YAMAHA}`);
   await expect(latest.getByRole('status', { name: 'Loading the latest parts' })).toHaveCount(0);
   await expect(latest.locator('.part-card')).toHaveCount(6);
   await expect(latest.locator('[data-fit]')).toHaveCount(0);
-  release();
+  fitAnswer.release();
   await expect(latest.locator('.part-card [data-fit]')).toHaveCount(6);
 });
 

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
-import { expect, expectAccessible, test } from './support/fixtures.ts';
+import { expect, expectAccessible, holdRequests, test } from './support/fixtures.ts';
 
 /**
  * Issue 12 items 4 and 8 on the purchase screen and the part cards: honest stock ('In Stock', 'Only N Left',
@@ -132,19 +132,12 @@ test('Enter pressed twice places one order; the same form sent again is the same
   await quantity.fill('3');
 
   // Held at the network, the order is in flight: Place Order is disabled and more Enters send nothing.
-  let release: () => void = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route('**/api/myorder', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const order = await holdRequests(page, '**/api/myorder');
   await quantity.press('Enter');
   await quantity.press('Enter');
   await expect(page.getByRole('button', { name: 'Place Order' })).toBeDisabled();
   await quantity.press('Enter');
-  release();
+  order.release();
   await expect(toast(page, 'Your Order Has Been Placed')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Place Order' })).toBeEnabled();
   await page.unroute('**/api/myorder');

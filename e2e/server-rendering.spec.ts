@@ -1,6 +1,6 @@
 import type { APIRequestContext, ConsoleMessage, Page } from '@playwright/test';
 import { logInOnPage, signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
-import { expect, expectAccessible, expectHydrated, test } from './support/fixtures.ts';
+import { expect, expectAccessible, expectHydrated, holdRequests, test } from './support/fixtures.ts';
 
 /*
  * Issue 15: the public pages arrive rendered by the server and React takes them over (hydration) without rendering
@@ -41,15 +41,7 @@ async function addPadsAndLever(request: APIRequestContext): Promise<string> {
 
 /** Holds the app's entry script at the network until the returned function is called: the page as it is before the app runs. */
 async function holdAppScript(page: Page): Promise<() => void> {
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
+  return (await holdRequests(page, /\/assets\/index-[\w-]+\.js$/)).release;
 }
 
 /** React's hydration complaints, in development words and production error numbers (#418, #423, #425…). */

@@ -75,3 +75,21 @@ export function uniqueEmail(prefix = 'rider'): string {
 export async function expectHydrated(page: Page): Promise<void> {
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
 }
+
+/**
+ * Holds the answers to the requests `url` matches until `release()` (each then goes on to the server): what a page
+ * shows while an answer is slow. `asked` settles once the first such request has been made.
+ */
+export async function holdRequests(
+  page: Page,
+  url: Parameters<Page['route']>[0],
+): Promise<{ asked: Promise<void>; release: () => void }> {
+  const released = Promise.withResolvers<void>();
+  const asked = Promise.withResolvers<void>();
+  await page.route(url, async (route) => {
+    asked.resolve();
+    await released.promise;
+    await route.continue();
+  });
+  return { asked: asked.promise, release: () => released.resolve() };
+}
