@@ -203,7 +203,27 @@ describe.each(testDrivers)('security headers [%s]', (driver) => {
       const csp = header(res.headers, 'content-security-policy');
       expect(csp, url).not.toContain('stripe.com');
       expect(csp, url).not.toContain('upgrade-insecure-requests');
-      expect(cspDirectives(res.headers).get('frame-src'), url).toEqual(["'none'"]);
+      const directives = cspDirectives(res.headers);
+      expect(directives.get('frame-src') ?? directives.get('default-src'), url).toEqual(["'none'"]);
+    }
+  });
+
+  it("give pages (and the API's HTML docs) the document policy, and the API's answers a locked one", async () => {
+    for (const url of ['/', '/allparts', '/api/docs/static/index.html']) {
+      const res = await ctx.app.inject({ method: 'GET', url });
+      expect(cspDirectives(res.headers).get('script-src'), url).toEqual(["'self'"]);
+      expect(res.headers['permissions-policy'], url).toBeDefined();
+      expect(res.headers['cross-origin-opener-policy'], url).toBe('same-origin');
+    }
+    // Asked twice: the second answer is the kept one, sent from the app's first hook (catalog-read-cache.ts).
+    for (const url of ['/api/health', '/api/part', '/api/part', '/api/no-such-route', '/api/openapi.json']) {
+      const res = await ctx.app.inject({ method: 'GET', url });
+      expectProtected(res, url);
+      expect(cspDirectives(res.headers).get('default-src'), url).toEqual(["'none'"]);
+      expect(res.headers['cross-origin-resource-policy'], url).toBe('same-origin');
+      // Document-only headers stay with documents.
+      expect(res.headers['permissions-policy'], url).toBeUndefined();
+      expect(res.headers['cross-origin-opener-policy'], url).toBeUndefined();
     }
   });
 
@@ -221,7 +241,9 @@ describe.each(testDrivers)('security headers [%s]', (driver) => {
       expect(hsts, String(request.url)).toMatch(/max-age=(\d+)/);
       expect(Number(/max-age=(\d+)/.exec(hsts)?.[1])).toBeGreaterThanOrEqual(31_536_000);
       expect(hsts).toContain('includeSubDomains');
-      expect(cspDirectives(res.headers).has('upgrade-insecure-requests')).toBe(true);
+      // A page's own requests go over https; an API answer loads nothing (`default-src 'none'`).
+      const csp = cspDirectives(res.headers);
+      expect(csp.has('upgrade-insecure-requests') || csp.get('default-src')?.[0] === "'none'").toBe(true);
     }
     const plain = await app(driver, { PUBLIC_URL: 'http://shop.example' });
     const res = await plain.app.inject({ method: 'GET', url: '/' });
@@ -230,7 +252,7 @@ describe.each(testDrivers)('security headers [%s]', (driver) => {
 
   it('let Stripe.js in (and nothing else third-party) only when Stripe is configured', async () => {
     const stripe = await app(driver, STRIPE);
-    for (const url of ['/', '/payment/123', '/api/health']) {
+    for (const url of ['/', '/payment/123']) {
       const res = await stripe.app.inject({ method: 'GET', url });
       expectProtected(res, `stripe GET ${url}`);
       const csp = cspDirectives(res.headers);
@@ -239,6 +261,9 @@ describe.each(testDrivers)('security headers [%s]', (driver) => {
       expect(csp.get('connect-src')).toContain('https://api.stripe.com');
       expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
     }
+    // An API answer loads nothing, Stripe or not.
+    const api = await stripe.app.inject({ method: 'GET', url: '/api/health' });
+    expect(header(api.headers, 'content-security-policy')).not.toContain('stripe.com');
     const res = await ctx.app.inject({ method: 'GET', url: '/' });
     expect(cspDirectives(res.headers).get('script-src')).toEqual(["'self'"]);
   });

@@ -26,7 +26,7 @@ import { refundsRoutes } from './modules/payments/refunds-routes.ts';
 import { reviewsRoutes } from './modules/reviews/reviews-routes.ts';
 import { seoRoutes } from './modules/seo/seo-routes.ts';
 import { authPlugin } from './plugins/auth.ts';
-import { catalogReadCachePlugin } from './plugins/catalog-read-cache.ts';
+import { catalogReadCachePlugin, KeptReadShortcut } from './plugins/catalog-read-cache.ts';
 import { httpServerOptions, limitConnections } from './plugins/connection-limits.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { gracefulStopPlugin } from './plugins/graceful-stop.ts';
@@ -36,7 +36,7 @@ import { refuseNulCharacters } from './plugins/nul-character-guard.ts';
 import { openapiPlugin } from './plugins/openapi.ts';
 import { answerWritesWhenHeard } from './plugins/own-writes.ts';
 import { createRateLimitStore, memoryOnlyState } from './plugins/rate-limit-store.ts';
-import { fallbackSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
+import { apiSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
 import { inlineStyleHashes, staticSpaPlugin } from './plugins/static-spa.ts';
 import { createServices } from './services.ts';
 
@@ -93,7 +93,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     frameworkErrors: (error, request, rawReply) => {
       const reply = rawReply as FastifyReply;
       reply
-        .headers(fallbackSecurityHeaders({ https: isHttps }))
+        .headers(apiSecurityHeaders({ https: isHttps }))
         .header('x-request-id', request.id)
         .header('cache-control', 'no-store')
         .code(error.statusCode === 414 ? 414 : 400)
@@ -113,12 +113,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     done(null, payload);
   });
 
-  await app.register(securityHeadersPlugin, {
+  const securityOptions = {
     https: isHttps,
     stripe: config.paymentProvider === 'stripe',
     // The web build's inline stylesheet (ADR 018) is allowed by its hash.
     styleHashes: inlineStyleHashes(config.STATIC_DIR),
-  });
+  };
+  // The first onRequest hook: an anonymous repeated catalogue read is answered there (issue 15 item 4). Not with CORS
+  // origins configured, whose headers it would not add.
+  const keptReads =
+    config.CATALOG_CACHE === 'on' && !config.CORS_ORIGINS
+      ? new KeptReadShortcut(apiSecurityHeaders(securityOptions))
+      : undefined;
+  if (keptReads) app.addHook('onRequest', keptReads.hook);
+  await app.register(securityHeadersPlugin, securityOptions);
   // Closed by default: only the origins named in CORS_ORIGINS may call the API from another site.
   if (config.CORS_ORIGINS) {
     await app.register(cors, { origin: config.CORS_ORIGINS.split(',').map((o) => o.trim()) });
@@ -183,6 +191,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(catalogReadCachePlugin, {
       database: options.database,
       maxBytes: config.CATALOG_CACHE_MAX_MB * 1024 * 1024,
+      shortcut: keptReads,
     });
   }
 

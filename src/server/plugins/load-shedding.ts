@@ -128,11 +128,13 @@ export const loadSheddingPlugin = fp(
     const target = config.LOAD_SHED_MAX_WAIT_MS;
     const adaptive = target > 0 ? new AdaptiveLimit(target, cap) : undefined;
     let inProgress = 0;
-    app.addHook('onRequest', async (request, reply) => {
-      if (exempt(request)) return;
+    // Callback style: an async hook costs a promise, and moves the rest of every request's hooks to a microtask
+    // (issue 15 item 4, cached catalogue reads).
+    app.addHook('onRequest', (request, reply, done) => {
+      if (exempt(request)) return done();
       if (inProgress >= cap || (adaptive && inProgress >= adaptive.value)) {
-        await new Promise((resolve) => setTimeout(resolve, SHED_PAUSE_MS * (0.5 + Math.random())));
-        return reply.send(shed(reply));
+        setTimeout(() => reply.send(shed(reply)), SHED_PAUSE_MS * (0.5 + Math.random()));
+        return;
       }
       inProgress += 1;
       const since = performance.now();
@@ -142,6 +144,7 @@ export const loadSheddingPlugin = fp(
         const now = performance.now();
         adaptive?.answered(now - since, inProgress, now);
       });
+      done();
     });
   },
   { name: 'load-shedding' },
