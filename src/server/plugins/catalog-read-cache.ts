@@ -266,6 +266,7 @@ export const catalogReadCachePlugin = fp(
       // An administrator's answer differs (emails) and is neither served from nor kept in the cache.
       if (request.user?.isAdmin) return done();
       const key = cacheKey(request);
+      if (request.method === 'GET' && request.headers.authorization === undefined) shortcut?.remember(request.url, key);
       const kept = cache.get(key);
       if (!kept) {
         request.catalogCacheTicket = {
@@ -323,8 +324,6 @@ export const catalogReadCachePlugin = fp(
   { name: 'catalog-read-cache', dependencies: ['auth'] },
 );
 
-const KEPT_ROUTES: ReadonlySet<string> = new Set(PUBLIC_CATALOG_READS);
-
 /**
  * A kept answer to an anonymous GET, sent from the app's first onRequest hook straight to Node's response (issue 15
  * item 4). From the route's own hook (`serveKept`) it still went through every app-wide hook before it (load
@@ -355,19 +354,23 @@ export class KeptReadShortcut {
     this.#cache = cache;
   }
 
+  /**
+   * The address as sent → its cache key, as the route's own hook worked it out for an anonymous read (routing and
+   * query parsing depend on nothing else). Spares this hook `request.routeOptions`, which Fastify builds anew on
+   * each use, and the key's making. Only a kept route's addresses are here, so a miss is any other address.
+   */
+  readonly #keys = new LRUCache<string, string>({ max: 10_000 });
+
+  remember(url: string, key: string): void {
+    if (this.#keys.get(url) !== key) this.#keys.set(url, key);
+  }
+
   readonly hook: onRequestHookHandler = (request, reply, done) => {
     const cache = this.#cache;
-    if (
-      cache === undefined ||
-      request.method !== 'GET' ||
-      request.headers.authorization !== undefined ||
-      !KEPT_ROUTES.has(request.routeOptions.url ?? '')
-    ) {
-      return done();
-    }
-    const key = cacheKey(request);
-    const kept = cache.get(key);
-    if (!kept) return done();
+    if (cache === undefined || request.method !== 'GET' || request.headers.authorization !== undefined) return done();
+    const key = this.#keys.get(request.url);
+    const kept = key === undefined ? undefined : cache.get(key);
+    if (key === undefined || kept === undefined) return done();
     reply.hijack();
     const response = reply.raw;
     const { head, length } = this.#headOf(kept);
