@@ -328,7 +328,7 @@ export const catalogReadCachePlugin = fp(
  * A kept answer to an anonymous GET, sent from the app's first onRequest hook straight to Node's response (issue 15
  * item 4). From the route's own hook (`serveKept`) it still went through every app-wide hook before it (load
  * shedding, graceful stop, auth) and, once sent, through Fastify's reply and the onSend chain (request id,
- * compression, the route's hooks) and their header checks: on a quiet machine that held a kept read to 40-46 % of a
+ * compression, the route's hooks) and their header checks: on a quiet machine that held a kept read to 37-47 % of a
  * bare Fastify route's requests per second. Here the answer gets what those would have added, worked out once per
  * kept answer: the security headers, the route's headers (type, counts, ETag, Cache-Control), the length, and per
  * request the request id and the encoding. Fastify's routing, request id, request logging and onResponse hooks
