@@ -15,10 +15,10 @@ import { benchPort, startProductionServer } from './support/server.ts';
  * Cold start: from spawning `node src/server/main.ts` to the first 200 of GET /api/health (asked every 10 ms), on a
  * database that is already migrated and seeded (the first start, which migrates and seeds, is printed apart).
  * RSS at rest: the server's resident set (/proc/<pid>/status VmRSS) after it has answered a few catalogue reads
- * and then stood idle for BENCH_REST_SECONDS (default 10).
+ * and then stood idle for BENCH_REST_SECONDS (default 20: the server gives memory back after 10 s of quiet).
  */
 const starts = Math.max(2, Number(process.env.BENCH_STARTS ?? 3));
-const restSeconds = Number(process.env.BENCH_REST_SECONDS ?? 10);
+const restSeconds = Number(process.env.BENCH_REST_SECONDS ?? 20);
 const postgresServer = process.env.BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 interface StartFigures {

@@ -30,6 +30,7 @@ describe('memory given back after a quiet spell', () => {
     release = startIdleMemoryRelease({
       sampleMs: 100,
       quietUtilization: 0.5,
+      quietForMs: 100,
       minIntervalMs: 0,
       onCollected: () => collections.push(newSpaceMb()),
     });
@@ -51,11 +52,32 @@ describe('memory given back after a quiet spell', () => {
     expect(collections).toHaveLength(2);
   });
 
+  it('takes a pause shorter than quietForMs between busy spells for no rest', async () => {
+    const collections: number[] = [];
+    release = startIdleMemoryRelease({
+      sampleMs: 50,
+      quietUtilization: 0.5,
+      quietForMs: 1000,
+      minIntervalMs: 0,
+      onCollected: () => collections.push(1),
+    });
+    // Busy, then 400 ms quiet (8 quiet samples, fewer than the 20 that make a second), four times over.
+    for (let round = 0; round < 4; round += 1) {
+      busyFor(120);
+      await sleep(400);
+    }
+    expect(collections).toHaveLength(0);
+    // Quiet for longer than that: collected.
+    for (let i = 0; i < 60 && collections.length === 0; i += 1) await sleep(50);
+    expect(collections).toHaveLength(1);
+  });
+
   it('waits minIntervalMs between collections however busy and quiet the loop turns', async () => {
     const collections: number[] = [];
     release = startIdleMemoryRelease({
       sampleMs: 50,
       quietUtilization: 0.5,
+      quietForMs: 50,
       minIntervalMs: 60_000,
       onCollected: () => collections.push(1),
     });

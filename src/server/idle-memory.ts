@@ -3,10 +3,17 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 
 export interface IdleMemoryOptions {
-  /** How often the loop's utilisation is sampled; a whole quiet sample triggers the collection. Default 2 s. */
+  /** How often the loop's utilisation is sampled. Default 2 s. */
   sampleMs?: number;
   /** Below this share of the sample spent running JavaScript, the process counts as quiet. Default 2 %. */
   quietUtilization?: number;
+  /**
+   * How long the loop must have been quiet, sample after sample, before the collection. Default 10 s: a pause of a
+   * few seconds between visitors is not rest. Collected after 2 s, the next seconds' requests each cost ~40 % more
+   * CPU (the young generation shrunk and grew back): kept catalogue reads, measured in bench/catalog-cache.ts's 5 s
+   * turns, fell from 65-71 % to 41-53 % of a bare route (issue 15 item 4).
+   */
+  quietForMs?: number;
   /** At most one collection per this many milliseconds. Default 60 s. */
   minIntervalMs?: number;
   /** Told how much the collection gave back (debug logging). */
@@ -39,7 +46,7 @@ function memoryReducingGc(): GcFunction {
  * V8 grows its young generation while the process starts (compiling, building routes and schemas) and under load,
  * and keeps it committed when the process then does nothing: ~30 MB of a server at rest, and V8's own memory reducer
  * does not step in while only young-generation collections run. One memory-reducing collection (V8's "last resort":
- * a full collection that also shrinks the young generation) once the event loop has been quiet for a while takes
+ * a full collection that also shrinks the young generation) once the event loop has been quiet for 10 s takes
  * the server at rest from ~177 to ~147 MB; it blocks the loop for ~100 ms, so it runs only after a quiet spell
  * and at most once per `minIntervalMs`. Under load nothing changes: the young generation grows back as it did after
  * start-up (capping it with `--max-semi-space-size` instead cost a third of the catalogue-read throughput).
@@ -48,6 +55,8 @@ export function startIdleMemoryRelease(options: IdleMemoryOptions = {}): IdleMem
   const sampleMs = options.sampleMs ?? 2000;
   const quiet = options.quietUtilization ?? 0.02;
   const minIntervalMs = options.minIntervalMs ?? 60_000;
+  const quietSamplesNeeded = Math.max(1, Math.ceil((options.quietForMs ?? 10_000) / sampleMs));
+  let quietSamples = 0;
   let previous = performance.eventLoopUtilization();
   let lastCollection = Number.NEGATIVE_INFINITY;
   // Busy since the last collection: a server that stays quiet is collected once, not every minute.
@@ -61,8 +70,11 @@ export function startIdleMemoryRelease(options: IdleMemoryOptions = {}): IdleMem
     // catching up after a collection) must not count as busy for a few milliseconds of work.
     if (sample.active >= quiet * sampleMs) {
       busySinceCollection = true;
+      quietSamples = 0;
       return;
     }
+    quietSamples += 1;
+    if (quietSamples < quietSamplesNeeded) return;
     if (!busySinceCollection || performance.now() - lastCollection < minIntervalMs) return;
     const rssBefore = process.memoryUsage.rss();
     const started = performance.now();
