@@ -17,6 +17,14 @@ function busyFor(ms: number): void {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** `rounds` busy spells of 120 ms, each followed by `quietMs` of quiet. */
+async function busyThenQuiet(rounds: number, quietMs: number): Promise<void> {
+  for (let round = 0; round < rounds; round += 1) {
+    busyFor(120);
+    await sleep(quietMs);
+  }
+}
+
 describe('memory given back after a quiet spell', () => {
   let release: IdleMemory | undefined;
   afterEach(() => release?.stop());
@@ -52,20 +60,22 @@ describe('memory given back after a quiet spell', () => {
     expect(collections).toHaveLength(2);
   });
 
-  it('takes a pause shorter than quietForMs between busy spells for no rest', async () => {
+  /** Collections counted, sampling every 50 ms (quiet below half of a sample). */
+  const counted = (options: { quietForMs: number; minIntervalMs: number }) => {
     const collections: number[] = [];
     release = startIdleMemoryRelease({
       sampleMs: 50,
       quietUtilization: 0.5,
-      quietForMs: 1000,
-      minIntervalMs: 0,
+      ...options,
       onCollected: () => collections.push(1),
     });
+    return collections;
+  };
+
+  it('takes a pause shorter than quietForMs between busy spells for no rest', async () => {
+    const collections = counted({ quietForMs: 1000, minIntervalMs: 0 });
     // Busy, then 400 ms quiet (8 quiet samples, fewer than the 20 that make a second), four times over.
-    for (let round = 0; round < 4; round += 1) {
-      busyFor(120);
-      await sleep(400);
-    }
+    await busyThenQuiet(4, 400);
     expect(collections).toHaveLength(0);
     // Quiet for longer than that: collected.
     for (let i = 0; i < 60 && collections.length === 0; i += 1) await sleep(50);
@@ -73,18 +83,8 @@ describe('memory given back after a quiet spell', () => {
   });
 
   it('waits minIntervalMs between collections however busy and quiet the loop turns', async () => {
-    const collections: number[] = [];
-    release = startIdleMemoryRelease({
-      sampleMs: 50,
-      quietUtilization: 0.5,
-      quietForMs: 50,
-      minIntervalMs: 60_000,
-      onCollected: () => collections.push(1),
-    });
-    for (let round = 0; round < 3; round += 1) {
-      busyFor(120);
-      await sleep(300);
-    }
+    const collections = counted({ quietForMs: 50, minIntervalMs: 60_000 });
+    await busyThenQuiet(3, 300);
     expect(collections.length).toBeLessThanOrEqual(1);
   });
 });
