@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { describeEachDatabase, type TestContext } from '../../../../test/support/test-app.ts';
+import { describeEachDatabase, heardDirectWrites, type TestContext } from '../../../../test/support/test-app.ts';
 import { decodeCursor, encodeCursor } from '../../../shared/cursor.ts';
 import { partListPageSchema, partSchema } from '../../../shared/schemas/parts.ts';
 import { parts } from '../../db/schema.ts';
@@ -32,6 +32,7 @@ async function seed(context: TestContext) {
       createdAt: sql`${createdAt}::timestamptz` as unknown as Date,
     });
   }
+  await heardDirectWrites(context.app);
 }
 
 const SORTS = ['', 'newest', 'price_asc', 'price_desc', 'name'] as const;
@@ -194,9 +195,8 @@ describeEachDatabase('cursor paging of GET /api/part', (ctx) => {
         const victim = before.at(-3) ?? '';
         await db.delete(parts).where(sql`${parts.id} = ${victim}::uuid`);
         deleted.push(victim);
-        // Written straight to the database, not through this app: on PostgreSQL its notification reaches the read
-        // cache a moment after the commit (ADR 016), and a page read before then came from memory (seen in CI).
-        await ctx().app.catalogCache?.caughtUp();
+        // Written straight to the database, not through this app.
+        await heardDirectWrites(ctx().app);
       }
     } while (cursor);
     const others = seen.filter((id) => !added.includes(id));
@@ -209,7 +209,7 @@ describeEachDatabase('cursor paging of GET /api/part', (ctx) => {
         sql`, `,
       )})`,
     );
-    await ctx().app.catalogCache?.caughtUp();
+    await heardDirectWrites(ctx().app);
     await ctx().app.inject({ method: 'GET', url: '/api/part' });
   });
 

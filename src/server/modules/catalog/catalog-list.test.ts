@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
-import { describeEachDatabase, type TestContext } from '../../../../test/support/test-app.ts';
+import { describeEachDatabase, heardDirectWrites, type TestContext } from '../../../../test/support/test-app.ts';
 import { partSchema } from '../../../shared/schemas/parts.ts';
 import { parts } from '../../db/schema.ts';
 
@@ -39,6 +39,7 @@ async function seed(context: TestContext) {
       createdAt: new Date(now - p.minutesAgo * 60_000),
     })),
   );
+  await heardDirectWrites(context.app);
 }
 
 describeEachDatabase('GET /api/part', (ctx) => {

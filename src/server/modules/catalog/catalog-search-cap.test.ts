@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../../../../test/support/test-app.ts';
+import { describeEachDatabase, heardDirectWrites } from '../../../../test/support/test-app.ts';
 import { partListPageSchema } from '../../../shared/schemas/parts.ts';
 import { SEARCH_CANDIDATES } from './part-search.ts';
 
@@ -18,6 +18,7 @@ describeEachDatabase('search: capped candidates', (ctx) => {
       select 'Cap Widget ' || i, 'a widget for the cap test', '/images/parts/brake-disc.svg', 100 + i, 5,
         'CW-' || i, array['cw' || i]
       from generate_series(1, ${widgets}) i`);
+    await heardDirectWrites(ctx().app);
   });
 
   it('answers the cap and says it is one for a search with more matches', async () => {
