@@ -4,6 +4,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { createPostgresDatabase, dropPostgresDatabase } from './support/database.ts';
 import { addBenchPart, BENCH_SHOP_ENV, json, logInBenchAdmin, post } from './support/http.ts';
+import { processCpuMillis } from './support/process-stats.ts';
 import { benchPort, startProductionServer } from './support/server.ts';
 
 /**
@@ -17,7 +18,11 @@ import { benchPort, startProductionServer } from './support/server.ts';
  * spread over their own parts. Afterwards it checks that stock + ordered units = starting stock.
  *
  * BENCH_DURATION (seconds per scenario, default 10), BENCH_CONNECTIONS (default 20), BENCH_PORT (default: a free port),
- * BENCH_POSTGRES (server URL, default postgres://postgres@127.0.0.1:5432/postgres; "skip" to skip PostgreSQL).
+ * BENCH_POSTGRES (server URL, default postgres://postgres@127.0.0.1:5432/postgres; "skip" to skip PostgreSQL),
+ * BENCH_PGLITE ("skip" to skip PGlite).
+ *
+ * "server CPU ms/order" is the server process's CPU time (/proc, all its threads) over the scenario divided by the
+ * orders it answered: what one order costs the server, which the machine's load moves much less than orders/s.
  */
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -31,6 +36,7 @@ interface Row {
   ordersPerSecond: number;
   p50: number;
   p99: number;
+  cpuPerOrder: number;
   total: number;
   non2xx: number;
   errors: number;
@@ -105,9 +111,12 @@ async function benchmark(database: string, target: { databaseUrl?: string; dataD
     await autocannon({ url: `${base}/api/health`, connections: 4, duration: 2 });
     for (const [scenario, list] of scenarios) {
       const before = await stockAndOrdered(base, adminToken, partIds);
+      const cpuBefore = processCpuMillis(server.pid);
       const result = await runScenario(base, scenario, list);
-      // autocannon stops counting at the deadline; requests still in flight finish on the server first.
+      // autocannon stops counting at the deadline; requests still in flight finish on the server first (and the
+      // mails the orders queued are written meanwhile: part of an order's cost).
       await new Promise((resolve) => setTimeout(resolve, 2000));
+      const cpuMillis = processCpuMillis(server.pid) - cpuBefore;
       const after = await stockAndOrdered(base, adminToken, partIds);
       const sold = after.orders - before.orders;
       rows.push({
@@ -116,6 +125,7 @@ async function benchmark(database: string, target: { databaseUrl?: string; dataD
         ordersPerSecond: result.requests.average,
         p50: result.latency.p50,
         p99: result.latency.p99,
+        cpuPerOrder: cpuMillis / Math.max(1, result.requests.total),
         total: result.requests.total,
         non2xx: result.non2xx,
         errors: result.errors,
@@ -138,6 +148,7 @@ function table(rows: Row[]): string {
     'orders/s',
     'p50 ms',
     'p99 ms',
+    'server CPU ms/order',
     'requests',
     'non-2xx',
     'errors',
@@ -149,6 +160,7 @@ function table(rows: Row[]): string {
     r.ordersPerSecond.toFixed(0),
     String(r.p50),
     String(r.p99),
+    r.cpuPerOrder.toFixed(2),
     String(r.total),
     String(r.non2xx),
     String(r.errors),
@@ -160,12 +172,14 @@ function table(rows: Row[]): string {
 }
 
 const rows: Row[] = [];
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-bench-orders-'));
-try {
-  console.log(`PGlite in ${dataDir}: ${connections} connections, ${duration} s per scenario`);
-  rows.push(...(await benchmark('PGlite', { dataDir })));
-} finally {
-  fs.rmSync(dataDir, { recursive: true, force: true });
+if (process.env.BENCH_PGLITE !== 'skip') {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-bench-orders-'));
+  try {
+    console.log(`PGlite in ${dataDir}: ${connections} connections, ${duration} s per scenario`);
+    rows.push(...(await benchmark('PGlite', { dataDir })));
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 if (postgresServer !== 'skip') {
   const name = `redline_bench_orders_${process.pid}`;

@@ -172,14 +172,9 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
   const orderRecords = new OrderRepository(db);
   const paymentRecords = new PaymentRepository(db);
   const orderLinkSet = orderLinks(publicUrl(config));
-  // The order module's view of the catalogue: stock given back, and a part's name and price for the placed mail.
+  // The order module's view of the catalogue: stock given back.
   const orderStock = {
     release: (tx: Transaction, partId: string, quantity: number) => parts.release(tx, partId, quantity),
-    // Read in the placing's transaction when it has one (Idempotency-Key): on PGlite a read beside it never ends.
-    describe: async (partId: string, tx?: Database | Transaction) => {
-      const part = await parts.findById(partId, tx);
-      return part && { name: part.name, priceCents: part.priceCents };
-    },
   };
   const orderPayments = new OrderPayments(orderRecords, orderStock, {
     links: orderLinkSet,

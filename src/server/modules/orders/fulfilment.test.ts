@@ -134,6 +134,9 @@ describeEachDatabase('order detail, shipping and delivery', (ctx) => {
     expect(placed?.subject).toContain('$39.98');
     expect(placed?.text).toContain(`/dashboard/payment/${order._id}`);
     expect(placed?.text).toContain('Brake Lever');
+    // Enqueued as its document: the delivery job renders the HTML (the placing spends no time in React).
+    expect(placed?.html).toBeNull();
+    expect(placed?.document).toMatchObject({ heading: 'Thank you for your order' });
 
     expect((await payOrder(ctx(), ann, order._id)).statusCode).toBe(200);
     const receipts = await outboxMails(ctx(), ann.email, 'payment-receipt');

@@ -97,11 +97,12 @@ const newestFirst: KeyColumn[] = [
 /** `created_at` to the microsecond, as a cursor holds it (a Date has milliseconds only). */
 const createdAtKey = sql<string>`to_char(${orders.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
+/** The part's state beside the placed order's columns (all null when nothing was placed). */
 interface PlaceRow {
-  order_id: string | null;
-  minimum_order: number;
-  available_quantity: number;
-  price_cents: number;
+  id: string | null;
+  part_minimum_order: number;
+  part_available_quantity: number;
+  part_price_cents: number;
   held_units: number;
   hold_limit: number | null;
 }
@@ -167,20 +168,18 @@ export class OrderRepository {
    * checkout placing several lines in one transaction takes it once and cannot deadlock with itself. The statement
    * after it starts with a fresh snapshot that sees every order the customer committed.
    */
-  async place(input: NewOrder, holdLimit: HoldLimit, db: Executor = this.#db): Promise<PlaceResult> {
-    return db.transaction(async (tx) => {
-      if (holdLimit !== 'off') {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`order-hold:${input.userId}`}::text, 0))`);
-      }
-      return this.#placeLocked(input, holdLimit, tx);
-    });
-  }
-
-  async #placeLocked(input: NewOrder, holdLimit: HoldLimit, db: Executor): Promise<PlaceResult> {
+  async place(input: NewOrder, holdLimit: HoldLimit, tx: Transaction): Promise<PlaceResult> {
+    // The caller's transaction, not one of its own (a savepoint and its release were two more round trips of every
+    // order): the lock is held until the caller commits, after the order's mail is enqueued.
+    if (holdLimit !== 'off') {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`order-hold:${input.userId}`}::text, 0))`);
+    }
     const q = input.quantity;
     const fixedLimit = typeof holdLimit === 'number' ? holdLimit : null;
     const limitMode = typeof holdLimit === 'number' ? 'fixed' : holdLimit;
-    const result = await db.execute(sql`
+    // The placed order comes back from the insert itself (`placed.*`, null when nothing was placed), not from one more
+    // select; the part's columns are named so that none is also an `orders` column.
+    const result = await tx.execute(sql`
       with part as (
         select minimum_order, available_quantity, price_cents from ${parts} where id = ${input.partId}::uuid
       ),
@@ -213,22 +212,19 @@ export class OrderRepository {
                ${q}::int, price_cents * ${q}::int, ${input.email}::text, ${input.userName}::text,
                ${input.address}::text, ${input.phone}::text, ${input.checkoutId ?? null}::uuid
         from reserved
-        returning id
+        returning *
       )
-      select (select id from placed) as order_id, minimum_order, available_quantity, price_cents,
+      select placed.*, part.minimum_order as part_minimum_order, part.available_quantity as part_available_quantity,
+             part.price_cents as part_price_cents,
              (select units from hold) as held_units, (select hold_limit from hold) as hold_limit
-      from part`);
-    const [row] = rowsOf<PlaceRow>(result);
+      from part left join placed on true`);
+    const [row] = rowsOf<PlaceRow & Record<string, unknown>>(result);
     if (!row) return { ok: false, part: undefined };
-    if (row.order_id) {
-      const order = await this.findById(row.order_id, db);
-      if (!order) throw new Error('placed order not found');
-      return { ok: true, order };
-    }
+    if (row.id) return { ok: true, order: toOrderRow(row) };
     const part = {
-      minimumOrder: Number(row.minimum_order),
-      availableQuantity: Number(row.available_quantity),
-      priceCents: Number(row.price_cents),
+      minimumOrder: Number(row.part_minimum_order),
+      availableQuantity: Number(row.part_available_quantity),
+      priceCents: Number(row.part_price_cents),
       hold: { held: Number(row.held_units ?? 0), limit: row.hold_limit === null ? null : Number(row.hold_limit) },
     };
     return { ok: false, part };

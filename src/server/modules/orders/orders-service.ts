@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { decodeCursor, encodeCursor } from '../../../shared/cursor.ts';
 import type { OrderCancelReason } from '../../../shared/enums.ts';
 import { checkOrderQuantity, stockOutRefusal } from '../../../shared/order-rules.ts';
@@ -16,7 +15,7 @@ import type { Database, Transaction } from '../../db/client.ts';
 import { type AppError, BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { sameEmail } from '../accounts/emails.ts';
-import type { MailContent } from '../mail/mail-layout.ts';
+import type { MailDocument } from '../mail/mail-layout.ts';
 import { enqueueMail } from '../mail/mail-outbox.ts';
 import {
   type OrderLinks,
@@ -56,15 +55,9 @@ export interface RefundGuard {
   hasLiveRefund(tx: Transaction, orderId: string): Promise<boolean>;
 }
 
-/** The catalogue's side of an order: its stock given back, in the caller's transaction, and a part's name and price. */
+/** The catalogue's side of an order: its stock given back, in the caller's transaction. */
 export interface StockRelease {
   release(tx: Transaction, partId: string, quantity: number): Promise<void>;
-  /**
-   * Name and unit price as the part is now (to render the order-placed mail before its transaction), read through
-   * `db`: the caller's transaction when there is one (an Idempotency-Key wraps the placing in one; on PGlite a read
-   * outside it waits for it to end, which never comes).
-   */
-  describe(partId: string, db?: Database | Transaction): Promise<{ name: string; priceCents: number } | undefined>;
 }
 
 /** After a transaction that enqueued a mail commits: deliver it now (the job runner). */
@@ -152,14 +145,13 @@ export class OrdersService {
   /**
    * The statement that reserves stock is the guard; a refusal is explained by the shared order rule against the part
    * as that statement found it, then by the hold limit. When both would have allowed the order, another buyer
-   * changed the part in the meantime: one more attempt sees it as it is now. The order-placed mail is rendered
-   * before (from the part as it is now, with an id made here) and enqueued in the placing transaction.
+   * changed the part in the meantime: one more attempt sees it as it is now. The order-placed mail is enqueued in the
+   * placing transaction as its document, from the order as placed (the delivery job renders it).
    */
   async place(user: SessionUser, body: PlaceOrderBody, db: Database | Transaction = this.#db): Promise<Order> {
     // A body id that names nothing, malformed or unknown, is "not found" (path ids are checked by their schema).
     if (!isUuid(body.partId)) throw partNotFound();
     const order = {
-      id: crypto.randomUUID(),
       partId: body.partId,
       userId: user.id,
       quantity: body.quantity,
@@ -168,18 +160,13 @@ export class OrdersService {
       address: body.address ?? '',
       phone: body.phone ?? '',
     };
-    const part = await this.#stock.describe(body.partId, db);
-    let mail = part ? await this.#placedMail(order, part) : undefined;
     for (let attempt = 1; ; attempt++) {
       const result = await db.transaction(async (tx) => {
         const placed = await this.#orders.place(order, this.#settings.holdLimit, tx);
-        if (!placed.ok) return placed;
-        const row = placed.order;
-        // The part changed between the preview and the statement: the mail says what was really ordered.
-        if (!mail || !part || part.name !== row.partName || part.priceCents !== row.unitPriceCents) {
-          mail = await this.#placedMail(order, { name: row.partName, priceCents: row.unitPriceCents });
+        if (placed.ok) {
+          const document = this.#placedMail(placed.order);
+          await enqueueMail(tx, { kind: 'order-placed', to: placed.order.email, document });
         }
-        await enqueueMail(tx, { kind: 'order-placed', to: row.email, ...mail });
         return placed;
       });
       if (result.ok) {
@@ -196,25 +183,8 @@ export class OrdersService {
     }
   }
 
-  #placedMail(
-    order: { id: string; quantity: number; email: string; userName: string; address: string; phone: string },
-    part: { name: string; priceCents: number },
-  ): Promise<MailContent> {
-    return orderPlacedMail(
-      {
-        id: order.id,
-        partName: part.name,
-        quantity: order.quantity,
-        unitPriceCents: part.priceCents,
-        totalCents: part.priceCents * order.quantity,
-        buyerName: order.userName,
-        buyerEmail: order.email,
-        address: order.address,
-        phone: order.phone,
-      },
-      this.#settings.links,
-      this.#settings.holdHours,
-    );
+  #placedMail(row: OrderRow): MailDocument {
+    return orderPlacedMail(toMailOrder(row), this.#settings.links, this.#settings.holdHours);
   }
 
   /** The caller's orders (an admin may name another buyer's email), one page at a time, with the total. */
