@@ -2,7 +2,7 @@ import os from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { CATALOG_IMPORT_MAX_BYTES } from '../shared/schemas/catalog-transfer.ts';
 import { type AppConfig, publicUrl } from './config.ts';
-import type { Database, DatabaseHandle, Transaction } from './db/client.ts';
+import type { DatabaseHandle, Transaction } from './db/client.ts';
 import { AccountTokenRepository } from './modules/accounts/account-token-repository.ts';
 import { AccountsService, accountLinks } from './modules/accounts/accounts-service.ts';
 import { AddressBook } from './modules/accounts/address-book.ts';
