@@ -158,8 +158,8 @@ export class OrderRepository {
    * THE documented exception to "each module writes only its own tables" (ADR 006): the catalogue's stock is
    * reserved and the order written in ONE statement (data-modifying CTEs, atomic like a transaction). The
    * conditional UPDATE takes the part's row lock and its WHERE is re-checked after any wait, so stock never goes
-   * below zero; the lock is held for one statement, not for several round trips, so buyers of a popular part queue
-   * as briefly as possible. The WHERE is the atomic guard of the order rule in src/shared/order-rules.ts (change
+   * below zero; the row lock is taken by this one statement and held only until the caller commits (the order's
+   * mail insert, then the commit: two round trips), so buyers of a popular part queue as briefly as possible. The WHERE is the atomic guard of the order rule in src/shared/order-rules.ts (change
    * both together); the same statement reads the part's state so that a refusal can be explained by that rule.
    *
    * The hold limit (issue 12) counts the customer's unpaid PCS of the part. A count in one statement cannot guard
@@ -170,7 +170,7 @@ export class OrderRepository {
    */
   async place(input: NewOrder, holdLimit: HoldLimit, tx: Transaction): Promise<PlaceResult> {
     // The caller's transaction, not one of its own (a savepoint and its release were two more round trips of every
-    // order): the lock is held until the caller commits, after the order's mail is enqueued.
+    // order): the caller enqueues the order's mail in it and commits.
     if (holdLimit !== 'off') {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`order-hold:${input.userId}`}::text, 0))`);
     }
