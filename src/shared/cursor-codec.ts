@@ -1,12 +1,13 @@
 /**
- * Keyset (cursor) paging (issue 15): a cursor names a position in one sort order of one list, as the sort key of a
+ * Keyset (cursor) paging: a cursor names a position in one sort order of one list, as the sort key of a
  * row and its id (the tie-breaker). It travels as base64url of a small JSON object, so it is opaque to clients
  * but not secret: it holds nothing the list does not show. It is not signed either: an edited cursor that still
  * decodes to a well-formed position of the same order is simply another position (it can reveal or change nothing),
  * while anything else (not base64url, not JSON, a key of the wrong type, another order's cursor) is refused as 400.
  *
- * Without zod on purpose: the parts list checks a cursor from the address before its first render, and zod (~25 KiB
- * gzip, and its evaluation) would then load with every server-rendered parts list (ADR 021). The query rules built on
+ * Without zod on purpose: the parts list checks a cursor from the address before its first render, and zod (a large
+ * download, and its evaluation) would then load with every server-rendered parts list (ADR 018: answer schemas on
+ * demand). The query rules built on
  * it, with zod, are in cursor.ts.
  */
 

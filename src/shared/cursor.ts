@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CURSOR_MAX_LENGTH, type CursorOrder, decodeCursor } from './cursor-codec.ts';
 
 /**
- * The rules of queries that page by cursor (issue 15), as zod: the cursor itself (what it is, how it is written and
+ * The rules of queries that page by cursor, as zod: the cursor itself (what it is, how it is written and
  * read) is `cursor-codec.ts`, without zod, re-exported here for the server.
  */
 export {

@@ -5,7 +5,7 @@
  */
 
 /**
- * An order's life (ADR 002, amended by issue 12): placed (stock reserved) → paid → shipped → delivered; an unpaid
+ * An order's life (ADR 002, amended): placed (stock reserved) → paid → shipped → delivered; an unpaid
  * order may be cancelled (its buyer, an admin, or the hold running out; stock released); a paid, not yet shipped one
  * may be refunded (stock back).
  */
@@ -33,7 +33,7 @@ export const paymentAttemptOutcomes = ['succeeded', 'declined'] as const;
 export const databaseDrivers = ['pglite', 'postgres'] as const;
 export type DatabaseDriver = (typeof databaseDrivers)[number];
 
-/** The kinds of vehicle (issue 13), with the names the vehicle selector shows. */
+/** The kinds of vehicle, with the names the vehicle selector shows. */
 export const vehicleTypes = ['motorcycle', 'car', 'atv', 'scooter'] as const;
 export type VehicleType = (typeof vehicleTypes)[number];
 export const vehicleTypeLabels: Record<VehicleType, string> = {

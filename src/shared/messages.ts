@@ -9,10 +9,10 @@ export const validationMessages = {
   passwordTooShort: 'Must Be 6 Characters Or Longer',
   passwordTooLong: 'Must Be 128 Characters Or Fewer',
   nameRequired: 'Name Is Required',
-  /** Issue 10 (password rules): checked by the server only, against a kept list the web bundle never carries. */
+  /** Checked by the server only, against a kept list the web bundle never carries. */
   passwordTooCommon: 'This Password Is Too Common',
   passwordIsEmail: 'Password Must Not Be Your Email',
-  /** Issue 10: the new password typed twice must match (web only: the server receives it once). */
+  /** The new password typed twice must match (web only: the server receives it once). */
   passwordsDiffer: 'Passwords Do Not Match',
 } as const;
 
@@ -24,7 +24,7 @@ export const toastMessages = {
   adminFailed: 'Failed To Make An Admin',
   adminMade: 'Successfully Made An Admin',
   paymentCompleted: 'Your Payment Is Completed!',
-  /** Issue 10: after Change Password (the server's answer is the new session, not a sentence). */
+  /** After Change Password (the server's answer is the new session, not a sentence). */
   passwordChanged: 'Your password has been changed',
   adminRemoved: 'Admin Rights Removed',
 } as const;
@@ -42,7 +42,7 @@ export const confirmMessages = {
 export const notFoundText = 'OPPS! Page Not Found';
 
 /**
- * Issue 10 (H2, L4): the only codes the Google callback puts in `/auth/callback#error=`, each with the sentence the
+ * The only codes the Google callback puts in `/auth/callback#error=`, each with the sentence the
  * web shows. The web never shows text from the URL: an unknown code gets `googleSignInFailed`.
  */
 export const googleSignInErrors = {
@@ -64,7 +64,7 @@ export type GoogleSignInErrorCode = keyof typeof googleSignInErrors;
 
 export const googleSignInFailed = 'Google sign-in did not work. Please try again.';
 
-/** Issue 10: the sentences of the account calls (docs/briefs accounts contract), the same on server and web. */
+/** The sentences of the account calls (docs/briefs accounts contract), the same on server and web. */
 export const accountMessages = {
   invalidLinkToken: 'This link is not valid or has expired. You can ask for a new one.',
   verificationResent: 'We sent you a new link. Please check your inbox.',

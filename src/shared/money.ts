@@ -12,8 +12,8 @@ export function centsToDollars(cents: number): number {
 
 /**
  * "$1,234.50", "-$5.00": what `Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })` writes (a test
- * compares the two), without it. Constructing that formatter loads ICU's currency data: ~14 ms on the reference
- * machine, ~55 ms on Lighthouse's 4× slower phone, in the task that hydrates a page (issue 15, TBT). Like Intl, it
+ * compares the two), without it. Constructing that formatter loads ICU's currency data, a long pause on a slow
+ * phone in the task that hydrates a page (it counts toward Total Blocking Time). Like Intl, it
  * rounds the number's shortest decimal form (0.015 is "0.015", so $0.02) half away from zero.
  */
 export function formatUsd(dollars: number): string {

@@ -11,7 +11,7 @@ export const paths = {
   /** The parts list already searched, e.g. the home page's 'I NEED IT'. */
   partsSearch: (q: string) => `${PARTS}?${new URLSearchParams({ q })}`,
   part: (partId: string) => `/part/${partId}`,
-  /** Issue 12: the cart (visitors too) and its checkout (signed in). */
+  /** The cart (visitors too) and its checkout (signed in). */
   cart: '/cart',
   checkout: '/checkout',
   portfolio: '/myprotfolio',
@@ -19,7 +19,7 @@ export const paths = {
   login: '/login',
   register: '/register',
   authCallback: '/auth/callback',
-  /** Issue 10: 'Forgot Password?', and the pages the account mails link to (the token rides in the fragment). */
+  /** 'Forgot Password?', and the pages the account mails link to (the token rides in the fragment). */
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
   verifyEmail: '/verify-email',
@@ -28,9 +28,9 @@ export const paths = {
     myOrder: `${DASHBOARD}/myorder`,
     addReview: `${DASHBOARD}/addreview`,
     payment: (orderId: string) => `${DASHBOARD}/payment/${orderId}`,
-    /** Issue 12: the order page (its buyer or an admin); the order mails link here too. */
+    /** The order page (its buyer or an admin); the order mails link here too. */
     order: (orderId: string) => `${DASHBOARD}/order/${orderId}`,
-    /** Issue 12: one payment for several orders (a checkout's, or Pay All Unpaid). */
+    /** One payment for several orders (a checkout's, or Pay All Unpaid). */
     payOrders: (orderIds: readonly string[]) =>
       `${DASHBOARD}/pay?${new URLSearchParams({ orders: orderIds.join(',') })}`,
     payOrdersRoute: `${DASHBOARD}/pay`,
@@ -40,10 +40,10 @@ export const paths = {
     manageOrders: `${DASHBOARD}/manageorder`,
     addProduct: `${DASHBOARD}/addaproduct`,
     jobs: `${DASHBOARD}/jobs`,
-    /** Issue 13: the customer's vehicles, and the admin's makes, models and years. */
+    /** The customer's vehicles, and the admin's makes, models and years. */
     myGarage: `${DASHBOARD}/mygarage`,
     vehicles: `${DASHBOARD}/vehicles`,
-    /** Issue 14: CSV import of products, and export of products and orders. */
+    /** CSV import of products, and export of products and orders. */
     importProducts: `${DASHBOARD}/importproducts`,
   },
 } as const;
@@ -93,7 +93,7 @@ const idPages = Object.values(routePatterns).map(
 );
 
 /**
- * Whether a path is one of the web app's pages (issue 15: any other address answers 404, with the app's not-found
+ * Whether a path is one of the web app's pages (any other address answers 404, with the app's not-found
  * page, so crawlers and links see a real "not found"). Matched as the router matches: case-insensitive, a trailing
  * slash ignored, the query left aside.
  */

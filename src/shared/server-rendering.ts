@@ -1,5 +1,5 @@
 /**
- * The contract between the server and the web app's server-rendering bundle (issue 15, ADR 015): the server loads
+ * The contract between the server and the web app's server-rendering bundle (ADR 015): the server loads
  * `entry-server.js` from the build and calls `render`; it never imports the web app's sources.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Honest stock on screen (issue 12 item 8): what a part card and the purchase screen say about a part's stock, and
+ * Honest stock on screen: what a part card and the purchase screen say about a part's stock, and
  * whether it can be ordered at all. One rule, here, so every card and the purchase screen agree.
  */
 import type { OrderablePart } from './order-rules.ts';

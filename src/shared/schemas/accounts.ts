@@ -3,7 +3,7 @@ import { validationMessages as m } from '../messages.ts';
 import { httpUrlSchema } from './common.ts';
 
 /**
- * Any syntactically valid address (issue 10, L5; docs/spec-deviations.md): a dot-atom local part of at most 64
+ * Any syntactically valid address (L5; docs/spec-deviations.md): a dot-atom local part of at most 64
  * characters (letters, digits and ! # $ % & ' * + / = ? ^ _ ` { | } ~ - with single dots between), @, a domain of
  * letter-digit-hyphen labels and a top-level ending of 2–63 letters (`.shop`, `.motorcycles`). The spec's pattern
  * allowed only 2–3 letter endings, which refused real customers. Quoted local parts and IP-literal domains are not
@@ -183,7 +183,7 @@ function hasControlCharacter(value: string): boolean {
   return false;
 }
 
-/* Issue 10 (docs/briefs accounts contract): email verification, password reset and change, Google's one-time code. */
+/* Email verification, password reset and change, Google's one-time code. */
 
 /** Answers that only say something to the person: 202 of forgot / resend, 200 of reset. */
 export const messageResponseSchema = z.object({ message: z.string() });

@@ -11,7 +11,7 @@ export const shippingAddressSchema = z
 /** A phone number where an order will ship: the rule of every phone number, and not empty. */
 export const shippingPhoneSchema = phoneNumberSchema.min(1, 'Phone Number Is Required');
 
-/** A saved entry of the caller's address book (issue 12). */
+/** A saved entry of the caller's address book. */
 export const savedAddressSchema = z.object({
   _id: z.string(),
   address: z.string(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { orderStatuses } from '../enums.ts';
 
 /**
- * Catalogue import and export as CSV (issue 14, ADR 013). The columns, in the order export writes them; import reads
+ * Catalogue import and export as CSV (ADR 013). The columns, in the order export writes them; import reads
  * them by header name in any order. `mpn` is the key: a row whose part number (in any spelling, as search compares
  * them) names a part updates it, any other row adds one.
  */

@@ -55,7 +55,7 @@ export const httpUrlSchema = z
 
 /**
  * An http(s) URL or a path the shop serves itself (e.g. `/images/parts/brake-disc.svg`, or an uploaded photo's
- * `/uploads/parts/….webp`, issue 14).
+ * `/uploads/parts/….webp`).
  */
 export const imageRefSchema = z
   .string()

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type VehicleType, vehicleTypeLabels, vehicleTypes } from '../enums.ts';
 
 /**
- * Vehicles, My Garage and fitment (issue 13, ADR 010). A vehicle is one model year of one model of one make, with an
+ * Vehicles, My Garage and fitment (ADR 010). A vehicle is one model year of one model of one make, with an
  * optional variant (engine or trim, e.g. "1000 ABS"); its id is what a garage, a `?vehicle=` filter and a purchase
  * screen name. Makes, models, years and variants are data, managed by admins.
  */

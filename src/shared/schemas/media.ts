@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Issue 14: a part's uploaded photos. Each is stored as WebP at a few widths; `srcset` lists them so a browser picks
+ * A part's uploaded photos. Each is stored as WebP at a few widths; `srcset` lists them so a browser picks
  * the smallest that fills its slot (a phone downloads the 320 or 640 one). The first photo is the main one, and its
  * `url` is also the part's `img`, so clients of the spec's fields see it unchanged.
  */

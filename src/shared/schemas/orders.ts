@@ -35,7 +35,7 @@ export const orderTimelineEventSchema = z.object({
 });
 
 /**
- * `GET /api/orders/:id/detail` (issue 12): the order page for its buyer or an admin. Everything the order knows:
+ * `GET /api/orders/:id/detail`: the order page for its buyer or an admin. Everything the order knows:
  * lines (one: the spec's order is one part), prices, shipping address and phone, each step's time, the payment id,
  * carrier and tracking, and the timeline in time order.
  */
@@ -102,7 +102,7 @@ export type PlaceOrderBody = z.infer<typeof placeOrderBodySchema>;
  */
 export const MY_ORDERS_DEFAULT_LIMIT = 100;
 
-/** Keyset paging of the order lists (issue 15): the answer's `X-Next-Cursor` / `Link` name the pages beside it. */
+/** Keyset paging of the order lists: the answer's `X-Next-Cursor` / `Link` name the pages beside it. */
 const orderCursorFields = {
   after: cursorQuery.optional().describe('The page after this cursor (not with `offset`)'),
   before: cursorQuery.optional().describe('The page before this cursor'),

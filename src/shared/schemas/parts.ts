@@ -33,7 +33,7 @@ export const partSchema = z.object({
     .nullable()
     .describe('The admin who added the part: shown to admins only, null for everyone else (L2)'),
   createdAt: z.string(),
-  // Issue 13 (additive): what the part is and what it fits.
+  // Additive to the spec's fields: what the part is and what it fits.
   brand: brandSchema.nullable(),
   mpn: z.string().nullable().describe("The manufacturer's part number"),
   oemNumbers: z.array(z.string()).describe('OEM cross-reference numbers'),
@@ -47,7 +47,7 @@ export const partSchema = z.object({
 export type Part = z.infer<typeof partSchema>;
 
 /**
- * `GET /api/part/{id}`: the part and its full fitment, grouped by make and model; issue 14 (additive): its uploaded
+ * `GET /api/part/{id}`: the part and its full fitment, grouped by make and model, and its uploaded
  * photos, the main one first (empty when it has none: `img` is then a link).
  */
 export const partDetailsSchema = partSchema.extend({ fitment: z.array(fitmentGroupSchema), photos: partPhotosSchema });
@@ -148,7 +148,7 @@ export const partInputSchema = z.strictObject({
   minimunorder: quantity('Minimum Order', 1),
   img: imageRefSchema,
   email: z.string().optional(),
-  // Issue 13 (additive). A brand is named: a name the shop does not know yet becomes a new brand.
+  // Additive to the spec's fields. A brand is named: a name the shop does not know yet becomes a new brand.
   brand: z.string().trim().max(40, 'Brand Must Be 40 Characters Or Fewer').nullable().optional(),
   mpn: partNumberSchema.nullable().optional(),
   oemNumbers: z.array(partNumberSchema).max(20, 'A Part Can Have At Most 20 OEM Numbers').optional(),

@@ -7,7 +7,7 @@ export const MAX_ORDERS_PER_PAYMENT = 50;
 
 /**
  * `POST /api/create-payment-intent`. The spec sent `{orderId, price}`; `price` is accepted and ignored: the orders
- * set the amount. Issue 12: `{orderIds}` starts one payment for several orders (a checkout, Pay All Unpaid).
+ * set the amount. `{orderIds}` starts one payment for several orders (a checkout, Pay All Unpaid).
  */
 export const createPaymentIntentBodySchema = z
   .strictObject({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { brandSchema } from './fitment.ts';
 import { partSchema } from './parts.ts';
 
-/** Search (issue 14, ADR 012). How many of each kind `GET /api/part/suggest` offers: eight lines under the box. */
+/** Search (ADR 012). How many of each kind `GET /api/part/suggest` offers: eight lines under the box. */
 export const SUGGESTION_LIMITS = { parts: 4, categories: 2, brands: 2 } as const;
 
 /** `GET /api/part/suggest?q=`: what has been typed so far (the list's `q` rules: trimmed, at most 100 characters). */
