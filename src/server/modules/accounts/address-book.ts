@@ -45,7 +45,7 @@ function toAddressRow(raw: Record<string, unknown>): AddressRow {
 
 const addressNotFound = () => new NotFoundError('This saved address does not exist.');
 
-/** The accounts module's address book (issue 12): its one table, `addresses`. */
+/** The accounts module's address book: its one table, `addresses`. */
 export class AddressBook implements AddressBookPort {
   readonly #db: Database;
   constructor(db: Database) {

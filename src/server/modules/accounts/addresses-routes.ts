@@ -6,7 +6,7 @@ import { currentUser, requireUser } from '../../plugins/auth.ts';
 import { bearerAuth, errorResponses } from '../../route-schemas.ts';
 import type { AddressBook } from './address-book.ts';
 
-/** The caller's address book (issue 12): shown on My Profile, offered at checkout and on the payment page. */
+/** The caller's address book: shown on My Profile, offered at checkout and on the payment page. */
 export const addressesRoutes: FastifyPluginAsyncZod<{ addressBook: AddressBook }> = async (app, { addressBook }) => {
   app.get(
     '/api/addresses',

@@ -21,7 +21,7 @@ describe('password hashing', () => {
     expect(stored).toMatch(/^scrypt\$131072\$8\$1\$/);
     expect(await verifyPassword('kx8-vq2-long-enough', stored)).toBe(true);
     expect(await verifyPassword('kx8-vq2-long-enougH', stored)).toBe(false);
-    // The hash that was the default before issue 10 is upgraded; a production one is not.
+    // The hash that was the earlier default (N=2^15) is upgraded; a production one is not.
     expect(needsRehash(await hashPassword('x-y-z-1', { N: 2 ** 15, r: 8, p: 1 }), params)).toBe(true);
     expect(needsRehash(stored, params)).toBe(false);
   }, 30_000);

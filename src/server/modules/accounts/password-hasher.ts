@@ -17,8 +17,8 @@ export interface ScryptParams {
 
 /**
  * scrypt is memory-hard, runs on libuv's thread pool so it never blocks the event loop, and comes with Node: no
- * native add-on to build. OWASP's minimum (ADR 009): N=2^17, r=8, p=1, i.e. 128 MiB and about half a second per
- * hash here. The stored string names its parameters, so older hashes (N=2^15 before issue 10) still verify and are
+ * native add-on to build. OWASP's minimum (ADR 009): N=2^17, r=8, p=1, i.e. 128 MiB and a deliberately slow
+ * computation per hash. The stored string names its parameters, so older hashes (N=2^15, the earlier default) still verify and are
  * re-hashed with these on the owner's next successful sign-in.
  */
 export const PRODUCTION_SCRYPT_PARAMS: ScryptParams = { N: 2 ** 17, r: 8, p: 1 };

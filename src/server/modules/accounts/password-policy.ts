@@ -2,10 +2,10 @@ import { createRequire } from 'node:module';
 import { validationMessages as m } from '../../../shared/messages.ts';
 
 /**
- * The password rules the server adds to the spec's 'Must Be 6 Characters Or Longer' (issue 10): not one of the
+ * The password rules the server adds to the spec's 'Must Be 6 Characters Or Longer': not one of the
  * most common passwords, and not the account's own email. The list is zxcvbn-ts's common-password dictionary
  * (`@zxcvbn-ts/language-common`, about 49,000 passwords from real leaks), kept on the server only: it must not ship
- * in the web bundle. Loading it costs about 40 ms and 12 MB once, on the first check (ADR 009).
+ * in the web bundle. Loading it costs time and memory once, on the first check, not at start-up (ADR 009).
  */
 let commonPasswords: Set<string> | undefined;
 

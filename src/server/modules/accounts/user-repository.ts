@@ -33,7 +33,7 @@ export class UserRepository {
       .orderBy(asc(users.createdAt), asc(users.id));
   }
 
-  /** Every admin's address (issue 12: the 'new paid order' mail goes to each when ORDER_NOTIFY_EMAIL is unset). */
+  /** Every admin's address (the 'new paid order' mail goes to each when ORDER_NOTIFY_EMAIL is unset). */
   async adminEmails(db: Executor = this.#db): Promise<string[]> {
     const rows = await db.select({ email: users.email }).from(users).where(eq(users.isAdmin, true)).limit(50);
     return rows.map((row) => row.email);

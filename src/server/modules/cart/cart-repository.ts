@@ -6,7 +6,7 @@ import { cartItems } from '../../db/schema.ts';
 type Executor = Database | Transaction;
 export type CartItemRow = typeof cartItems.$inferSelect;
 
-/** The cart module's one table, `cart_items` (issue 12, ADR 011). */
+/** The cart module's one table, `cart_items` (ADR 011). */
 export class CartRepository {
   readonly #db: Database;
   constructor(db: Database) {

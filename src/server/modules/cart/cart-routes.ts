@@ -10,7 +10,7 @@ import { bearerAuth, errorResponses } from '../../route-schemas.ts';
 import type { CartService } from './cart-service.ts';
 
 /**
- * The signed-in customer's cart (issue 12). A visitor's cart lives in their browser and joins this one through
+ * The signed-in customer's cart. A visitor's cart lives in their browser and joins this one through
  * `POST /api/cart/merge` when they sign in. Every write answers the whole cart as it now is.
  */
 export const cartRoutes: FastifyPluginAsyncZod<{ cart: CartService }> = async (app, { cart }) => {

@@ -42,7 +42,7 @@ function toLine(item: CartItemRow, part: CartPart): CartLine {
 }
 
 /**
- * The signed-in customer's cart (issue 12): one line per part, each quantity checked by the one order rule of
+ * The signed-in customer's cart: one line per part, each quantity checked by the one order rule of
  * src/shared when it is set. The cart reserves nothing; stock is taken at checkout, so a line shows the live stock
  * and says when the part can no longer be ordered as it is.
  */

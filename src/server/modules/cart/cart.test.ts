@@ -19,7 +19,7 @@ function call(
   return ctx.app.inject({ method, url, headers: user.headers, ...(payload ? { payload } : {}) });
 }
 
-/** Issue 12, item 2: the cart. */
+/** The cart. */
 describeEachDatabase('cart', (ctx) => {
   it('starts empty, takes parts with the order rule, answers lines with live price, stock and totals', async () => {
     const user = await createUser(ctx());

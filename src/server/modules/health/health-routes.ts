@@ -20,7 +20,7 @@ export interface HealthOptions {
   disk: DiskFloor;
   rateLimits: { state(): RateLimitStoreState; check?(timeoutMs: number): Promise<RateLimitStoreState> };
   jobs?: JobsProbe;
-  /** Issue 15 (ADR 016): the catalogue read cache, when it is on. */
+  /** The catalogue read cache, when it is on. */
   catalogCache?: { readonly listening: boolean };
   /** HEALTH_CHECK_TIMEOUT_MS: the longest any one check may take. */
   timeoutMs: number;
@@ -37,7 +37,7 @@ interface Readiness {
 }
 
 /**
- * Liveness and readiness (issue 11, docs/operations.md §5). Neither is rate limited nor shed under load
+ * Liveness and readiness (docs/operations.md §5). Neither is rate limited nor shed under load
  * (`config.loadShedding: false`), and readiness answers within about HEALTH_CHECK_TIMEOUT_MS even when a dependency
  * hangs: every check runs at once and each is cut off at that bound.
  */

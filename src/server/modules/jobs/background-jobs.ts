@@ -8,7 +8,7 @@ import { createMailTransport } from '../mail/mail-transport.ts';
 import { createHousekeepingJob, type HousekeepingTask, pruneJobFailures } from './housekeeping.ts';
 import { createJobRunner, type JobLogger, type JobRunner, type JobSchedule } from './job-runner.ts';
 
-/** A module's own recurring job (issue 12: the order expiry), run once across instances like housekeeping. */
+/** A module's own recurring job (e.g. the order expiry), run once across instances like housekeeping. */
 export interface ScheduledTask {
   name: string;
   every: JobSchedule;

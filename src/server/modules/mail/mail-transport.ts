@@ -52,7 +52,7 @@ export function createMailTransport(
 
 /**
  * nodemailer is loaded when a transport first needs it: with mail written to files that is the first mail, so a
- * server at rest does not hold its ~5 MB of heap (issue 15: RSS at rest).
+ * server at rest does not hold its heap (memory at rest has a budget: docs/performance.md).
  */
 function nodemailer(): typeof import('nodemailer') {
   return createRequire(import.meta.url)('nodemailer') as typeof import('nodemailer');

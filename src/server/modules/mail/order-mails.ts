@@ -2,7 +2,7 @@ import { centsToDollars, formatUsd } from '../../../shared/money.ts';
 import { greeting, type MailContent, type MailDocument, renderMail } from './mail-layout.ts';
 
 /**
- * The order mails (issue 12): placed (what to pay, and a link to pay), payment receipt (one per payment, listing
+ * The order mails: placed (what to pay, and a link to pay), payment receipt (one per payment, listing
  * every order it paid), shipped, delivered, cancelled or expired, refunded, and the admin's 'new paid order'. Each
  * takes plain data (the orders module's and payments module's rows reduced to what a mail says) and is rendered
  * BEFORE the transaction that enqueues it, as the account mails are; but for the two placed mails (one order, a

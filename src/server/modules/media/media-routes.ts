@@ -28,7 +28,7 @@ interface MediaRoutesOptions {
   maxUploadBytes: number;
 }
 
-/** Issue 14 (ADR 013): a part's photos, uploaded and arranged by admins, read by everyone with the part. */
+/** A part's photos, uploaded and arranged by admins, read by everyone with the part. */
 export const mediaRoutes: FastifyPluginAsyncZod<MediaRoutesOptions> = async (
   app,
   { photos, uploadsDir, maxUploadBytes },

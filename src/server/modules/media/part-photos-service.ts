@@ -26,7 +26,7 @@ const partNotFound = () => new NotFoundError('This part does not exist.');
 const photoNotFound = () => new NotFoundError('This photo does not exist.');
 
 /**
- * A part's uploaded photos (issue 14, ADR 013): upload (checked by content, converted to WebP, stored, then
+ * A part's uploaded photos (ADR 013): upload (checked by content, converted to WebP, stored, then
  * recorded), reorder, make one the main photo, remove. The first photo is the main one; every change that moves
  * the first photo writes the part's `img` in the same transaction.
  */

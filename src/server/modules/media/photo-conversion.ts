@@ -42,8 +42,8 @@ export function sniffFormat(bytes: Buffer): SniffedFormat | undefined {
 }
 
 /**
- * sharp is loaded on the first upload, not at start-up: libvips and its native libraries are ~10 MB of resident
- * memory that a server which never converts a photo does not need (issue 15: RSS at rest).
+ * sharp is loaded on the first upload, not at start-up: libvips and its native libraries are resident
+ * memory that a server which never converts a photo does not need (memory at rest has a budget: docs/performance.md).
  */
 function loadSharp(): Promise<Sharp> {
   sharpModule ??= import('sharp').then((module) => module.default);

@@ -7,7 +7,7 @@ import { currentUser, requireUser } from '../../plugins/auth.ts';
 import { bearerAuth, errorResponses } from '../../route-schemas.ts';
 import type { CheckoutService } from './checkout-service.ts';
 
-/** Checkout of the cart and an unpaid order's shipping address (issue 12, ADR 011). */
+/** Checkout of the cart and an unpaid order's shipping address (ADR 011). */
 export const checkoutRoutes: FastifyPluginAsyncZod<{ checkout: CheckoutService }> = async (app, { checkout }) => {
   app.post(
     '/api/checkout',

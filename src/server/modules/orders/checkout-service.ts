@@ -40,7 +40,7 @@ class CheckoutRefused extends Error {
   }
 }
 
-/** Over the hold limit (issue 12): the order rule allowed it, the customer's unpaid PCS of the part did not. */
+/** Over the hold limit: the order rule allowed it, the customer's unpaid PCS of the part did not. */
 function holdRefusal(hold: HoldState, quantity: number): Record<string, unknown> {
   const error = holdLimitError(hold, quantity);
   const [{ path: _path, ...facts } = {}] = (error.details ?? []) as Record<string, unknown>[];
@@ -48,7 +48,7 @@ function holdRefusal(hold: HoldState, quantity: number): Record<string, unknown>
 }
 
 /**
- * Checkout (issue 12, ADR 011): every line of the caller's cart becomes the spec's order, all in ONE transaction —
+ * Checkout (ADR 011): every line of the caller's cart becomes the spec's order, all in ONE transaction —
  * every line reserves its stock or none does — the cart is emptied and the address saved in that same transaction.
  * A refusal names every line that cannot be placed and why (the order rule's codes and messages), and changes
  * nothing: the cart stays as it was.
@@ -67,7 +67,7 @@ export class CheckoutService {
     cart: CheckoutCartPort;
     addresses: AddressBookPort;
     holdLimit: HoldLimit;
-    /** Issue 12 (slice B): the checkout's order-placed mail. */
+    /** The checkout's order-placed mail. */
     mail?: CheckoutMail;
   }) {
     this.#mail = deps.mail;

@@ -42,7 +42,7 @@ async function cartLinesOf(ctx: TestContext, userId: string): Promise<number> {
   return row?.n ?? 0;
 }
 
-/** Issue 12, item 3: one checkout places every line of the cart, all or none. */
+/** One checkout places every line of the cart, all or none. */
 describeEachDatabase('checkout', (ctx) => {
   it('places every line as an order with one checkout id, empties the cart and saves the address', async () => {
     const user = await createUser(ctx());

@@ -20,7 +20,7 @@ export interface OrderExportCursor {
 }
 
 /**
- * The orders module's read for CSV export (issue 14, ADR 013): pages in (created_at, id) order after a cursor, so an
+ * The orders module's read for CSV export (ADR 013): pages in (created_at, id) order after a cursor, so an
  * export of any size reads one page at a time through `orders_created_at_idx` and never holds them all. The cursor
  * is created_at as text: a JavaScript Date keeps milliseconds only, and the column has microseconds.
  */

@@ -24,7 +24,7 @@ function post(ctx: TestContext, user: TestUser, body: object, key?: string) {
   });
 }
 
-/** Issue 11, item 6: POST /api/myorder is safe to retry with an Idempotency-Key. */
+/** POST /api/myorder is safe to retry with an Idempotency-Key. */
 describeEachDatabase('placing an order with an Idempotency-Key', (ctx) => {
   it('a retry with the same key and body answers the first result again and places nothing more', async () => {
     const user = await createUser(ctx());

@@ -8,7 +8,7 @@ import { orders } from '../../db/schema.ts';
 import { insertPart } from './order-test-helpers.ts';
 
 /**
- * Keyset paging of the order lists (issue 15 item 5): Manage Orders (`GET /api/allorder`, with its status filter and
+ * Keyset paging of the order lists: Manage Orders (`GET /api/allorder`, with its status filter and
  * search) and My Orders. Orders share creation times, or are a microsecond apart, so the id must break the ties.
  */
 const COUNT = 23;

@@ -16,7 +16,7 @@ export interface PayableOrder {
   totalCents: number;
   paid: boolean;
   status: OrderRow['status'];
-  /** Where it ships: an order without an address is not paid for (issue 12: nothing is paid that cannot ship). */
+  /** Where it ships: an order without an address is not paid for (nothing is paid that cannot ship). */
   address: string;
   transactionId: string | null;
   /** The order as the API answers it (the pay route returns it). */
@@ -37,7 +37,7 @@ export interface OrderPaymentPort {
    * transaction so that the payment's own records change with it. Undefined when it was paid already.
    */
   markPaid(tx: Transaction, orderId: string, transactionId: string): Promise<PayableOrder | undefined>;
-  /** Locks the order's row for the caller's transaction (issue 12, item 7) and answers it as it is now. */
+  /** Locks the order's row for the caller's transaction and answers it as it is now. */
   lock(tx: Transaction, orderId: string): Promise<PayableOrder | undefined>;
   /** Locks several orders' rows in id order (no deadlock between two overlapping sets); unknown ids left out. */
   lockMany(tx: Transaction, orderIds: readonly string[]): Promise<PayableOrder[]>;
@@ -81,7 +81,7 @@ function toPayable(row: OrderRow): PayableOrder {
   };
 }
 
-/** Who hears of a paid order besides its buyer (issue 12): ORDER_NOTIFY_EMAIL, or else every admin. */
+/** Who hears of a paid order besides its buyer: ORDER_NOTIFY_EMAIL, or else every admin. */
 export interface PaidOrderNotice {
   links: OrderLinks;
   notifyEmail: string | undefined;

@@ -10,7 +10,7 @@ const ROUNDS = 100;
 const PARALLEL_ROUNDS = 4;
 
 /**
- * Issue 12, item 7: paying, cancelling (the spec's Delete), refunding and expiring the same order at the same moment,
+ * Paying, cancelling (the spec's Delete), refunding and expiring the same order at the same moment,
  * 100 times. Whatever wins, an order is never both charged and cancelled, no payment record disappears, and every
  * unit is on the shelf, held by an unpaid order or sold: stock + held + sold = start.
  */

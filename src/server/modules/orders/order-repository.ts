@@ -25,7 +25,7 @@ interface NewOrder {
 }
 
 /**
- * The most unpaid PCS of a part one customer may hold (issue 12): `half` = half the part's stock as this customer
+ * The most unpaid PCS of a part one customer may hold: `half` = half the part's stock as this customer
  * found it (on the shelf plus what they hold), a number of PCS, or `off`. Never below the part's minimum order.
  */
 export type HoldLimit = 'half' | 'off' | number;
@@ -72,7 +72,7 @@ export interface OrderListFilter {
   search?: string | undefined;
 }
 
-/** A page of an order list: by offset, or (issue 15) after or before a cursor of the 'orders' order. */
+/** A page of an order list: by offset, or after or before a cursor of the 'orders' order. */
 export interface OrderPage extends Page {
   after?: CursorPayload | undefined;
   before?: CursorPayload | undefined;
@@ -162,7 +162,7 @@ export class OrderRepository {
    * mail insert, then the commit: two round trips), so buyers of a popular part queue as briefly as possible. The WHERE is the atomic guard of the order rule in src/shared/order-rules.ts (change
    * both together); the same statement reads the part's state so that a refusal can be explained by that rule.
    *
-   * The hold limit (issue 12) counts the customer's unpaid PCS of the part. A count in one statement cannot guard
+   * The hold limit counts the customer's unpaid PCS of the part. A count in one statement cannot guard
    * against the same customer's concurrent order (both would count before either wrote), so the customer's orders
    * are serialised first by a transaction-scoped advisory lock on their id: one lock per customer (re-entrant), so a
    * checkout placing several lines in one transaction takes it once and cannot deadlock with itself. The statement
@@ -231,7 +231,7 @@ export class OrderRepository {
   }
 
   /**
-   * A checkout's lines, all or none, in TWO statements inside the checkout's transaction (issue 12):
+   * A checkout's lines, all or none, in TWO statements inside the checkout's transaction:
    *
    * 1. Lock every line's part in id order (`for no key update`, the lock an UPDATE of the stock takes anyway, so
    *    inserts that only reference a part are not held up) and read it as it is now, with the customer's unpaid
@@ -242,7 +242,7 @@ export class OrderRepository {
    *    it touches only rows this transaction has locked, so it cannot wait on anyone.
    *
    * One statement doing both deadlocked under load (a locking CTE and an UPDATE of the same rows in one statement,
-   * with buyers' cart inserts referencing the parts: 4 and 8 of ~240 checkouts in a crash-test-like load, measured),
+   * with buyers' cart inserts referencing the parts, as in a crash-test-like load),
    * so the lock comes first. When any line fails, nothing is written and each line's state is answered so that
    * each refusal can be explained. Like `place`, this is the documented exception of ADR 006 (the catalogue's stock
    * and the order written together). The caller rolls its transaction back unless every line came back placed.
@@ -332,7 +332,7 @@ export class OrderRepository {
       .orderBy(asc(orders.id));
   }
 
-  /** Gives an unpaid order its shipping address (issue 12: before it is paid); undefined when it is not unpaid. */
+  /** Gives an unpaid order its shipping address (before it is paid); undefined when it is not unpaid. */
   async setShippingAddress(
     tx: Transaction,
     id: string,
@@ -430,7 +430,7 @@ export class OrderRepository {
 
   /**
    * Locks the order's row until the caller's transaction ends and answers it as it is now. Every transaction that
-   * pays, cancels, expires, ships or refunds an order takes this lock first (issue 12, item 7), so two of them on one
+   * pays, cancels, expires, ships or refunds an order takes this lock first, so two of them on one
    * order run one after the other and the second sees what the first did.
    */
   async lock(tx: Transaction, id: string): Promise<OrderRow | undefined> {

@@ -71,7 +71,7 @@ export interface OrderSettings {
   links: OrderLinks;
 }
 
-/** A page of an order list on the wire: the orders, the total and the cursors of the pages beside it (issue 15). */
+/** A page of an order list on the wire: the orders, the total and the cursors of the pages beside it. */
 export interface OrderListPage {
   items: Order[];
   total: number;
@@ -214,7 +214,7 @@ export class OrdersService {
   }
 
   /**
-   * The spec's Delete, which now means cancel (issue 12): an unpaid order becomes cancelled and its stock goes back,
+   * The spec's Delete, which now means cancel: an unpaid order becomes cancelled and its stock goes back,
    * in one transaction that holds the order's row, unless money for it has moved. The row and its payment records
    * stay. A cancelled order is gone for the spec's client (404 on a second Delete; left out of the lists).
    */

@@ -330,7 +330,7 @@ describeEachDatabase('deleting orders', (ctx) => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ deletedCount: 1 });
     expect(await stockOf(ctx().database.db, part.id)).toBe(30);
-    // Delete means cancel (issue 12): the row stays, cancelled, and leaves the buyer's list.
+    // Delete means cancel: the row stays, cancelled, and leaves the buyer's list.
     expect(await orderRow(ctx().database.db, order._id)).toMatchObject({ status: 'cancelled', cancelReason: 'buyer' });
     const mine = await ctx().app.inject({ method: 'GET', url: '/api/myorder', headers: ann.headers });
     expect(mine.json().map((o: { _id: string }) => o._id)).not.toContain(order._id);

@@ -77,7 +77,7 @@ async function rowsOf(ctx: TestContext, ids: string[]) {
   return ctx.database.db.select().from(orders).where(inArray(orders.id, ids));
 }
 
-/** Issue 12, item 3: one payment for several orders (ADR 011). */
+/** One payment for several orders (ADR 011). */
 describeEachDatabase('one payment for several orders (test gateway)', (ctx) => {
   it('one intent for a checkout’s orders, its amount from the server; one card entry pays them all', async () => {
     const user = await createUser(ctx());

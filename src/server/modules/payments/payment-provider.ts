@@ -24,11 +24,11 @@ export interface VerifiedPayment {
   currency: string;
   /** The order the payment was created for (Stripe: metadata.orderId), or null when it was not made by us. */
   orderId: string | null;
-  /** The group of orders it was created for (Stripe: metadata.paymentGroup; issue 12), or null. */
+  /** The group of orders it was created for (Stripe: metadata.paymentGroup), or null. */
   paymentGroup: string | null;
 }
 
-/** Issue 12: give back part or all of a payment that succeeded. */
+/** Give back part or all of a payment that succeeded. */
 export interface RefundInput {
   /** The payment (intent) id the order was paid with. */
   paymentId: string;
@@ -59,7 +59,7 @@ export interface PaymentProvider {
   /** Refunds (part of) a succeeded payment. Never called inside a database transaction. */
   refund(input: RefundInput): Promise<ProviderRefund>;
   /**
-   * Issue 12: before an unpaid order is cancelled, its payment is cancelled at the provider, so no card can be
+   * Before an unpaid order is cancelled, its payment is cancelled at the provider, so no card can be
    * confirmed for it afterwards. `too_late` when the payment has gone through or is being processed.
    */
   cancelPayment(id: string): Promise<'canceled' | 'too_late'>;

@@ -25,7 +25,7 @@ export class PaymentRepository {
     return this.#findOne(and(eq(paymentIntents.orderId, orderId), eq(paymentIntents.provider, provider), live));
   }
 
-  /** A group payment's live intent (issue 12): the same set of orders asked again finds it by this key. */
+  /** A group payment's live intent: the same set of orders asked again finds it by this key. */
   async findForGroup(groupKey: string, provider: PaymentProviderName): Promise<PaymentIntentRow | undefined> {
     return this.#findOne(and(eq(paymentIntents.groupKey, groupKey), eq(paymentIntents.provider, provider), live));
   }
@@ -99,7 +99,7 @@ export class PaymentRepository {
    * says whether one has succeeded, whichever the provider.
    */
   async lockHasSucceeded(tx: Transaction, orderId: string): Promise<boolean> {
-    // Through the link table: a group payment that pays this order with others counts too (issue 12).
+    // Through the link table: a group payment that pays this order with others counts too.
     const linked = tx
       .select({ id: paymentIntentOrders.intentId })
       .from(paymentIntentOrders)

@@ -13,7 +13,7 @@ export async function orderFor(
     method: 'POST',
     url: '/api/myorder',
     headers: user.headers,
-    // Issue 12: an order is paid only with a shipping address.
+    // An order is paid only with a shipping address.
     payload: { partId: part.id, quantity: options.quantity ?? 3, address: '1 Pay Street', phone: '+1 555 0100' },
   });
   expect(res.statusCode, res.body).toBe(201);

@@ -58,7 +58,7 @@ export function paymentGroupKey(orderIds: readonly string[]): string {
 }
 
 /**
- * Only unpaid orders that have somewhere to ship are paid for (issue 12: nothing is paid that cannot be shipped).
+ * Only unpaid orders that have somewhere to ship are paid for (nothing is paid that cannot be shipped).
  * A paid (or otherwise closed) order is 409; orders without an address are 422, named in the details.
  */
 function assertPayable(orders: readonly PayableOrder[]): void {
@@ -114,7 +114,7 @@ export class PaymentsService implements PaymentGuard {
    */
   async assertNoPaymentUnderway(orderId: string): Promise<void> {
     if (this.provider.name !== 'stripe') return;
-    // Every intent that pays the order, alone or in a group (issue 12).
+    // Every intent that pays the order, alone or in a group.
     const underWay = () =>
       new ConflictError(
         'A card payment for this order has gone through or is being processed, so it cannot be deleted.',
@@ -123,7 +123,7 @@ export class PaymentsService implements PaymentGuard {
     for (const intent of await this.#payments.intentsForOrder(orderId, 'stripe')) {
       const payment = await this.provider.retrievePayment(intent.id);
       if (payment && PAYMENT_UNDER_WAY.has(payment.status)) throw underWay();
-      // Issue 12, item 7: cancel it at Stripe first, so no card can be confirmed for an order being cancelled (a
+      // Cancel it at Stripe first, so no card can be confirmed for an order being cancelled (a
       // confirmation racing this finds the intent canceled, or this finds it too late and the order stays).
       if (payment && payment.status !== 'canceled') {
         if ((await this.provider.cancelPayment(intent.id)) === 'too_late') throw underWay();
@@ -148,7 +148,7 @@ export class PaymentsService implements PaymentGuard {
   }
 
   /**
-   * `POST /api/create-payment-intent`: `{orderId}` (the spec's form) or `{orderIds}` (issue 12: one payment for a
+   * `POST /api/create-payment-intent`: `{orderId}` (the spec's form) or `{orderIds}` (one payment for a
    * checkout's orders, or for all unpaid ones). A single id in `orderIds` is the one-order payment.
    */
   async createIntent(user: SessionUser, body: CreatePaymentIntentBody): Promise<CreatePaymentIntentResponse> {
@@ -400,7 +400,7 @@ export class PaymentsService implements PaymentGuard {
     }
     const won = await this.#db.transaction(async (tx) => {
       // The orders' rows first, then the intent: the order in which cancelling and expiring take them, so a cancel
-      // and this charge run one after the other and a cancelled order is never charged (issue 12, item 7).
+      // and this charge run one after the other and a cancelled order is never charged.
       const locked = await this.#orders.lockMany(
         tx,
         orders.map((order) => order.id),

@@ -6,7 +6,7 @@ import { refunds } from '../../db/schema.ts';
 export type RefundRow = typeof refunds.$inferSelect;
 type Executor = Database | Transaction;
 
-/** The refunds table (payments module, issue 12). Rows are never deleted: a failed refund stays, marked failed. */
+/** The refunds table (payments module). Rows are never deleted: a failed refund stays, marked failed. */
 export class RefundRepository {
   readonly #db: Database;
   constructor(db: Database) {

@@ -5,7 +5,7 @@ import { requireAdmin } from '../../plugins/auth.ts';
 import { bearerAuth, errorResponses } from '../../route-schemas.ts';
 import type { RefundsService } from './refunds-service.ts';
 
-/** Issue 12: an admin refunds a paid order that has not shipped. */
+/** An admin refunds a paid order that has not shipped. */
 export const refundsRoutes: FastifyPluginAsyncZod<{ refunds: RefundsService }> = async (app, { refunds }) => {
   app.post(
     '/api/allorder/:id/refund',

@@ -19,7 +19,7 @@ const notRefundable = () =>
 const REFUND_FAILED = new Set(['failed', 'canceled']);
 
 /**
- * Refunds (issue 12, ADR 002 amended): an admin refunds a paid order that has not shipped, through the provider that
+ * Refunds (ADR 002 amended): an admin refunds a paid order that has not shipped, through the provider that
  * took the payment (Stripe's Refunds API, or the test gateway); the units go back into stock. For an order paid as
  * part of a group payment, only that order's amount is refunded. As a recipe:
  *   1. one short transaction locks the order's row, checks it is paid and not shipped, and records a `pending`

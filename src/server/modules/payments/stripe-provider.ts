@@ -26,7 +26,7 @@ class PaymentProviderUnavailableError extends AppError {
 
 /**
  * The SDK is loaded when a StripeProvider is built, not when this file is imported: a shop on the test gateway never
- * needs it, and it is ~6 MB of heap at rest (issue 15: RSS at rest).
+ * needs it, and it would add to the heap at rest (memory at rest has a budget: docs/performance.md).
  */
 function stripeSdk(): typeof Stripe {
   stripeModule ??= createRequire(import.meta.url)('stripe') as typeof Stripe;

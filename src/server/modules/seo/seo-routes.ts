@@ -6,7 +6,7 @@ import type { SitemapService } from './sitemap-service.ts';
 /** Crawlers may keep these for an hour: a new part shows up in the sitemap within that. */
 const CACHE = 'public, max-age=3600';
 
-/** robots.txt and the sitemaps (issue 15, item 2): public, read-only, built from the catalogue. */
+/** robots.txt and the sitemaps: public, read-only, built from the catalogue. */
 export const seoRoutes: FastifyPluginAsyncZod<{ sitemap: SitemapService }> = async (app, { sitemap }) => {
   app.get(
     '/robots.txt',

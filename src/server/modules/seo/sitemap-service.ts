@@ -35,7 +35,7 @@ function xmlEscape(text: string): string {
 }
 
 /**
- * robots.txt and the sitemaps (issue 15, item 2). URLs are absolute, built from PUBLIC_URL (never from the
+ * robots.txt and the sitemaps. URLs are absolute, built from PUBLIC_URL (never from the
  * request's Host header, which the client chooses).
  */
 export class SitemapService {
