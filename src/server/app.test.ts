@@ -40,7 +40,7 @@ describeEachDatabase('the app', (ctx) => {
     expect(res.statusCode).toBe(200);
     const parts = z.array(partSchema).parse(res.json());
     expect(parts).toHaveLength(seedParts.length);
-    // The spec's fields, plus issue 13's additive ones (brand, numbers, category, universal); `fit` only with ?vehicle=.
+    // The spec's fields, plus the additive ones (brand, numbers, category, universal); `fit` only with ?vehicle=.
     const specFields = [
       '_id',
       'availablequantity',

@@ -151,14 +151,14 @@ const configSchema = z
      * mail it writes to the outbox is delivered by the instances that run jobs). The test harness sets it.
      */
     JOBS_ENABLED: z.enum(['true', 'false']).default('true'),
-    /** Issue 12: an unpaid order holds its stock this long, then the expiry job cancels it and mails the buyer. */
+    /** An unpaid order holds its stock this long, then the expiry job cancels it and mails the buyer. */
     ORDER_HOLD_HOURS: z.coerce
       .number()
       .min(0.01)
       .max(24 * 365)
       .default(48),
     /**
-     * Issue 12: the most unpaid PCS of one part one customer may hold. Unset: half the part's stock (the stock as
+     * The most unpaid PCS of one part one customer may hold. Unset: half the part's stock (the stock as
      * this customer found it: what is on the shelf plus what they already hold), never below its minimum order.
      * A number: that many PCS (still at least the minimum order). `off`: no limit.
      */
@@ -166,7 +166,7 @@ const configSchema = z
       .union([z.literal('off'), z.coerce.number().int().min(1).max(1_000_000)])
       .optional()
       .describe('unset = half the stock'),
-    /** Issue 12: where the 'new paid order' mail goes; unset: to every admin. */
+    /** Where the 'new paid order' mail goes; unset: to every admin. */
     ORDER_NOTIFY_EMAIL: optionalString.refine(
       (value) => value === undefined || EMAIL_PATTERN.test(value),
       'ORDER_NOTIFY_EMAIL must be one email address (e.g. orders@example.com)',
@@ -176,7 +176,7 @@ const configSchema = z
      * N=2^17, so hundreds of sign-ups in the tests take milliseconds. Never a default.
      */
     TEST_ONLY_FAST_PASSWORD_HASH: z.enum(['true', 'false']).default('false'),
-    /** Issue 14: where uploaded part photos are stored and served from (/uploads/); unset: DATA_DIR/uploads. */
+    /** Where uploaded part photos are stored and served from (/uploads/); unset: DATA_DIR/uploads. */
     UPLOADS_DIR: optionalString,
     /**
      * Issue 15 (ADR 016): public catalogue answers kept in memory as bytes, forgotten on every write (LISTEN/NOTIFY).
@@ -191,9 +191,9 @@ const configSchema = z
     CATALOG_FACTS: z.enum(['on', 'off']).default('on'),
     /** The most memory those kept answers may take, in MB (least recently used go first). */
     CATALOG_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(32),
-    /** Issue 14: the largest photo upload, in MB (413 above). */
+    /** The largest photo upload, in MB (413 above). */
     PHOTO_MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(50).default(10),
-    /** Issue 14: S3-compatible photo storage is not built yet (ADR 013); set, it is refused rather than ignored. */
+    /** S3-compatible photo storage is not built yet (ADR 013); set, it is refused rather than ignored. */
     S3_BUCKET: optionalString.refine(
       (value) => value === undefined,
       'S3_BUCKET: storing photos in a bucket is not built yet (ADR 013); unset it to store them under UPLOADS_DIR',
@@ -236,7 +236,7 @@ const configSchema = z
         });
       }
     }
-    // Stripe's keys come as a set (issue 12 item 7): some but not all of them is a half-finished set-up, which once
+    // Stripe's keys come as a set: some but not all of them is a half-finished set-up, which once
     // fell back silently to the free test gateway, so a live shop handed out goods unpaid. Refuse to start instead.
     const stripeKeys = {
       STRIPE_SECRET_KEY: config.STRIPE_SECRET_KEY,

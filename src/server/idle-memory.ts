@@ -9,9 +9,9 @@ export interface IdleMemoryOptions {
   quietUtilization?: number;
   /**
    * How long the loop must have been quiet, sample after sample, before the collection. Default 10 s: a pause of a
-   * few seconds between visitors is not rest. Collected after 2 s, the next seconds' requests each cost ~40 % more
-   * CPU (the young generation shrunk and grew back): kept catalogue reads, measured in bench/catalog-cache.ts's 5 s
-   * turns, fell from 65-71 % to 41-53 % of a bare route (issue 15 item 4).
+   * few seconds between visitors is not rest. The collection shrinks the young generation, and until it has grown
+   * back every request costs noticeably more CPU, so collecting after a short pause would slow the requests that
+   * follow it (bench/catalog-cache.ts, whose turns leave the server idle for seconds, shows it).
    */
   quietForMs?: number;
   /** At most one collection per this many milliseconds. Default 60 s. */
@@ -41,15 +41,15 @@ function memoryReducingGc(): GcFunction {
 }
 
 /**
- * Gives back memory when the server has gone quiet (issue 15 item 6: RSS at rest ≤ 150 MB on PostgreSQL).
+ * Gives back memory when the server has gone quiet (memory at rest has a budget: docs/performance.md).
  *
- * V8 grows its young generation while the process starts (compiling, building routes and schemas) and under load,
- * and keeps it committed when the process then does nothing: ~30 MB of a server at rest, and V8's own memory reducer
- * does not step in while only young-generation collections run. One memory-reducing collection (V8's "last resort":
- * a full collection that also shrinks the young generation) once the event loop has been quiet for 10 s takes
- * the server at rest from ~177 to ~147 MB; it blocks the loop for ~100 ms, so it runs only after a quiet spell
- * and at most once per `minIntervalMs`. Under load nothing changes: the young generation grows back as it did after
- * start-up (capping it with `--max-semi-space-size` instead cost a third of the catalogue-read throughput).
+ * V8 grows its young generation while the process starts (compiling, building routes and schemas) and under load, and
+ * keeps it committed when the process then does nothing, a sizeable share of a server at rest; V8's own memory reducer
+ * does not step in while only young-generation collections run. One memory-reducing collection (V8's "last resort": a
+ * full collection that also shrinks the young generation) once the event loop has been quiet for a while gives that
+ * memory back; it blocks the loop for a noticeable time, so it runs only after a quiet spell and at most once per
+ * `minIntervalMs`. Under load nothing changes: the young generation grows back as it did after start-up (capping it
+ * with `--max-semi-space-size` instead costs catalogue-read throughput all the time).
  */
 export function startIdleMemoryRelease(options: IdleMemoryOptions = {}): IdleMemory {
   const sampleMs = options.sampleMs ?? 2000;

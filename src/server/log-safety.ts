@@ -176,8 +176,8 @@ export function safeLoggerOptions(level: string): FastifyServerOptions['logger']
 
 /**
  * Fastify's `childLoggerFactory`: a request's logger, made on its first line. pino's `child()` runs the redaction of
- * every path above (wildcards among them) over the child's bindings: 9 % of a cached catalogue read's CPU in a
- * profile (issue 15, ADR 016), for a logger most requests never write to below `info`. A line at a level the parent
+ * every path above (wildcards among them) over the child's bindings, a visible share of a cached catalogue read's
+ * CPU in a profile, for a logger most requests never write to below `info`. A line at a level the parent
  * writes creates the real child (with the request id) and goes through it, so what is logged is unchanged.
  */
 export function lazyChildLogger(

@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     const capMs = config.SHUTDOWN_TIMEOUT_SECONDS * 1000;
     watchdog.stopping(capMs + WATCHDOG_GRACE_MS);
     // A stop that cannot finish in time (a database that never answers, a client that never reads) still answers
-    // every request it holds, then exits 0: nothing was left unanswered, so it stopped as asked (issue 11).
+    // every request it holds, then exits 0: nothing was left unanswered, so it stopped as asked.
     const cap = setTimeout(() => {
       const answered = app.answerUnfinished();
       app.log.warn({ answered, capSeconds: config.SHUTDOWN_TIMEOUT_SECONDS }, 'graceful stop reached its time cap');
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     jobsStarting = app.services.jobs.start();
     await jobsStarting;
     if (closing) return;
-    // A server at rest gives back the memory that starting (and the last busy spell) left behind (issue 15 item 6).
+    // A server at rest gives back the memory that starting (and the last busy spell) left behind.
     startIdleMemoryRelease({
       onCollected: (result) => app.log.debug(result, 'memory released after a quiet spell'),
     });

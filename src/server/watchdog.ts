@@ -9,8 +9,8 @@ import { Worker } from 'node:worker_threads';
  * graceful stop has overrun its hard deadline, the watchdog writes one log line and ends the process with SIGKILL,
  * the one way out that needs nothing from the main thread.
  *
- * It is a bash process reading heartbeats from a pipe (~3.5 MB), or, where there is no bash, a thread of this process
- * (a second V8 isolate and Node environment: ~14 MB of the server's ~150 MB at rest, issue 15 item 6). The process
+ * It is a bash process reading heartbeats from a pipe (a few MB), or, where there is no bash, a thread of this process
+ * (a second V8 isolate and Node environment: a large share of the server's memory at rest). The process
  * ends by itself when the server does: its pipe closes.
  */
 

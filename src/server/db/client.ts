@@ -119,8 +119,8 @@ async function yieldToEventLoop(): Promise<void> {
  * - The event loop gets a turn at least every PGLITE_SLICE_MS of database work. PGlite runs a statement
  *   synchronously and hands over to the next one in a microtask, so a queue of statements (many requests at once)
  *   never yields: no connection is accepted, no answer written, no timer run until the queue is empty (measured:
- *   100 queued statements, 3 s, not one turn). With the turns, health checks, load shedding's 503s and the
- *   watchdog's heartbeat get through.
+ *   a queue of 100 statements ran for seconds without one turn). With the turns, health checks, load shedding's
+ *   503s and the watchdog's heartbeat get through.
  * - With a `disk`: PGlite does not survive a full disk: after a write-ahead-log segment could not be written, its
  *   next statement spins at 100% CPU and never returns (measured with PGlite 0.5 on a full tmpfs). Below the disk
  *   floor, every statement that could need new space is refused before PGlite sees it (reads, and ending a

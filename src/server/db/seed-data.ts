@@ -8,7 +8,7 @@ export interface SeedPart {
   minimumOrder: number;
 }
 
-/** What a demo part is and fits (issue 13), by part name; the seed writes it next to the part. */
+/** What a demo part is and fits, by part name; the seed writes it next to the part. */
 export interface SeedPartDetails {
   brand: string;
   mpn: string;

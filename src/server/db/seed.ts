@@ -71,7 +71,7 @@ export async function seedDemoData(
         })),
       )
       .returning({ id: parts.id, name: parts.name });
-    // Demo vehicles, brands, part numbers and fitment (issue 13).
+    // Demo vehicles, brands, part numbers and fitment.
     vehicleCount = await seedFitment(tx, new Map(partRows.map((row) => [row.name, row.id])));
     await tx
       .insert(reviews)
