@@ -10,7 +10,7 @@ import { processCpuMillis } from './support/process-stats.ts';
 import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/server.ts';
 
 /**
- * Checkout of a 3-line cart under concurrent load (issue 12), against the production server (child process,
+ * Checkout of a 3-line cart under concurrent load, against the production server (child process,
  * NODE_ENV=production) on PostgreSQL. Every measured request is a signed-in customer's `POST /api/checkout`: ONE
  * transaction that takes the cart's lines, reserves the stock of three parts and writes three orders (one
  * statement), saves the address and enqueues the order-placed mail (delivered, and rendered, by the server's mail
@@ -26,7 +26,7 @@ import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/se
  * orders, and that none failed.
  *
  * Prints checkouts/s over the wall time of the run (refills included, so it is a floor) and the latency of the
- * checkout calls alone (p50, p99). Goal (issue 12): >= 300 checkouts/s, p99 <= 100 ms on 2 cores.
+ * checkout calls alone (p50, p99). Goal: >= 300 checkouts/s, p99 <= 100 ms on 2 cores.
  *
  * Also prints the server process's CPU time per checkout (from /proc, mail delivery included): the figure to compare
  * between runs on a shared machine, where checkouts/s follow everyone else's load.

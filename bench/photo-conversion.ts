@@ -1,8 +1,8 @@
 /**
- * Issue 14 (ADR 013): what one photo upload costs the server, measured on the conversion itself (the part of an
- * upload that is not a database write): `convertPhoto` (content check, then WebP at 320/640/1280) on photos made
- * here with sharp, noisy so they compress like a camera's, not like a flat colour. No server is started: the
- * request around it is an ordinary admin write. Also prints sharp's installed size.
+ * What one photo upload costs the server, measured on the conversion itself (the part of an upload that is not a
+ * database write): `convertPhoto` (content check, then WebP at 320/640/1280) on photos made here with sharp, noisy so
+ * they compress like a camera's, not like a flat colour. No server is started: the request around it is an ordinary
+ * admin write. Also prints sharp's installed size.
  *
  *   node bench/photo-conversion.ts            # RUNS=10 by default
  */

@@ -3,10 +3,10 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 
 /*
- * The production server as one bundle (ADR 022, issue 15 item 6): `dist/server/main.js`, built from
- * `src/server/main.ts` with the pure-JavaScript dependencies inside it. Node then reads one file instead of resolving
- * ~900 modules (each resolution reads the nearest package.json) and strips no TypeScript at start: importing the
- * server took ~0.9 s and 175 MB, the bundle ~0.5 s and ~140 MB (docs/performance.md "Process start").
+ * The production server as one bundle (ADR 022): `dist/server/main.js`, built from `src/server/main.ts` with the
+ * pure-JavaScript dependencies inside it. Node then reads one file instead of resolving ~900 modules (each resolution
+ * reads the nearest package.json) and strips no TypeScript at start, so it starts sooner and holds less memory than
+ * importing the sources (figures: docs/performance.md, "Process start").
  *
  *   node scripts/build-server.ts     # build it (part of `npm run build`)
  *

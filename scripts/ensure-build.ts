@@ -11,7 +11,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const BUILD_DIR = 'dist/web';
 /** Vite rewrites it on every build, so its mtime is the build's time stamp. */
 const BUILD_STAMP = path.join(BUILD_DIR, 'index.html');
-/** Issue 15: the server-rendering bundle `npm run build` writes beside the web build (ADR 015). */
+/** The server-rendering bundle `npm run build` writes beside the web build (ADR 015). */
 const SERVER_BUNDLE = path.join('dist/ssr', 'entry-server.js');
 /** Everything `vite build` reads; package-lock.json stands for the dependencies bundled into the pages. */
 const SOURCES = ['src/web', 'src/shared', 'index.html', 'vite.config.ts', 'public', 'package-lock.json'];

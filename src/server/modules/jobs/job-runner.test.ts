@@ -228,7 +228,7 @@ describe.each(testDrivers)('job runner cron schedule [%s, test clock]', (driver)
 
   it('runs a cron job once per occurrence', async () => {
     // Not in a minute the schedule names: a cron pass that happens to run at start (under load it once did, and
-    // sent 10:00's occurrence: .ci/run 2026-11-26) has nothing to send before the jumps below.
+    // sent 10:00's occurrence) has nothing to send before the jumps below.
     const clock = new TestClock(new Date('2030-01-01T10:01:30Z'));
     const { log, lines } = captureLog();
     const jobs = createJobRunner({ database, log, clock, pollingIntervalSeconds: 0.5 });
