@@ -91,8 +91,8 @@ export function createSmtpTransport(url: string): MailTransport {
 export function createFileTransport(directory: string, log: MailLogger): MailTransport {
   let composer: ReturnType<typeof createComposer> | undefined;
   // Mails carry one-time links: only the shop's own user may read them (mode 0700, files 0600).
-  // The directory is made once, not before every mail (a mkdir per mail was 5 % of the server's CPU under checkout
-  // load); a mail whose write finds it gone (someone removed it) makes it again and writes once more.
+  // The directory is made once, not before every mail (a mkdir per mail showed in the server's CPU profile under
+  // checkout load); a mail whose write finds it gone (someone removed it) makes it again and writes once more.
   let made: Promise<unknown> | undefined;
   const makeDirectory = (again = false) => {
     if (again || !made) {

@@ -16,7 +16,7 @@ import { refusalDetail } from './order-refusals.ts';
 import type { CheckoutLineState, HoldLimit, HoldState, OrderRepository, OrderRow } from './order-repository.ts';
 import { holdLimitError } from './orders-service.ts';
 
-/** What the checkout needs to mail what it placed (slice B's order mails). */
+/** What the checkout needs to mail what it placed (the order mails). */
 export interface CheckoutMail {
   links: OrderLinks;
   holdHours: number;

@@ -20,7 +20,7 @@ interface NewOrder {
   userName: string;
   address: string;
   phone: string;
-  /** The checkout that places this order with others (slice A), if any. */
+  /** The checkout that places this order with others, if any. */
   checkoutId?: string | undefined;
 }
 
