@@ -144,6 +144,8 @@ function sourceFiles(directory: string): string[] {
 // ---- Server modules: ports, tables, cycles (ADR 027).
 
 const MODULES = 'src/server/modules/';
+/** Every module's tables, re-exported for drizzle-kit and for code outside the modules. */
+const ALL_TABLES = 'src/server/db/schema.ts';
 
 /** The module a file belongs to (`src/server/modules/<name>/…`), or undefined. */
 export function moduleOf(file: string): string | undefined {
@@ -378,7 +380,22 @@ export function findViolations(root: string, sharedTables: readonly SharedTable[
     }
   }
   const schemaFiles = new Set(files.filter(({ file }) => moduleOf(file) && isSchema(file)).map(({ file }) => file));
-  schemaFiles.add('src/server/db/schema.ts');
+  // drizzle-kit reads src/server/db/schema.ts only: a module schema it does not re-export would get no migration.
+  const allTables = files.find(({ file }) => file === ALL_TABLES);
+  if (allTables) {
+    const exported = new Set(allTables.imports.map(({ target }) => target));
+    for (const file of schemaFiles) {
+      if (exported.has(file)) continue;
+      violations.push({
+        rule: 'table-owner',
+        file: ALL_TABLES,
+        line: 1,
+        specifier: file,
+        message: `does not re-export ${file}: drizzle-kit reads only this file, so those tables would get no migration`,
+      });
+    }
+  }
+  schemaFiles.add(ALL_TABLES);
 
   const graph = new Map<string, string[]>();
   for (const { file, code, parsed, imports } of files) {
@@ -480,16 +497,17 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const ours = root === path.resolve(import.meta.dirname, '..');
   const violations = findViolations(root, ours ? SHARED_TABLES : []);
   for (const { rule, file, line, specifier, message } of violations) {
-    const what = rule === 'table-owner' ? `names table ${specifier}` : `imports '${specifier}'`;
-    console.error(`${file}:${line}  [${rule}] ${what}: ${message}`);
+    // The other rules' messages name what was imported or touched; a boundary's says only why.
+    const what = rule === 'boundary' ? `imports '${specifier}': ` : '';
+    console.error(`${file}:${line}  [${rule}] ${what}${message}`);
   }
   if (violations.length > 0) {
     const counts = Object.entries(RULE_NAMES)
       .map(([rule, name]) => [name, violations.filter((one) => one.rule === rule).length] as const)
       .filter(([, count]) => count > 0)
-      .map(([name, count]) => `${count} ${name}`);
+      .map(([name, count]) => `${name} ${count}`);
     console.error(
-      `\n${violations.length} ${violations.length === 1 ? 'rule is' : 'rules are'} broken: ${counts.join(', ')}.`,
+      `\n${violations.length} ${violations.length === 1 ? 'violation' : 'violations'}: ${counts.join(', ')}.`,
     );
     process.exitCode = 1;
   } else {

@@ -138,6 +138,12 @@ describe('server module rules', () => {
     ]);
   });
 
+  it('refuse a module schema that src/server/db/schema.ts does not re-export (drizzle-kit would miss it)', () => {
+    expect(reported('schema-export')).toEqual([
+      'table-owner src/server/db/schema.ts:1 src/server/modules/shop/basket-schema.ts',
+    ]);
+  });
+
   it('refuse an import cycle, type-only imports included', () => {
     expect(reported('import-cycle')).toEqual(['import-cycle src/server/money.ts:2 ./prices.ts']);
     const [cycle] = findViolations(path.join(fixtures, 'import-cycle'));
