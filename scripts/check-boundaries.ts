@@ -204,6 +204,11 @@ export function tablesNamedInSql(text: string): string[] {
   return names;
 }
 
+type TemplateNode = { quasis?: { value: { raw: string } }[] };
+
+/** A template's text, each interpolation as `?` (it is a value or another fragment, never a table's name here). */
+const templateText = (template: TemplateNode) => (template.quasis ?? []).map((part) => part.value.raw).join(' ? ');
+
 /** The text of every sql`…` template and sql.raw('…') in a parsed file, with where it starts. */
 function sqlTexts(program: unknown): { text: string; offset: number }[] {
   const found: { text: string; offset: number }[] = [];
@@ -216,22 +221,19 @@ function sqlTexts(program: unknown): { text: string; offset: number }[] {
     const record = node as Record<string, unknown> & { type?: string; start?: number };
     if (record.type === 'TaggedTemplateExpression') {
       const tag = record.tag as { type?: string; name?: string };
-      const quasi = record.quasi as { quasis?: { value: { raw: string } }[] };
       if (tag.type === 'Identifier' && tag.name === 'sql') {
-        found.push({ text: (quasi.quasis ?? []).map((part) => part.value.raw).join(' ? '), offset: record.start ?? 0 });
+        found.push({ text: templateText(record.quasi as TemplateNode), offset: record.start ?? 0 });
       }
     }
     if (record.type === 'CallExpression') {
       const callee = record.callee as { type?: string; object?: { name?: string }; property?: { name?: string } };
-      const argument = (record.arguments as { type?: string; value?: unknown }[] | undefined)?.[0];
-      if (
-        callee.type === 'MemberExpression' &&
-        callee.object?.name === 'sql' &&
-        callee.property?.name === 'raw' &&
-        argument?.type === 'Literal' &&
-        typeof argument.value === 'string'
-      ) {
-        found.push({ text: argument.value, offset: record.start ?? 0 });
+      const argument = (record.arguments as ({ type?: string; value?: unknown } & TemplateNode)[] | undefined)?.[0];
+      if (callee.type === 'MemberExpression' && callee.object?.name === 'sql' && callee.property?.name === 'raw') {
+        if (argument?.type === 'Literal' && typeof argument.value === 'string') {
+          found.push({ text: argument.value, offset: record.start ?? 0 });
+        } else if (argument?.type === 'TemplateLiteral') {
+          found.push({ text: templateText(argument), offset: record.start ?? 0 });
+        }
       }
     }
     for (const [key, value] of Object.entries(record)) {
