@@ -4,11 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { parseSync } from 'vite';
 
 /**
- * The import boundaries of src/ (docs/contributing.md), checked by `npm run check`:
- * - src/shared is used by both sides and imports neither src/web nor src/server;
- * - src/web and src/server never import each other;
- * - inside src/web one direction only, shared code → features → app: lib/ and components/ import no feature and
- *   not the app, a feature imports no other feature and not the app.
+ * The architecture rules of src/, checked by `npm run check` (ADR 027; docs/contributing.md):
+ * - boundary: src/shared imports neither src/web nor src/server; those two never import each other; inside src/web
+ *   one direction only, shared code → features → app (lib/ and components/ import no feature and not the app, a
+ *   feature imports no other feature and not the app);
+ * - module-port: code in src/server/modules/<a> imports from another module only its port (ports.ts, *-port.ts);
+ * - table-owner: module code touches only the tables its own schema.ts / *-schema.ts defines, whether imported or
+ *   named in SQL, and src/server/db/schema.ts re-exports every module's schema (drizzle-kit reads only that);
+ * - import-cycle: no cycle of imports anywhere in src, type-only imports included.
  *
  * Biome's noRestrictedImports matches the import's text, and a relative path's text depends on how deep the importing
  * file sits ('../orders/x.ts' and '../../lib/x.ts' look alike to a pattern); this resolves every path first.
