@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boundaryRule, findViolations } from '../scripts/check-boundaries.ts';
+import {
+  boundaryRule,
+  findViolations,
+  modulePortRule,
+  SHARED_TABLES,
+  tablesNamedInSql,
+} from '../scripts/check-boundaries.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 
@@ -46,7 +52,10 @@ afterAll(() => {
 
 describe('import boundaries', () => {
   it('reports each import that crosses a boundary, and only those', () => {
-    const found = findViolations(root).map(({ file, line, specifier }) => `${file}:${line} ${specifier}`);
+    // The tree also makes an import cycle (shared → web → server → shared), which the cycle rule reports.
+    const found = findViolations(root)
+      .filter(({ rule }) => rule === 'boundary')
+      .map(({ file, line, specifier }) => `${file}:${line} ${specifier}`);
     expect(found.sort()).toEqual(
       [
         // shared → web
@@ -86,8 +95,83 @@ describe('import boundaries', () => {
     expect(boundaryRule('src/web/lib/x.ts', 'src/shared/money.ts')).toBeNull();
     expect(boundaryRule('src/server/x.ts', 'src/shared/money.ts')).toBeNull();
   });
+});
 
-  it('holds in this repository', () => {
-    expect(findViolations(repoRoot)).toEqual([]);
+/** The fixture trees of test/fixtures/boundaries, one per rule and a clean one; each line as `rule file:line what`. */
+const fixtures = path.join(import.meta.dirname, 'fixtures', 'boundaries');
+const reported = (tree: string, shared: Parameters<typeof findViolations>[1] = []) =>
+  findViolations(path.join(fixtures, tree), shared).map(
+    ({ rule, file, line, specifier }) => `${rule} ${file}:${line} ${specifier}`,
+  );
+
+describe('server module rules', () => {
+  it('pass a tree that keeps them: ports, foreign keys between schema files, the composition root, test helpers', () => {
+    expect(reported('clean')).toEqual([]);
+  });
+
+  it("refuse a module importing another module's repository, or any file of it but its port", () => {
+    expect(reported('module-port')).toEqual([
+      'module-port src/server/modules/shop/basket-service.ts:2 ../stock/stock-repository.ts',
+      'module-port src/server/modules/shop/basket-service.ts:3 ../stock/stock-rules.ts',
+    ]);
+    const [repository] = findViolations(path.join(fixtures, 'module-port'));
+    expect(repository?.message).toMatch(
+      /^modules\/shop imports another module's repository \(stock\/stock-repository.ts\)/,
+    );
+  });
+
+  it('refuse a module touching a table another module owns, imported or named in SQL (sql`…` or sql.raw)', () => {
+    expect(reported('table-owner')).toEqual([
+      'table-owner src/server/modules/shop/basket-repository.ts:2 items',
+      'table-owner src/server/modules/shop/basket-repository.ts:6 items',
+      'table-owner src/server/modules/shop/basket-repository.ts:10 items',
+    ]);
+    const messages = findViolations(path.join(fixtures, 'table-owner')).map(({ message }) => message);
+    expect(messages[0]).toMatch(/^modules\/shop imports table items, which modules\/stock owns/);
+    expect(messages[1]).toMatch(/^modules\/shop names in SQL table items, which modules\/stock owns/);
+  });
+
+  it('accept a declared shared table, and report one that is no longer used', () => {
+    const file = 'src/server/modules/shop/basket-repository.ts';
+    expect(reported('table-owner', [{ file, table: 'items', why: 'one statement' }])).toEqual([]);
+    expect(reported('clean', [{ file, table: 'items', why: 'one statement' }])).toEqual([
+      `table-owner ${file}:1 items`,
+    ]);
+  });
+
+  it('refuse a module schema that src/server/db/schema.ts does not re-export (drizzle-kit would miss it)', () => {
+    expect(reported('schema-export')).toEqual([
+      'table-owner src/server/db/schema.ts:1 src/server/modules/shop/basket-schema.ts',
+    ]);
+  });
+
+  it('refuse an import cycle, type-only imports included', () => {
+    expect(reported('import-cycle')).toEqual(['import-cycle src/server/money.ts:2 ./prices.ts']);
+    const [cycle] = findViolations(path.join(fixtures, 'import-cycle'));
+    expect(cycle?.message).toBe('import cycle: src/server/money.ts → src/server/prices.ts → src/server/money.ts');
+  });
+
+  it('judge only module code: the composition root, other server code and tests may reach any module', () => {
+    const repository = 'src/server/modules/stock/stock-repository.ts';
+    expect(modulePortRule('src/server/services.ts', repository)).toBeNull();
+    expect(modulePortRule('src/server/plugins/auth.ts', repository)).toBeNull();
+    expect(modulePortRule('src/server/modules/shop/basket.test.ts', repository)).toBeNull();
+    expect(modulePortRule('src/server/modules/stock/stock-service.ts', repository)).toBeNull();
+    expect(modulePortRule('src/server/modules/shop/x.ts', 'src/server/modules/stock/stock-port.ts')).toBeNull();
+    expect(modulePortRule('src/server/modules/shop/schema.ts', 'src/server/modules/stock/schema.ts')).toBeNull();
+    expect(modulePortRule('src/server/modules/shop/x.ts', 'src/server/modules/stock/schema.ts')).not.toBeNull();
+  });
+
+  it('find the tables a statement names', () => {
+    expect(tablesNamedInSql('select * from parts p join "orders" o on true')).toEqual(['parts', 'orders']);
+    expect(tablesNamedInSql('insert into mail_outbox (id) values (1)')).toEqual(['mail_outbox']);
+    expect(tablesNamedInSql('update only public.users set x = 1; delete from sessions')).toEqual(['users', 'sessions']);
+    expect(tablesNamedInSql('select extract(year from created_at)')).toEqual(['created_at']);
+  });
+});
+
+describe('this repository', () => {
+  it('keeps every rule', () => {
+    expect(findViolations(repoRoot, SHARED_TABLES)).toEqual([]);
   });
 });

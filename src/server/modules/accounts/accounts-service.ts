@@ -21,9 +21,13 @@ import {
   UnauthorizedError,
 } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
-import { passwordChangedMail, resetPasswordMail, verifyEmailMail } from '../mail/account-mails.ts';
-import type { MailContent } from '../mail/mail-layout.ts';
-import { enqueueMail } from '../mail/mail-outbox.ts';
+import {
+  enqueueMail,
+  type MailContent,
+  passwordChangedMail,
+  resetPasswordMail,
+  verifyEmailMail,
+} from '../mail/ports.ts';
 import { ACCOUNT_TOKEN_TTL_MS, type AccountTokenRepository } from './account-token-repository.ts';
 import { sameEmail } from './emails.ts';
 import type { PasswordHasher } from './password-hasher.ts';

@@ -7,8 +7,7 @@ import { type AuthResponse, EMAIL_PATTERN } from '../../../shared/schemas/accoun
 import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { oauthStates, users } from '../../db/schema.ts';
-import { signInMethodLinkedMail } from '../mail/account-mails.ts';
-import { enqueueMail } from '../mail/mail-outbox.ts';
+import { enqueueMail, signInMethodLinkedMail } from '../mail/ports.ts';
 import type { AccountTokenRepository } from './account-token-repository.ts';
 import type { AccountLinks, AccountsService, MailKick } from './accounts-service.ts';
 import type { SessionRepository } from './session-repository.ts';

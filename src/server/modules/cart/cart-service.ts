@@ -3,7 +3,7 @@ import { checkOrderQuantity } from '../../../shared/order-rules.ts';
 import { type Cart, type CartLine, MAX_CART_LINES, type MergeCartBody } from '../../../shared/schemas/cart.ts';
 import { isUuid } from '../../../shared/schemas/common.ts';
 import { BusinessRuleError, NotFoundError } from '../../errors.ts';
-import { refusalError } from '../orders/order-refusals.ts';
+import { refusalError } from '../orders/ports.ts';
 import type { CartItemRow, CartRepository } from './cart-repository.ts';
 
 /** A part as a cart line shows it and the order rule checks it. */

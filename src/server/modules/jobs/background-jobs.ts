@@ -1,10 +1,14 @@
 import type { JobsOverview } from '../../../shared/schemas/jobs.ts';
 import type { AppConfig } from '../../config.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
-import { createMailDelivery, type MailDelivery } from '../mail/mail-delivery.ts';
-import { mailDeliverySettings, purgeOldMailTask } from '../mail/mail-jobs.ts';
-import { mailOutboxStats } from '../mail/mail-outbox.ts';
-import { createMailTransport } from '../mail/mail-transport.ts';
+import {
+  createMailDelivery,
+  createMailTransport,
+  type MailDelivery,
+  mailDeliverySettings,
+  mailOutboxStats,
+  purgeOldMailTask,
+} from '../mail/ports.ts';
 import { createHousekeepingJob, type HousekeepingTask, pruneJobFailures } from './housekeeping.ts';
 import { createJobRunner, type JobLogger, type JobRunner, type JobSchedule } from './job-runner.ts';
 

@@ -1,6 +1,6 @@
 import { centsToDollars } from '../../../shared/money.ts';
 import type { Order, OrderDetail } from '../../../shared/schemas/orders.ts';
-import type { MailOrder } from '../mail/order-mails.ts';
+import type { MailOrder } from '../mail/ports.ts';
 import type { OrderRow } from './order-repository.ts';
 
 /** The one boundary where the order's clear column names become the spec's wire fields. */

@@ -2,8 +2,13 @@ import type { OrderStatus } from '../../../shared/enums.ts';
 import { isUuid } from '../../../shared/schemas/common.ts';
 import type { Order } from '../../../shared/schemas/orders.ts';
 import type { Transaction } from '../../db/client.ts';
-import { enqueueMail } from '../mail/mail-outbox.ts';
-import { adminNewPaidOrderMail, type MailOrder, type OrderLinks, paymentReceiptMail } from '../mail/order-mails.ts';
+import {
+  adminNewPaidOrderMail,
+  enqueueMail,
+  type MailOrder,
+  type OrderLinks,
+  paymentReceiptMail,
+} from '../mail/ports.ts';
 import { toMailOrder, toWireOrder } from './order-mapper.ts';
 import type { OrderRepository, OrderRow } from './order-repository.ts';
 import type { StockRelease } from './orders-service.ts';

@@ -14,16 +14,16 @@ import {
 import type { Database, Transaction } from '../../db/client.ts';
 import { type AppError, BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
-import { sameEmail } from '../accounts/emails.ts';
-import type { MailDocument } from '../mail/mail-layout.ts';
-import { enqueueMail } from '../mail/mail-outbox.ts';
+import { sameEmail } from '../accounts/ports.ts';
 import {
+  enqueueMail,
+  type MailDocument,
   type OrderLinks,
   orderCancelledMail,
   orderDeliveredMail,
   orderPlacedMail,
   orderShippedMail,
-} from '../mail/order-mails.ts';
+} from '../mail/ports.ts';
 import { toMailOrder, toOrderDetail, toWireOrder } from './order-mapper.ts';
 import { refusalError } from './order-refusals.ts';
 import type {

@@ -20,7 +20,7 @@ import {
 } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { OrderPaymentPort, PayableOrder } from '../orders/order-payment-port.ts';
-import type { PaymentGuard } from '../orders/orders-service.ts';
+import type { PaymentGuard } from '../orders/ports.ts';
 import { chargeOutcome, checkCardDetails } from './card-rules.ts';
 import type { PaymentProvider } from './payment-provider.ts';
 import type { PaymentIntentRow, PaymentRepository } from './payment-repository.ts';
