@@ -26,7 +26,7 @@ import { refundsRoutes } from './modules/payments/refunds-routes.ts';
 import { reviewsRoutes } from './modules/reviews/reviews-routes.ts';
 import { seoRoutes } from './modules/seo/seo-routes.ts';
 import { authPlugin } from './plugins/auth.ts';
-import { catalogReadCachePlugin, KeptReadShortcut } from './plugins/catalog-read-cache.ts';
+import { catalogReadCachePlugin } from './plugins/catalog-read-cache.ts';
 import { httpServerOptions, limitConnections } from './plugins/connection-limits.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { gracefulStopPlugin } from './plugins/graceful-stop.ts';
@@ -119,13 +119,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // The web build's inline stylesheet (ADR 018) is allowed by its hash.
     styleHashes: inlineStyleHashes(config.STATIC_DIR),
   };
-  // The first onRequest hook: an anonymous repeated catalogue read is answered there (issue 15 item 4). Not with CORS
-  // origins configured, whose headers it would not add.
-  const keptReads =
-    config.CATALOG_CACHE === 'on' && !config.CORS_ORIGINS
-      ? new KeptReadShortcut(apiSecurityHeaders(securityOptions))
-      : undefined;
-  if (keptReads) app.addHook('onRequest', keptReads.hook);
   await app.register(securityHeadersPlugin, securityOptions);
   // Closed by default: only the origins named in CORS_ORIGINS may call the API from another site.
   if (config.CORS_ORIGINS) {
@@ -186,12 +179,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.addHook('onClose', async () => partFacts.close());
     answerWritesWhenHeard(app, () => partFacts.caughtUp());
   }
-  // Issue 15 (ADR 016): public catalogue reads answered from memory, forgotten on every write on any instance.
+  // Public catalogue reads answered from memory on Fastify's usual path, forgotten when what they show is written
+  // on any instance (ADR 026).
   if (config.CATALOG_CACHE === 'on') {
     await app.register(catalogReadCachePlugin, {
       database: options.database,
       maxBytes: config.CATALOG_CACHE_MAX_MB * 1024 * 1024,
-      shortcut: keptReads,
     });
   }
 
