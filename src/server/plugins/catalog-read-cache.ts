@@ -251,8 +251,8 @@ export class CatalogReadCache {
  * The route's pattern, its path parameters and its query as Fastify parsed them (what the handler would see), with
  * the query's names sorted: `?limit=20&sort=price` and `?sort=price&limit=20` are one answer.
  */
-export function cacheKey(request: FastifyRequest): string {
-  let key = request.routeOptions.url ?? request.url;
+export function cacheKey(route: string, request: FastifyRequest): string {
+  let key = route;
   const params = request.params as Record<string, unknown>;
   for (const name of Object.keys(params).sort()) key += `|${name}=${String(params[name])}`;
   key += '?';
@@ -311,24 +311,27 @@ export const catalogReadCachePlugin = fp(
     await cache.listen(database, app.log);
     app.addHook('onClose', async () => cache.close());
 
-    // A route-level hook: the app-wide onRequest hooks (load shedding, graceful stop, headers, auth) have run.
-    const serveKept: onRequestHookHandler = (request, reply, done) => {
-      // An administrator's answer differs (emails) and is neither served from nor kept in the cache.
-      if (request.user?.isAdmin) return done();
-      const key = cacheKey(request);
-      const kept = cache.get(key) ?? null;
-      const part = request.routeOptions.url === PART_ROUTE ? String((request.params as { id: unknown }).id) : undefined;
-      request.catalogCacheTicket = {
-        key,
-        part,
-        generation: cache.generation,
-        kept,
-        before: kept ? new Set() : new Set(Object.keys(reply.getHeaders())),
+    // A route-level hook, one per kept route (its pattern known without `request.routeOptions`, which Fastify builds
+    // anew on each use): the app-wide onRequest hooks (load shedding, graceful stop, headers, auth) have run.
+    const serveKept =
+      (route: string): onRequestHookHandler =>
+      (request, reply, done) => {
+        // An administrator's answer differs (emails) and is neither served from nor kept in the cache.
+        if (request.user?.isAdmin) return done();
+        const key = cacheKey(route, request);
+        const kept = cache.get(key) ?? null;
+        const part = route === PART_ROUTE ? String((request.params as { id: unknown }).id) : undefined;
+        request.catalogCacheTicket = {
+          key,
+          part,
+          generation: cache.generation,
+          kept,
+          before: kept ? new Set() : new Set(Object.keys(reply.getHeaders())),
+        };
+        if (!kept) return done();
+        for (const [name, value] of kept.headers) reply.header(name, value);
+        reply.send(kept.body);
       };
-      if (!kept) return done();
-      for (const [name, value] of kept.headers) reply.header(name, value);
-      reply.send(kept.body);
-    };
 
     // First of the route's onSend hooks: @fastify/compress adds its own there, and the plain bytes are kept.
     const keepAnswer: onSendHookHandler = (request, reply, payload, done) => {
@@ -358,7 +361,7 @@ export const catalogReadCachePlugin = fp(
     app.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       if (!methods.includes('GET') || methods.length !== 1 || !PUBLIC_CATALOG_READS.includes(route.url)) return;
-      route.onRequest = [...hookList(route.onRequest), serveKept];
+      route.onRequest = [...hookList(route.onRequest), serveKept(route.url)];
       route.onSend = [keepAnswer, ...hookList(route.onSend)];
     });
 
