@@ -215,7 +215,7 @@ describe.each(testDrivers)('security headers [%s]', (driver) => {
       expect(res.headers['permissions-policy'], url).toBeDefined();
       expect(res.headers['cross-origin-opener-policy'], url).toBe('same-origin');
     }
-    // Asked twice: the second answer is the kept one, sent from the app's first hook (catalog-read-cache.ts).
+    // Asked twice: the second answer is the kept one (catalog-read-cache.ts), with the same headers.
     for (const url of ['/api/health', '/api/part', '/api/part', '/api/no-such-route', '/api/openapi.json']) {
       const res = await ctx.app.inject({ method: 'GET', url });
       expectProtected(res, url);

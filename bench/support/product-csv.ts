@@ -1,4 +1,4 @@
-/** Issue 14: the product CSV the import and export benchmarks use, and an import through the API, waited for. */
+/** The product CSV the import and export benchmarks use, and an import through the API, waited for. */
 
 import { once } from 'node:events';
 import { createWriteStream, openAsBlob } from 'node:fs';

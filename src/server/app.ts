@@ -26,7 +26,7 @@ import { refundsRoutes } from './modules/payments/refunds-routes.ts';
 import { reviewsRoutes } from './modules/reviews/reviews-routes.ts';
 import { seoRoutes } from './modules/seo/seo-routes.ts';
 import { authPlugin } from './plugins/auth.ts';
-import { catalogReadCachePlugin, KeptReadShortcut } from './plugins/catalog-read-cache.ts';
+import { catalogReadCachePlugin } from './plugins/catalog-read-cache.ts';
 import { httpServerOptions, limitConnections } from './plugins/connection-limits.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { gracefulStopPlugin } from './plugins/graceful-stop.ts';
@@ -56,8 +56,8 @@ interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /**
    * 'on-ready' (the default, tests): the background jobs start when the app is made ready. 'by-caller': the
-   * production server starts them once it listens (serve.ts), so pg-boss setting up its queues (~0.2 s) is not part
-   * of the time before the shop answers (issue 15 item 6).
+   * production server starts them once it listens (serve.ts), so pg-boss setting up its queues is not part of the
+   * time before the shop answers (ADR 022).
    */
   startJobs?: 'on-ready' | 'by-caller';
 }
@@ -106,7 +106,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   limitConnections(app.server, config);
-  // Callback style: an async hook costs a promise on every answer (issue 15).
+  // Callback style: an async hook costs a promise on every answer.
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
@@ -119,13 +119,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // The web build's inline stylesheet (ADR 018) is allowed by its hash.
     styleHashes: inlineStyleHashes(config.STATIC_DIR),
   };
-  // The first onRequest hook: an anonymous repeated catalogue read is answered there (issue 15 item 4). Not with CORS
-  // origins configured, whose headers it would not add.
-  const keptReads =
-    config.CATALOG_CACHE === 'on' && !config.CORS_ORIGINS
-      ? new KeptReadShortcut(apiSecurityHeaders(securityOptions))
-      : undefined;
-  if (keptReads) app.addHook('onRequest', keptReads.hook);
   await app.register(securityHeadersPlugin, securityOptions);
   // Closed by default: only the origins named in CORS_ORIGINS may call the API from another site.
   if (config.CORS_ORIGINS) {
@@ -186,12 +179,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.addHook('onClose', async () => partFacts.close());
     answerWritesWhenHeard(app, () => partFacts.caughtUp());
   }
-  // Issue 15 (ADR 016): public catalogue reads answered from memory, forgotten on every write on any instance.
+  // Public catalogue reads answered from memory on Fastify's usual path, forgotten when what they show is written
+  // on any instance (ADR 026).
   if (config.CATALOG_CACHE === 'on') {
     await app.register(catalogReadCachePlugin, {
       database: options.database,
       maxBytes: config.CATALOG_CACHE_MAX_MB * 1024 * 1024,
-      shortcut: keptReads,
     });
   }
 
@@ -213,13 +206,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(ordersRoutes, { orders });
   await app.register(paymentsRoutes, { payments, refunds: services.refunds });
   await app.register(refundsRoutes, { refunds: services.refunds });
-  // Issue 12 (ADR 011): cart, checkout, and the address book.
+  // Cart, checkout, and the address book (ADR 011).
   await app.register(cartRoutes, { cart: services.cart });
   await app.register(checkoutRoutes, { checkout: services.checkout });
   await app.register(addressesRoutes, { addressBook: services.addressBook });
-  // Issue 14 (ADR 014): CSV import and export of the catalogue.
+  // CSV import and export of the catalogue (ADR 014).
   await app.register(catalogTransferRoutes, { imports: services.catalogImports, exports: services.catalogExports });
-  // Issue 14 (ADR 013): part photos, and their files served from UPLOADS_DIR at /uploads/.
+  // Part photos, and their files served from UPLOADS_DIR at /uploads/ (ADR 013).
   await app.register(mediaRoutes, {
     photos: services.photos,
     uploadsDir: config.uploadsDir,

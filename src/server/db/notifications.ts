@@ -26,6 +26,22 @@ export interface NotificationListener {
 
 export const LISTENER_APPLICATION_NAME = 'redline-listener';
 
+/**
+ * What one catalogue notification says changed (migrations 0014 and 0016): some parts by id (a statement on `parts`
+ * that changed at most 100 rows), or anything (any other table, a bulk write to `parts`, a truncate).
+ */
+export interface CatalogChange {
+  parts: readonly string[] | 'all';
+}
+
+const PARTS_PREFIX = 'parts:';
+
+export function catalogChange(payload: string): CatalogChange {
+  if (!payload.startsWith(PARTS_PREFIX)) return { parts: 'all' };
+  const ids = payload.slice(PARTS_PREFIX.length).split(',').filter(Boolean);
+  return { parts: ids.length > 0 ? ids : 'all' };
+}
+
 /** Payloads of the listener's own catch-up markers: never a table name (the triggers send those). */
 const MARKER_PREFIX = 'caught-up:';
 

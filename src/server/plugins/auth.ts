@@ -57,7 +57,7 @@ export const authPlugin = fp(
     const { sessions } = options;
     app.decorateRequest('user', null);
     app.decorateRequest('bearerToken', null);
-    // Callback style: an anonymous request (most catalogue reads) then costs no promise (issue 15).
+    // Callback style: an anonymous request (most catalogue reads) then costs no promise.
     app.addHook('onRequest', (request, _reply, done) => {
       const token = readBearer(request);
       request.bearerToken = token;

@@ -1,17 +1,20 @@
 /**
- * The public catalogue's answers, kept per instance as the bytes that were sent (issue 15 item 4, ADR 016).
+ * The public catalogue's answers, kept per instance as the bytes that were sent (ADR 016, ADR 026).
  *
- * A repeated read is answered before the body, validation, the handler, drizzle and serialisation: an anonymous one
- * from the app's first onRequest hook (`KeptReadShortcut`), a signed-in customer's from a route-level onRequest hook
- * after the app-wide ones (load shedding, security headers, auth). Every write to a table
- * those answers show sends one notification per statement (migration 0014); every instance LISTENs and forgets
- * everything on one. While the listening connection is down nothing is kept or served from memory.
+ * A repeated read is answered by a route-level onRequest hook, which runs after every app-wide one (load shedding,
+ * graceful stop, security headers, CORS, auth), with `reply.send` of the kept bytes: the rest is Fastify's usual
+ * path, the onSend chain included (the 304 for a matching If-None-Match, compression, the request id).
+ *
+ * Every write to a table those answers show sends one notification per statement (migrations 0014 and 0016), and
+ * every instance LISTENs. A statement on `parts` names the rows it changed: those parts' own answers
+ * (`GET /api/part/:id`) are forgotten, and every other answer (lists, search, facets, which may show any part); the
+ * other parts' own answers stay. Any other notification forgets everything. While the listening connection is down
+ * nothing is kept or served from memory.
  *
  * Answers that depend on the caller are never kept: an administrator's (parts carry the adding admin's email) goes
  * past the cache both ways. Signed-in customers see exactly what anonymous visitors see.
  */
 import crypto from 'node:crypto';
-import zlib from 'node:zlib';
 import type {
   FastifyBaseLogger,
   FastifyInstance,
@@ -23,11 +26,14 @@ import type {
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import type { DatabaseHandle } from '../db/client.ts';
-import type { NotificationListener } from '../db/notifications.ts';
+import { type CatalogChange, catalogChange, type NotificationListener } from '../db/notifications.ts';
 import { answerWritesWhenHeard } from './own-writes.ts';
 
 /** The channel the catalogue triggers notify (migration 0014). */
 export const CATALOG_CHANNEL = 'redline_catalog';
+
+/** The route whose answer shows one part and nothing of any other part (its fitment, photos, brand, category). */
+const PART_ROUTE = '/api/part/:id';
 
 /** The GET routes whose answers are kept: public, and the same for every caller who is not an administrator. */
 export const PUBLIC_CATALOG_READS: readonly string[] = [
@@ -35,7 +41,7 @@ export const PUBLIC_CATALOG_READS: readonly string[] = [
   '/api/part/page',
   '/api/part/facets',
   '/api/part/suggest',
-  '/api/part/:id',
+  PART_ROUTE,
   '/api/category',
   '/api/brand',
   '/api/review',
@@ -50,31 +56,32 @@ export const PUBLIC_CATALOG_READS: readonly string[] = [
 /** The longest a write's answer waits for this instance to have seen the write's own notification. */
 const WRITE_CATCH_UP_MS = 1000;
 
-/** Methods that never write: every other one waits for its notifications before answering. */
-
 /** Cache-Control of a kept answer: browsers and proxies may keep it, but ask again (a 304) before each use. */
 const REVALIDATE = 'no-cache';
+
+/**
+ * How many recently changed parts are remembered, so a part's read that overlapped its change does not keep an old
+ * answer. A read older than the oldest change forgotten from this list keeps nothing (the list's floor).
+ */
+const RECENT_PART_CHANGES = 10_000;
 
 interface CachedAnswer {
   body: Buffer;
   etag: string;
   /** The headers the route set (content type, counts, ETag, Cache-Control), as [name, value]. */
   headers: [string, string][];
-  /** The body compressed, made on the first request that accepts each encoding. */
-  encoded?: Partial<Record<Encoding, Buffer>>;
+  /** The part whose own answer this is (`GET /api/part/:id`); absent for lists and everything else. */
+  part?: string;
 }
 
-type Encoding = 'br' | 'gzip';
-
-/** As @fastify/compress is registered in app.ts: smaller bodies are not worth compressing. */
-const COMPRESS_THRESHOLD = 1024;
-
-/** Per request on a kept route: its key, and the cache generation when it started. */
+/** Per request on a kept route: its key, its part (if it is one part's answer), and the generation it started at. */
 interface CacheTicket {
   key: string;
+  part: string | undefined;
   generation: number;
-  hit: boolean;
-  /** Header names already set before the route ran (security headers): not the route's own. */
+  /** The kept answer this request is answered with, or null when it goes to the handler. */
+  kept: CachedAnswer | null;
+  /** Header names already set before the route ran (security headers, CORS): not the route's own. */
   before: Set<string>;
 }
 
@@ -83,15 +90,24 @@ declare module 'fastify' {
     catalogCacheTicket: CacheTicket | null;
   }
   interface FastifyInstance {
-    /** Issue 15: the catalogue read cache, for health and tests; absent when CATALOG_CACHE=off. */
+    /** The catalogue read cache, for health and tests; absent when CATALOG_CACHE=off. */
     catalogCache?: CatalogReadCache;
   }
 }
 
-/** The kept answers and the generation that tells a read whether the catalogue changed while it ran. */
+/** The kept answers and the generations that tell a read whether what it shows changed while it ran. */
 export class CatalogReadCache {
   readonly #answers: LRUCache<string, CachedAnswer>;
+  /** Keys of kept answers, by part (its own answers) and the rest: what one change forgets. */
+  readonly #partKeys = new Map<string, Set<string>>();
+  readonly #otherKeys = new Set<string>();
+  /** Moves on every notification. */
   #generation = 0;
+  /** The generation of the last change that may have touched anything (and of the last loss of notifications). */
+  #everythingAt = 0;
+  /** The generation of each recent part change, and the newest generation forgotten from that list. */
+  readonly #partChangedAt: LRUCache<string, number>;
+  #partChangesFloor = 0;
   #listening = false;
   #listener: NotificationListener | undefined;
   #closing = false;
@@ -100,8 +116,14 @@ export class CatalogReadCache {
     this.#answers = new LRUCache<string, CachedAnswer>({
       maxSize: maxBytes,
       // Keys are kept too; a few hundred bytes of bookkeeping per entry is counted with them.
-      sizeCalculation: (answer, key) =>
-        answer.body.length + (answer.encoded?.br?.length ?? 0) + (answer.encoded?.gzip?.length ?? 0) + key.length + 256,
+      sizeCalculation: (answer, key) => answer.body.length + key.length + 256,
+      dispose: (answer, key) => this.#unindex(key, answer),
+    });
+    this.#partChangedAt = new LRUCache<string, number>({
+      max: RECENT_PART_CHANGES,
+      dispose: (generation) => {
+        this.#partChangesFloor = Math.max(this.#partChangesFloor, generation);
+      },
     });
   }
 
@@ -122,10 +144,31 @@ export class CatalogReadCache {
     return this.#answers.calculatedSize;
   }
 
+  /** The keys of the kept answers (tests, diagnostics). */
+  keys(): string[] {
+    return [...this.#answers.keys()];
+  }
+
   /** Forgets everything; a read that started before this will not keep its answer. */
   clear(): void {
     this.#generation += 1;
+    this.#everythingAt = this.#generation;
     this.#answers.clear();
+  }
+
+  /** Forgets what a change may have touched: everything, or these parts' own answers and every other answer. */
+  forget(change: CatalogChange): void {
+    if (change.parts === 'all') {
+      this.clear();
+      return;
+    }
+    this.#generation += 1;
+    for (const key of [...this.#otherKeys]) this.#answers.delete(key);
+    for (const part of change.parts) {
+      this.#partChangedAt.set(part, this.#generation);
+      const keys = this.#partKeys.get(part);
+      if (keys) for (const key of [...keys]) this.#answers.delete(key);
+    }
   }
 
   /** Start listening on the database (one connection of its own on PostgreSQL). */
@@ -133,7 +176,7 @@ export class CatalogReadCache {
     if (!database.listen) return;
     let lost = false;
     this.#listener = await database.listen(CATALOG_CHANNEL, {
-      onNotification: () => this.clear(),
+      onNotification: (payload) => this.forget(catalogChange(payload)),
       // Up again after a loss: whatever changed meanwhile went unheard, so everything kept is forgotten.
       onListening: (listening) => {
         this.clear();
@@ -166,33 +209,41 @@ export class CatalogReadCache {
   }
 
   /**
-   * The kept body in `encoding`, compressed once (brotli at quality 4, as @fastify/compress does) rather than on
-   * every answer; the entry is stored again so its size counts the new bytes (unless it was forgotten meanwhile).
+   * Keeps an answer only if we are still listening and nothing it shows changed since the read began (at
+   * `generation`): for one part's answer, neither that part nor everything; for any other, no change at all.
    */
-  encoded(key: string, answer: CachedAnswer, encoding: Encoding): Buffer {
-    let bytes = answer.encoded?.[encoding];
-    if (!bytes) {
-      bytes =
-        encoding === 'br'
-          ? zlib.brotliCompressSync(answer.body, {
-              params: {
-                [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
-                [zlib.constants.BROTLI_PARAM_SIZE_HINT]: answer.body.length,
-              },
-            })
-          : zlib.gzipSync(answer.body);
-      // A new entry object: lru-cache counts a value's size again only when the value changes.
-      const updated = { ...answer, encoded: { ...answer.encoded, [encoding]: bytes } };
-      if (this.#answers.peek(key) === answer) this.#answers.set(key, updated);
+  set(key: string, answer: CachedAnswer, generation: number): boolean {
+    if (!this.#listening || !this.#unchangedSince(generation, answer.part)) return false;
+    this.#answers.set(key, answer);
+    // Too large to keep (or not kept for another reason): nothing to index.
+    if (this.#answers.peek(key) !== answer) return false;
+    if (answer.part === undefined) {
+      this.#otherKeys.add(key);
+      return true;
     }
-    return bytes;
+    const keys = this.#partKeys.get(answer.part) ?? new Set<string>();
+    keys.add(key);
+    this.#partKeys.set(answer.part, keys);
+    return true;
   }
 
-  /** Keeps an answer only if nothing changed since the read began (its generation) and we are still listening. */
-  set(key: string, answer: CachedAnswer, generation: number): boolean {
-    if (!this.#listening || generation !== this.#generation) return false;
-    this.#answers.set(key, answer);
-    return true;
+  #unchangedSince(generation: number, part: string | undefined): boolean {
+    if (part === undefined) return generation === this.#generation;
+    return (
+      generation >= this.#everythingAt &&
+      generation >= this.#partChangesFloor &&
+      generation >= (this.#partChangedAt.peek(part) ?? 0)
+    );
+  }
+
+  #unindex(key: string, answer: CachedAnswer): void {
+    if (answer.part === undefined) {
+      this.#otherKeys.delete(key);
+      return;
+    }
+    const keys = this.#partKeys.get(answer.part);
+    keys?.delete(key);
+    if (keys?.size === 0) this.#partKeys.delete(answer.part);
   }
 }
 
@@ -200,8 +251,8 @@ export class CatalogReadCache {
  * The route's pattern, its path parameters and its query as Fastify parsed them (what the handler would see), with
  * the query's names sorted: `?limit=20&sort=price` and `?sort=price&limit=20` are one answer.
  */
-export function cacheKey(request: FastifyRequest): string {
-  let key = request.routeOptions.url ?? request.url;
+export function cacheKey(route: string, request: FastifyRequest): string {
+  let key = route;
   const params = request.params as Record<string, unknown>;
   for (const name of Object.keys(params).sort()) key += `|${name}=${String(params[name])}`;
   key += '?';
@@ -223,9 +274,10 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
 
 /**
  * The encoding to answer in, as @fastify/compress would choose it: brotli, then gzip, each unless refused (`q=0`);
- * `*` stands for any not named.
+ * `*` stands for any not named. The catalogue's answers no longer use it (@fastify/compress encodes them); the
+ * server-rendered pages do (static-spa.ts).
  */
-export function preferredEncoding(acceptEncoding: string | undefined): Encoding | undefined {
+export function preferredEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | undefined {
   if (!acceptEncoding) return undefined;
   const weights = new Map<string, number>();
   for (const part of acceptEncoding.toLowerCase().split(',')) {
@@ -248,72 +300,68 @@ function etagOf(body: Buffer): string {
 interface CatalogReadCachePluginOptions {
   database: DatabaseHandle;
   maxBytes: number;
-  /** The app's first hook, answering anonymous repeated reads from this cache (see `KeptReadShortcut`). */
-  shortcut?: KeptReadShortcut;
 }
 
 /** Registered after auth (whose onRequest says who calls) and before the routes it keeps. */
 export const catalogReadCachePlugin = fp(
-  async (app: FastifyInstance, { database, maxBytes, shortcut }: CatalogReadCachePluginOptions) => {
+  async (app: FastifyInstance, { database, maxBytes }: CatalogReadCachePluginOptions) => {
     const cache = new CatalogReadCache(maxBytes);
     app.decorate('catalogCache', cache);
-    shortcut?.serveFrom(cache);
     app.decorateRequest('catalogCacheTicket', null);
     await cache.listen(database, app.log);
     app.addHook('onClose', async () => cache.close());
 
-    const serveKept: onRequestHookHandler = (request, reply, done) => {
-      // An administrator's answer differs (emails) and is neither served from nor kept in the cache.
-      if (request.user?.isAdmin) return done();
-      const key = cacheKey(request);
-      if (request.method === 'GET' && request.headers.authorization === undefined) shortcut?.remember(request.url, key);
-      const kept = cache.get(key);
-      if (!kept) {
+    // A route-level hook, one per kept route (its pattern known without `request.routeOptions`, which Fastify builds
+    // anew on each use): the app-wide onRequest hooks (load shedding, graceful stop, headers, auth) have run.
+    const serveKept =
+      (route: string): onRequestHookHandler =>
+      (request, reply, done) => {
+        // An administrator's answer differs (emails) and is neither served from nor kept in the cache.
+        if (request.user?.isAdmin) return done();
+        const key = cacheKey(route, request);
+        const kept = cache.get(key) ?? null;
+        const part = route === PART_ROUTE ? String((request.params as { id: unknown }).id) : undefined;
         request.catalogCacheTicket = {
           key,
+          part,
           generation: cache.generation,
-          hit: false,
-          before: new Set(Object.keys(reply.getHeaders())),
+          kept,
+          before: kept ? new Set() : new Set(Object.keys(reply.getHeaders())),
         };
-        return done();
-      }
-      request.catalogCacheTicket = { key, generation: cache.generation, hit: true, before: new Set() };
-      for (const [name, value] of kept.headers) reply.header(name, value);
-      if (etagMatches(request.headers['if-none-match'], kept.etag)) {
-        reply.code(304).send();
-        return;
-      }
-      const encoding =
-        kept.body.length >= COMPRESS_THRESHOLD ? preferredEncoding(request.headers['accept-encoding']) : undefined;
-      if (!encoding) {
+        if (!kept) return done();
+        for (const [name, value] of kept.headers) reply.header(name, value);
         reply.send(kept.body);
-        return;
-      }
-      // Content-Encoding set: @fastify/compress leaves the bytes alone.
-      reply.header('content-encoding', encoding).header('vary', 'accept-encoding');
-      reply.send(cache.encoded(key, kept, encoding));
-    };
+      };
 
+    // First of the route's onSend hooks: @fastify/compress adds its own there, and the plain bytes are kept.
     const keepAnswer: onSendHookHandler = (request, reply, payload, done) => {
       const ticket = request.catalogCacheTicket;
-      if (!ticket || ticket.hit || reply.statusCode !== 200) return done(null, payload);
-      if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
-      const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
-      const etag = etagOf(body);
-      reply.header('etag', etag).header('cache-control', REVALIDATE);
-      cache.set(ticket.key, { body, etag, headers: routeHeaders(reply, ticket.before) }, ticket.generation);
+      if (!ticket || reply.statusCode !== 200) return done(null, payload);
+      let etag = ticket.kept?.etag;
+      if (etag === undefined) {
+        if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
+        const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
+        etag = etagOf(body);
+        reply.header('etag', etag).header('cache-control', REVALIDATE);
+        const headers = routeHeaders(reply, ticket.before);
+        cache.set(
+          ticket.key,
+          { body, etag, headers, ...(ticket.part ? { part: ticket.part } : {}) },
+          ticket.generation,
+        );
+        payload = body;
+      }
       if (etagMatches(request.headers['if-none-match'], etag)) {
         reply.code(304);
         return done(null, '');
       }
-      done(null, body);
+      done(null, payload);
     };
 
     app.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       if (!methods.includes('GET') || methods.length !== 1 || !PUBLIC_CATALOG_READS.includes(route.url)) return;
-      route.onRequest = [...hookList(route.onRequest), serveKept];
-      // First of the route's onSend hooks: @fastify/compress adds its own there, and the bytes are kept before it.
+      route.onRequest = [...hookList(route.onRequest), serveKept(route.url)];
       route.onSend = [keepAnswer, ...hookList(route.onSend)];
     });
 
@@ -323,93 +371,6 @@ export const catalogReadCachePlugin = fp(
   },
   { name: 'catalog-read-cache', dependencies: ['auth'] },
 );
-
-/**
- * A kept answer to an anonymous GET, sent from the app's first onRequest hook straight to Node's response (issue 15
- * item 4). From the route's own hook (`serveKept`) it still went through every app-wide hook before it (load
- * shedding, graceful stop, auth) and, once sent, through Fastify's reply and the onSend chain (request id,
- * compression, the route's hooks) and their header checks: on a quiet machine that held a kept read to 37-47 % of a
- * bare Fastify route's requests per second. Here the answer gets what those would have added, worked out once per
- * kept answer: the security headers, the route's headers (type, counts, ETag, Cache-Control), the length, and per
- * request the request id and the encoding. Fastify's routing, request id, request logging and onResponse hooks
- * still run (they are set up before the first hook).
- *
- * Skipped on purpose for these answers: load shedding (a kept answer is the cheapest the server gives; refusing it
- * would not relieve anything) and the in-progress tracking of a graceful stop (it is answered before this function
- * returns). Only without an Authorization header: who calls is auth's to decide, and an administrator's answer differs
- * (it then goes the usual way, and a customer's is still served by `serveKept`). app.ts adds the hook only when no
- * CORS origins are configured (the CORS plugin's headers would be missing).
- */
-export class KeptReadShortcut {
-  #cache: CatalogReadCache | undefined;
-  readonly #securityHeaders: readonly string[];
-  /** Per kept answer: its constant headers as Node's flat [name, value, …] list, and its body's length. */
-  readonly #heads = new WeakMap<CachedAnswer, { head: string[]; length: string }>();
-
-  constructor(securityHeaders: Readonly<Record<string, string>>) {
-    this.#securityHeaders = Object.entries(securityHeaders).flat();
-  }
-
-  serveFrom(cache: CatalogReadCache): void {
-    this.#cache = cache;
-  }
-
-  /**
-   * The address as sent → its cache key, as the route's own hook worked it out for an anonymous read (routing and
-   * query parsing depend on nothing else). Spares this hook `request.routeOptions`, which Fastify builds anew on
-   * each use, and the key's making. Only a kept route's addresses are here, so a miss is any other address.
-   */
-  readonly #keys = new LRUCache<string, string>({ max: 10_000 });
-
-  remember(url: string, key: string): void {
-    if (this.#keys.get(url) !== key) this.#keys.set(url, key);
-  }
-
-  readonly hook: onRequestHookHandler = (request, reply, done) => {
-    const cache = this.#cache;
-    if (cache === undefined || request.method !== 'GET' || request.headers.authorization !== undefined) return done();
-    const key = this.#keys.get(request.url);
-    const kept = key === undefined ? undefined : cache.get(key);
-    if (key === undefined || kept === undefined) return done();
-    reply.hijack();
-    const response = reply.raw;
-    const { head, length } = this.#headOf(kept);
-    if (etagMatches(request.headers['if-none-match'], kept.etag)) {
-      response.writeHead(304, [...head, 'x-request-id', request.id]);
-      response.end();
-      return;
-    }
-    const encoding =
-      kept.body.length >= COMPRESS_THRESHOLD ? preferredEncoding(request.headers['accept-encoding']) : undefined;
-    if (!encoding) {
-      response.writeHead(200, [...head, 'content-length', length, 'x-request-id', request.id]);
-      response.end(kept.body);
-      return;
-    }
-    const body = cache.encoded(key, kept, encoding);
-    response.writeHead(200, [
-      ...head,
-      'content-encoding',
-      encoding,
-      'vary',
-      'accept-encoding',
-      'content-length',
-      String(body.length),
-      'x-request-id',
-      request.id,
-    ]);
-    response.end(body);
-  };
-
-  #headOf(kept: CachedAnswer): { head: string[]; length: string } {
-    let made = this.#heads.get(kept);
-    if (!made) {
-      made = { head: [...this.#securityHeaders, ...kept.headers.flat()], length: String(kept.body.length) };
-      this.#heads.set(kept, made);
-    }
-    return made;
-  }
-}
 
 function hookList<T>(hooks: T | T[] | undefined): T[] {
   if (hooks === undefined) return [];

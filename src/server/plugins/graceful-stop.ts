@@ -17,7 +17,7 @@ declare module 'fastify' {
 export const gracefulStopPlugin = fp(
   async (app: FastifyInstance) => {
     const inProgress = new Set<FastifyReply>();
-    // Callback style: an async hook costs a promise on every request, cached catalogue reads included (issue 15).
+    // Callback style: an async hook costs a promise on every request, cached catalogue reads included.
     app.addHook('onRequest', (_request, reply, done) => {
       inProgress.add(reply);
       reply.raw.once('close', () => inProgress.delete(reply));

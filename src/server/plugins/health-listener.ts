@@ -8,9 +8,9 @@ const HEALTH_PATHS = new Set(['/api/health', '/api/health/live']);
  * A second listening socket (HEALTH_PORT) that answers only the health checks, through the same Fastify routes.
  *
  * Why: Node's event loop (libuv 1.52) takes one new connection per listening socket per turn of the loop. When a
- * flood keeps each turn long (2,000 connections on 2 cores, measured: turns of 200–500 ms) the kernel's accept queue
- * of the shop's port holds a thousand connections or more, and a health check waits behind all of them: 5 s and
- * more with no answer while the process itself was fine (issue 11). A port of its own has its own queue, so the
+ * flood keeps each turn long, the kernel's accept queue of the shop's port holds a thousand connections or more, and
+ * a health check waits behind all of them, unanswered for seconds while the process itself is fine
+ * (docs/operations.md, "Health, timeouts, load shedding"). A port of its own has its own queue, so the
  * checker's connection is taken on the next turn. Point the orchestrator's probes here; the same routes on PORT stay
  * as they were.
  */

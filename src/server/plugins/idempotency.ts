@@ -8,7 +8,7 @@ import { claimKey, recordAnswer, requestHash } from '../modules/idempotency/idem
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 
 /**
- * Runs a write once per Idempotency-Key (issue 11): `reply.idempotent(201, (tx) => service.write(…, tx))` is the
+ * Runs a write once per Idempotency-Key: `reply.idempotent(201, (tx) => service.write(…, tx))` is the
  * one line a money-moving route needs. Without the header the work runs as before, on the database. With it, the
  * work runs inside a transaction that also claims the key and records the answer:
  * - the same key, same caller, same request again → the first answer replayed (`Idempotent-Replayed: true`),

@@ -17,8 +17,8 @@ async function overload(ms: number): Promise<void> {
 }
 
 /**
- * A catalogue read no earlier request has kept (a new price floor each time), so it asks the database. An anonymous
- * read the cache has kept is answered from memory in the app's first hook and is not shed (catalog-read-cache.ts).
+ * A catalogue read no earlier request has kept (a new price floor each time), so it asks the database. A read the
+ * cache has kept is answered after the load-shedding hooks, like any other (catalog-read-cache.ts): it is shed too.
  */
 let reads = 0;
 const databaseRead = () => `/api/part?minPrice=${++reads}`;
@@ -28,6 +28,8 @@ describeEachDatabase(
   (ctx) => {
     it('answers 503 with Retry-After (after a short pause) beyond MAX_CONCURRENT_REQUESTS, and never sheds health', async () => {
       const { app, database } = ctx();
+      const kept = '/api/part?limit=2';
+      expect((await app.inject({ url: kept })).statusCode).toBe(200);
       // Every read of the catalogue waits while this transaction holds its lock (PGlite: any query waits).
       let release = () => {};
       const held = new Promise<void>((resolve) => {
@@ -44,12 +46,17 @@ describeEachDatabase(
       expect(shed.statusCode).toBe(503);
       expect(shed.headers['retry-after']).toBe('2');
       expect(shed.json().error.code).toBe('service_unavailable');
+      // A kept answer counts against the same limit: it is refused the same way.
+      const keptShed = await app.inject({ url: kept });
+      expect(keptShed.statusCode).toBe(503);
+      expect(keptShed.headers['retry-after']).toBe('2');
       const live = await app.inject({ url: '/api/health/live' });
       expect(live.statusCode).toBe(200);
       release();
       await locking;
       expect((await Promise.all(waiting)).map((res) => res.statusCode)).toEqual([200, 200]);
       expect((await app.inject({ url: databaseRead() })).statusCode).toBe(200);
+      expect((await app.inject({ url: kept })).statusCode).toBe(200);
     });
 
     it('sheds while the event loop stays overloaded, serves again once it is not, and health answers throughout', async () => {
@@ -58,14 +65,16 @@ describeEachDatabase(
       await overload(3500);
       const during = await app.inject({ url: databaseRead() });
       const health = await app.inject({ url: '/api/health/live' });
-      // A kept answer costs about what the refusal would: it is given.
+      // A kept answer goes the same way as any other request: refused while overloaded.
       const kept = await app.inject({ url: '/api/part?limit=3' });
       expect(during.statusCode).toBe(503);
       expect(during.headers['retry-after']).toBe('2');
       expect(health.statusCode).toBe(200);
-      expect(kept.statusCode).toBe(200);
+      expect(kept.statusCode).toBe(503);
+      expect(kept.headers['retry-after']).toBe('2');
       await sleep(2500);
       expect((await app.inject({ url: databaseRead() })).statusCode).toBe(200);
+      expect((await app.inject({ url: '/api/part?limit=3' })).statusCode).toBe(200);
     });
   },
   { MAX_CONCURRENT_REQUESTS: '2', LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '50' },

@@ -81,8 +81,8 @@ function shed(reply: FastifyReply) {
  * A request refused by the in-progress limit is answered after a pause (half to one and a half times this, at
  * random so that retries do not come back in step), not at once. Clients that ask again as soon as they are
  * refused (load generators, naive retry loops, impatient reloads) otherwise turn the refusals themselves into the
- * overload: measured at 2,000 connections on 2 cores, answering them at once left 36 requests served in 10 s with a
- * p99 of 7 s; with the pause, about 2,600 were served with a p99 of 0.6 s. A waiting request costs a timer.
+ * overload, and almost nothing is served (figures in docs/operations.md, "Load shedding"). A waiting request costs
+ * a timer.
  */
 const SHED_PAUSE_MS = 1000;
 
@@ -128,8 +128,8 @@ export const loadSheddingPlugin = fp(
     const target = config.LOAD_SHED_MAX_WAIT_MS;
     const adaptive = target > 0 ? new AdaptiveLimit(target, cap) : undefined;
     let inProgress = 0;
-    // Callback style: an async hook costs a promise, and moves the rest of every request's hooks to a microtask
-    // (issue 15 item 4, cached catalogue reads).
+    // Callback style: an async hook costs a promise, and moves the rest of every request's hooks (cached catalogue
+    // reads included) to a microtask.
     app.addHook('onRequest', (request, reply, done) => {
       if (exempt(request)) return done();
       if (inProgress >= cap || (adaptive && inProgress >= adaptive.value)) {

@@ -35,7 +35,7 @@ export interface RateLimitStoreState {
 const PROBE_INTERVAL_MS = 1000;
 
 /**
- * Sign-in limits that fail closed, and fast (issue 11): counted in Redis while it answers, so every instance shares
+ * Sign-in limits that fail closed, and fast: counted in Redis while it answers, so every instance shares
  * them; when it does not (down, frozen, unreachable), counted at once in this instance's memory instead. A breaker
  * remembers the outage, so only the first request of an outage waits (at most REDIS_COMMAND_TIMEOUT_MS) and the
  * rest go straight to memory; a PING every second closes it again. Each change is logged once.
@@ -197,7 +197,7 @@ export interface RateLimitStoreOptions {
 
 /** The Redis-backed store with its in-memory fallback, and the Redis client it owns. */
 export function createRateLimitStore(options: RateLimitStoreOptions): RateLimitStore {
-  // Loaded here, only when REDIS_URL is set: a shop without Redis does not keep the client in memory (issue 15).
+  // Loaded here, only when REDIS_URL is set: a shop without Redis does not keep the client in memory.
   const { Redis: RedisClient } = require('ioredis') as typeof import('ioredis');
   const redis = new RedisClient(options.url, {
     connectTimeout: options.connectTimeoutMs,

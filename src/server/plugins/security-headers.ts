@@ -17,8 +17,8 @@ interface SecurityHeadersOptions {
 
 /**
  * What helmet would set on a response with these options, worked out once. `@fastify/helmet` built helmet's
- * middleware for every request (parsing the Content-Security-Policy each time: 8 % of a catalogue read's CPU in a
- * profile, issue 15); the headers never change while the process runs, so helmet (still the one that knows the
+ * middleware for every request (parsing the Content-Security-Policy each time, a large share of a cached catalogue
+ * read's CPU); the headers never change while the process runs, so helmet (still the one that knows the
  * header rules) runs here once against a recording response, and each answer gets the recorded headers.
  */
 export function helmetHeaders(options: HelmetOptions): Record<string, string> {
@@ -104,8 +104,8 @@ export function isApiAnswer(url: string): boolean {
  * policy for scripts, styles or frames of its own, only to load and be framed by nothing) and those Fastify gives
  * before any plugin runs (see `frameworkErrors` in app.ts). Lock everything. The document-only headers (COOP,
  * Origin-Agent-Cluster, Permissions-Policy, X-DNS-Prefetch-Control, X-Download-Options, X-XSS-Protection,
- * X-Permitted-Cross-Domain-Policies) govern a page, so they go with pages and files: on the API they were ~450 bytes
- * and seven header checks per answer (issue 15 item 4).
+ * X-Permitted-Cross-Domain-Policies) govern a page, so they go with pages and files: on the API they would be
+ * hundreds of bytes and several header checks per answer for nothing.
  */
 export function apiSecurityHeaders(options: { https: boolean }): Record<string, string> {
   return {
