@@ -153,6 +153,62 @@ describe('a database that crashes or hangs (private cluster)', () => {
     console.log('database crash mid-transaction:', JSON.stringify({ readyAgainMs }));
   });
 
+  it('frozen past DB_IDLE_IN_TRANSACTION_TIMEOUT_MS under orders: the transactions PostgreSQL ends at the thaw cost 503s', async () => {
+    const idleMs = 500;
+    const cluster = await startPrivatePostgres();
+    const server = await start(cluster.url, 'db-idle', { DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: String(idleMs) });
+    const base = server.url;
+    const admin = await logInAdmin(base);
+    const part = await createPart(base, admin, { name: 'Idle Sprocket', price: 7, stock: 1_000_000 });
+    const customers: Customer[] = [];
+    for (const n of [1, 2, 3, 4, 5, 6]) customers.push(await signUp(base, `db-idle-${n}`));
+    // Orders back to back, so that at the freeze some transactions sit between their statements: PostgreSQL counts
+    // them idle in transaction and, at the thaw, ends them (25P03) by closing their connections.
+    let running = true;
+    const statuses: (number | 'network error')[] = [];
+    const loops = customers.map(async (customer) => {
+      while (running) {
+        const { result } = await timed(() =>
+          call(base, 'POST', '/api/myorder', { token: customer.token, body: { partId: part._id, quantity: 1 } }),
+        );
+        statuses.push(result?.status ?? 'network error');
+        if (!result) await sleep(100);
+      }
+    });
+    const perCycle: number[] = [];
+    try {
+      await sleep(1000);
+      // Until PostgreSQL has ended at least one transaction (a 503), a few times at most: whether one sits between
+      // its statements at the freeze is chance.
+      for (let cycle = 0; cycle < 6 && !statuses.includes(503); cycle++) {
+        const before = statuses.length;
+        cluster.freeze();
+        await sleep(idleMs * 3);
+        cluster.thaw();
+        await sleep(1500);
+        perCycle.push(statuses.slice(before).filter((status) => status === 503).length);
+      }
+    } finally {
+      cluster.thaw();
+      running = false;
+      await Promise.all(loops);
+    }
+    expect(server.child.exitCode, server.output().slice(-3000)).toBeNull();
+    expect(statuses).not.toContain('network error');
+    expect(statuses.filter((status) => status !== 201 && status !== 503)).toEqual([]);
+    expect(statuses, 'no transaction was ended by PostgreSQL: the fault never happened').toContain(503);
+    await untilReady(base, 30_000);
+    const after = await call(base, 'POST', '/api/myorder', {
+      token: customers[0]?.token ?? '',
+      body: { partId: part._id, quantity: 1 },
+    });
+    expect(after.status).toBe(201);
+    console.log(
+      'frozen past the idle-in-transaction bound:',
+      JSON.stringify({ orders: statuses.length, answered503PerFreeze: perCycle }),
+    );
+  });
+
   it('frozen: a read is answered 503 at its deadline, health says not ready within 2 s, and it serves after', async () => {
     const deadlineMs = 2000;
     const cluster = await startPrivatePostgres();
