@@ -1,8 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { describeEachDatabase } from '../../../test/support/test-app.ts';
 import { loadConfig } from '../config.ts';
 import { registerErrorHandling } from '../errors.ts';
 import { requestDeadlinePlugin } from './request-deadline.ts';
@@ -11,6 +13,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const READ_MS = 150;
 const WRITE_MS = 400;
+/** The app's read deadline in its test: long enough for a loaded machine's ordinary read. */
+const APP_READ_MS = 1000;
 
 let app: FastifyInstance | undefined;
 afterEach(async () => {
@@ -139,3 +143,38 @@ describe('request deadline', () => {
     expect(res.statusCode).toBe(200);
   });
 });
+
+describeEachDatabase(
+  'request deadline in the app',
+  (ctx) => {
+    it('answers a read held up by the database 503 at its deadline, and serves again once it is free', async () => {
+      const { app, database } = ctx();
+      // Every read of the catalogue waits while this transaction holds its lock (PGlite: any query waits).
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const locking = database.db.transaction(async (tx) => {
+        await tx.execute(sql`lock table parts in access exclusive mode`);
+        await held;
+      });
+      try {
+        await sleep(50);
+        const started = performance.now();
+        const res = await app.inject({ url: '/api/part?q=deadline' });
+        const ms = performance.now() - started;
+        expect(res.statusCode).toBe(503);
+        expect(res.headers['retry-after']).toBe('5');
+        expect(res.json().error.code).toBe('service_unavailable');
+        expect(ms).toBeGreaterThanOrEqual(APP_READ_MS - 5);
+        expect(ms).toBeLessThan(APP_READ_MS + 1500);
+        expect((await app.inject({ url: '/api/health/live' })).statusCode).toBe(200);
+      } finally {
+        release();
+        await locking;
+      }
+      expect((await app.inject({ url: '/api/part?q=deadline' })).statusCode).toBe(200);
+    });
+  },
+  { REQUEST_DEADLINE_MS: String(APP_READ_MS) },
+);
