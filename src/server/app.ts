@@ -36,6 +36,7 @@ import { refuseNulCharacters } from './plugins/nul-character-guard.ts';
 import { openapiPlugin } from './plugins/openapi.ts';
 import { answerWritesWhenHeard } from './plugins/own-writes.ts';
 import { createRateLimitStore, memoryOnlyState } from './plugins/rate-limit-store.ts';
+import { requestDeadlinePlugin } from './plugins/request-deadline.ts';
 import { apiSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
 import { inlineStyleHashes, staticSpaPlugin } from './plugins/static-spa.ts';
 import { createServices } from './services.ts';
@@ -119,6 +120,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // The web build's inline stylesheet (ADR 018) is allowed by its hash.
     styleHashes: inlineStyleHashes(config.STATIC_DIR),
   };
+  await app.register(requestDeadlinePlugin, config); // 503 past a request's deadline; onSend before the others.
   await app.register(securityHeadersPlugin, securityOptions);
   // Closed by default: only the origins named in CORS_ORIGINS may call the API from another site.
   if (config.CORS_ORIGINS) {

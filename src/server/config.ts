@@ -109,6 +109,15 @@ const configSchema = z
      * hundreds of requests at one in-process app on purpose (tests of shedding set it).
      */
     LOAD_SHED_MAX_WAIT_MS: z.coerce.number().int().min(0).max(600_000).optional(),
+    /**
+     * A request's deadline (request-deadline.ts): past it, it is answered 503 with Retry-After, whatever it waits on
+     * (a hung database, a queue). Reads (GET, HEAD, OPTIONS) and writes apart: a write answered at its deadline may
+     * still complete behind it, so its bound is set past the database's own (a statement's 15 s + 1 s); the writes
+     * that matter take an Idempotency-Key, so a retry cannot do them twice. Counted from the request's arrival,
+     * its body excepted (HTTP_REQUEST_TIMEOUT_MS bounds that). 0: no deadline.
+     */
+    REQUEST_DEADLINE_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
+    REQUEST_DEADLINE_WRITE_MS: z.coerce.number().int().min(0).max(600_000).default(20_000),
     /** The longest /api/health waits for any one dependency before reporting it down. */
     HEALTH_CHECK_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1500),
     /** A port of its own for the health checks (0: none), so a flood on PORT cannot keep the probes waiting. */

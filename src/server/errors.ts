@@ -59,6 +59,12 @@ export class ServiceUnavailableError extends AppError {
   }
 }
 
+/**
+ * The request was not answered within its deadline (request-deadline.ts): what it waited on (a hung database, a
+ * queue) is unavailable as far as the client can tell. Its work may still finish behind the answer.
+ */
+export class DeadlineExceededError extends ServiceUnavailableError {}
+
 /** The disk holding the embedded database is below its floor: writes are refused before they could wedge it. */
 export class InsufficientStorageError extends ServiceUnavailableError {
   constructor() {
@@ -168,8 +174,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const unavailable = unavailability(error);
     if (unavailable) {
-      // Expected refusals (the disk floor, load shedding) are not outages worth a line each; the others are.
-      if (unavailable !== error) outages.note(request.log, error, unavailable);
+      // Expected refusals (the disk floor, load shedding) are not outages worth a line each; the others are, a
+      // passed deadline too (something the request waited on hangs).
+      if (unavailable !== error || error instanceof DeadlineExceededError)
+        outages.note(request.log, error, unavailable);
       reply.header('retry-after', String(unavailable.retryAfterSeconds));
       return reply.status(unavailable.statusCode).send(errorBody(unavailable.code, unavailable.message));
     }

@@ -245,6 +245,9 @@ const CLIENT_GRACE_MS = 1000;
 /** The readiness probe's own statements: short, whatever the app's bound. */
 const PROBE_STATEMENT_MS = 2000;
 
+/** See createPool: a lost connection is reported to whoever waits on it, not to the process. */
+function ignoreLostConnection(): void {}
+
 /** Without `timeouts` (migrations, scripts, tests) nothing is cut short: a migration may legitimately take long. */
 function createPool(connectionString: string, max: number, timeouts?: PostgresTimeouts): pg.Pool {
   const pool = new pg.Pool({
@@ -263,8 +266,16 @@ function createPool(connectionString: string, max: number, timeouts?: PostgresTi
         }
       : {}),
   });
-  // An idle client that loses its server must not crash the process; the next query reconnects.
-  pool.on('error', () => {});
+  // A client that loses its server (a crash, a failover, `idle_in_transaction_session_timeout` ending a transaction)
+  // emits 'error', and an 'error' nobody hears ends the process. pg-pool listens on its idle clients only (the
+  // pool's 'error' below) and takes that listener off a client it hands out, so a transaction's client would be
+  // unheard: every client gets a listener of its own for its whole life. Nothing else to do there: the statement in
+  // flight rejects with the same error (answered 503, errors.ts), a later one with "not queryable", and the pool
+  // drops the dead client on release and connects anew for the next request.
+  pool.on('connect', (client) => {
+    client.on('error', ignoreLostConnection);
+  });
+  pool.on('error', ignoreLostConnection);
   // A client handed back while a statement on it never answered (the client gave up waiting: a frozen server) is
   // closed, not reused: anything sent on it would queue behind the lost answer.
   pool.on('release', (error, client) => {
