@@ -45,11 +45,6 @@ export interface SearchWord {
    * then left out, since the word is no typo of anything the shop sells under that stem.
    */
   known?: boolean;
-  /**
-   * The lexemes of `plainto_tsquery('english', text)` (all must be in the document), as PostgreSQL made them; undefined
-   * when its query says more than that. The in-memory search (ADR 020) needs them.
-   */
-  lexemes?: string[] | undefined;
 }
 
 export interface SearchPlan {
