@@ -693,3 +693,4 @@ export const partPhotos = pgTable(
     check('part_photos_size_positive', sql`${t.width} > 0 and ${t.height} > 0`),
   ],
 );
+export * from '../modules/catalog/search-schema.ts';

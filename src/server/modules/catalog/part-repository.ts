@@ -28,6 +28,7 @@ import {
   searchCondition,
   searchWords,
 } from './part-search.ts';
+import { partSearch } from './search-schema.ts';
 
 /** The generated search document stays in the database: no reader needs it. */
 type PartColumns = Omit<typeof parts.$inferSelect, 'searchVector'>;
@@ -311,7 +312,7 @@ const conditionOf: {
   q: {
     group: 'scope',
     // The plan is made from this very `q` before the statement is built (PartRepository.#plan).
-    sql: (_q, fitment, search) => (search ? searchCondition(search, fitment) : sql`false`),
+    sql: (_q, fitment, search) => (search ? searchCondition(search) : sql`false`),
   },
   fitsVehicle: {
     group: 'scope',
@@ -588,7 +589,7 @@ export class PartRepository {
       }>(
         await this.#db.execute(
           sql`select word, numnode(plainto_tsquery('english', word)) > 0 as stem,
-            exists (select 1 from ${parts} where ${parts.searchVector} @@ plainto_tsquery('english', word)) as known,
+            exists (select 1 from ${partSearch} where ${partSearch.document} @@ plainto_tsquery('english', word)) as known,
             ${this.#fitment.modelsNamedBy(sql`word`, false)} as models, ${this.#fitment.modelsNamedBy(sql`word`, prefixLast)} as typed,
             ${brandsNamed(false)} as brands, ${brandsNamed(prefixLast)} as brands_typed,
             ${categoriesNamed(false)} as categories, ${categoriesNamed(prefixLast)} as categories_typed
@@ -641,7 +642,7 @@ export class PartRepository {
     const columns = this.#columns(undefined);
     const found: PartRow[] = (
       await this.#select(columns)
-        .where(searchCondition(search, this.#fitment))
+        .where(searchCondition(search))
         .orderBy(sql`${relevance(search)} desc`, ...oldestFirst)
         .limit(limits.parts)
     ).map(withoutMatches);
@@ -673,7 +674,7 @@ export class PartRepository {
     // Nothing matches: the names most like the search. `%` is similarity ≥ 0.3, answered by the trigram index.
     const closest: PartRow[] = (
       await this.#select(columns)
-        .where(sql`${parts.name} % ${text}`)
+        .where(sql`${parts.id} in (select ${partSearch.partId} from ${partSearch} where ${partSearch.name} % ${text})`)
         .orderBy(sql`similarity(${parts.name}, ${text}) desc`, ...oldestFirst)
         .limit(limits.parts)
     ).map(withoutMatches);
@@ -683,7 +684,7 @@ export class PartRepository {
           select name, similarity(${text}, name) as score from ${brands}
           union all select name, similarity(${text}, name) from ${categories}
           union all select name, score from ${this.#fitment.vehicleNamesLike(text, 1)} vehicle_names
-          union all (select name, similarity(${text}, name) from ${parts} where name % ${text} order by 2 desc limit 1)
+          union all (select name, similarity(${text}, name) from ${partSearch} where name % ${text} order by 2 desc limit 1)
         ) candidates
         where score >= ${CLOSE_ENOUGH}
         order by score desc, name
