@@ -312,7 +312,7 @@ const conditionOf: {
   q: {
     group: 'scope',
     // The plan is made from this very `q` before the statement is built (PartRepository.#plan).
-    sql: (_q, fitment, search) => (search ? searchCondition(search) : sql`false`),
+    sql: (_q, _fitment, search) => (search ? searchCondition(search) : sql`false`),
   },
   fitsVehicle: {
     group: 'scope',

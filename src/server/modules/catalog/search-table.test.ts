@@ -75,7 +75,7 @@ describeEachDatabase('search table: kept by the database', (ctx) => {
     const [row] = rowsOf<{ model_ids: unknown }>(
       await db().execute(sql`select model_ids::text[] as model_ids from part_search where part_id = ${third}`),
     );
-    expect([...(row?.model_ids as string[])].sort()).toEqual([modelA, modelB].sort());
+    expect([...((row?.model_ids ?? []) as string[])].sort()).toEqual([modelA, modelB].sort());
     await db().execute(sql`delete from parts where id = ${first}`);
     const [gone] = rowsOf<{ n: number }>(
       await db().execute(sql`select count(*)::int as n from part_search where part_id = ${first}`),
