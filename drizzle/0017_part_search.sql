@@ -9,25 +9,28 @@ CREATE TABLE "part_search" (
 	"part_numbers" text[] NOT NULL,
 	"brand_id" uuid,
 	"category_id" uuid,
-	"model_ids" uuid[] DEFAULT '{}'::uuid[] NOT NULL
+	"model_ids" uuid[] DEFAULT '{}'::uuid[] NOT NULL,
+	"created_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
 ALTER TABLE "part_search" ADD CONSTRAINT "part_search_part_id_parts_id_fk" FOREIGN KEY ("part_id") REFERENCES "public"."parts"("id") ON DELETE cascade ON UPDATE no action;
 --> statement-breakpoint
 CREATE FUNCTION redline_part_search_refresh(ids uuid[]) RETURNS void LANGUAGE sql AS $$
-  INSERT INTO part_search (part_id, document, name, part_numbers, brand_id, category_id, model_ids)
+  INSERT INTO part_search (part_id, document, name, part_numbers, brand_id, category_id, model_ids, created_at)
   SELECT p.id, p.search_vector, p.name, p.part_numbers, p.brand_id, p.category_id,
-         coalesce((SELECT array_agg(DISTINCT f.model_id ORDER BY f.model_id) FROM part_fitments f WHERE f.part_id = p.id), '{}')
+         coalesce((SELECT array_agg(DISTINCT f.model_id ORDER BY f.model_id) FROM part_fitments f WHERE f.part_id = p.id), '{}'),
+         p.created_at
     FROM parts p
    WHERE p.id = ANY (ids)
   ON CONFLICT (part_id) DO UPDATE
     SET document = excluded.document, name = excluded.name, part_numbers = excluded.part_numbers,
-        brand_id = excluded.brand_id, category_id = excluded.category_id, model_ids = excluded.model_ids
+        brand_id = excluded.brand_id, category_id = excluded.category_id, model_ids = excluded.model_ids,
+        created_at = excluded.created_at
     -- A row as it was is not written again (a new row version costs an entry in every GIN index).
     WHERE (part_search.document, part_search.name, part_search.part_numbers, part_search.brand_id,
-           part_search.category_id, part_search.model_ids)
+           part_search.category_id, part_search.model_ids, part_search.created_at)
           IS DISTINCT FROM (excluded.document, excluded.name, excluded.part_numbers, excluded.brand_id,
-                            excluded.category_id, excluded.model_ids)
+                            excluded.category_id, excluded.model_ids, excluded.created_at)
 $$;
 --> statement-breakpoint
 -- New parts, set-based: an import inserts hundreds per statement.
@@ -49,9 +52,9 @@ BEGIN
 END;
 $$;
 --> statement-breakpoint
-CREATE TRIGGER "parts_changed_part_search" AFTER UPDATE OF "name", "mpn", "description", "part_numbers", "brand_id", "category_id" ON "parts" FOR EACH ROW
-  WHEN ((OLD.name, OLD.mpn, OLD.description, OLD.part_numbers, OLD.brand_id, OLD.category_id)
-        IS DISTINCT FROM (NEW.name, NEW.mpn, NEW.description, NEW.part_numbers, NEW.brand_id, NEW.category_id))
+CREATE TRIGGER "parts_changed_part_search" AFTER UPDATE OF "name", "mpn", "description", "part_numbers", "brand_id", "category_id", "created_at" ON "parts" FOR EACH ROW
+  WHEN ((OLD.name, OLD.mpn, OLD.description, OLD.part_numbers, OLD.brand_id, OLD.category_id, OLD.created_at)
+        IS DISTINCT FROM (NEW.name, NEW.mpn, NEW.description, NEW.part_numbers, NEW.brand_id, NEW.category_id, NEW.created_at))
   EXECUTE FUNCTION redline_part_search_changed();
 --> statement-breakpoint
 -- Fitment rows added, changed or removed: their parts' models again, once per part and statement. A part's deletion

@@ -21,6 +21,7 @@ import {
   CLOSE_ENOUGH,
   hasLetterOrDigit,
   namesIt,
+  rankedCandidates,
   relevance,
   SEARCH_CANDIDATES,
   type SearchPlan,
@@ -339,6 +340,11 @@ const conditionOf: {
   inStock: { group: 'inStock', sql: () => inStock },
 };
 
+/** Only a search is asked for: no other filter field is set. */
+function onlySearch(filter: PartFilter): boolean {
+  return (Object.keys(conditionOf) as (keyof PartFilter)[]).every((key) => key === 'q' || filter[key] === undefined);
+}
+
 /** The filter's conditions by group. */
 function conditionsOf(
   filter: PartFilter,
@@ -640,12 +646,8 @@ export class PartRepository {
     const search = await this.#plan(q, true);
     if (!search) return { parts: [], closest: false, categories: [], brands: [], correction: null };
     const columns = this.#columns(undefined);
-    const found: PartRow[] = (
-      await this.#select(columns)
-        .where(searchCondition(search))
-        .orderBy(sql`${relevance(search)} desc`, ...oldestFirst)
-        .limit(limits.parts)
-    ).map(withoutMatches);
+    const ranked = await this.#ranked(search, limits.parts, 0);
+    const found = await this.#rowsOfPage(ranked?.ids ?? [], undefined, {});
     const text = search.text;
     const words = sql.join(
       searchWords(text).map((word) => sql`${word}`),
@@ -701,8 +703,37 @@ export class PartRepository {
   async list(filter: PartFilter, page: PartPageOptions = {}): Promise<PartListResult> {
     const search = await this.#plan(filter.q);
     const plan = planOf(page, search);
+    const ranked =
+      search && onlySearch(filter) && !plan.keyed
+        ? await this.#ranked(search, readLimit(plan), plan.offset)
+        : undefined;
+    if (ranked) {
+      const rows = await this.#rowsOfPage(ranked.ids, page.markFitFor, filter);
+      return { ...finishPage(plan, rows), total: ranked.total, capped: ranked.total >= SEARCH_CANDIDATES };
+    }
     const { rows, total } = await this.#list(filter, page, search, plan);
     return { ...finishPage(plan, rows), total, capped: search !== undefined && total >= SEARCH_CANDIDATES };
+  }
+
+  /**
+   * A search with no other filter, in relevance order: its candidates are ranked from the search table alone and
+   * `parts` is read for the page's rows only (`#rowsOfPage`). Undefined past the last page (no row to count from):
+   * the caller then counts the usual way.
+   */
+  async #ranked(
+    search: SearchPlan,
+    limit: number | undefined,
+    offset: number,
+  ): Promise<{ ids: string[]; total: number } | undefined> {
+    const rows = rowsOf<{ id: string; matches: number }>(
+      await this.#db.execute(sql`
+        select id, (count(*) over ())::int as matches from (${rankedCandidates(search)}) ranked
+        order by ${scopedRelevance}
+        ${limit === undefined ? sql`` : sql`limit ${limit}`} ${offset > 0 ? sql`offset ${offset}` : sql``}`),
+    );
+    const first = rows[0];
+    if (!first) return offset > 0 ? undefined : { ids: [], total: 0 };
+    return { ids: rows.map((row) => row.id), total: Number(first.matches) };
   }
 
   /** The page as read: one row more than the limit when there is more, in reverse when read backwards. */

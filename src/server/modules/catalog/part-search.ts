@@ -134,35 +134,65 @@ function wordCondition(word: SearchWord, prefix: boolean): SQL {
  */
 export const SEARCH_CANDIDATES = 1000;
 
+/** The first SEARCH_CANDIDATES rows of `part_search` every word matches, with `columns` of them (the cap's CTE). */
+function cappedMatches(plan: SearchPlan, columns: SQL): SQL {
+  const words = plan.words.map((word, i) => wordCondition(word, plan.prefixLast && i === plan.words.length - 1));
+  const every = words.length > 0 ? sql`(${sql.join(words, sql` and `)})` : sql`false`;
+  // Materialised, the matches are planned as if all were wanted (bitmaps of the words' indexes), and read only until
+  // the cap: as a plain subquery under LIMIT, PostgreSQL expects the cap to be reached early and scans the table in
+  // order, which for two words each common on its own ("sintered brake") reads most of it.
+  return sql`with search_hits as materialized (select ${columns} from ${partSearch} where ${every}) select * from search_hits limit ${SEARCH_CANDIDATES}`;
+}
+
+const exactNumberOf = (plan: SearchPlan) => sql`${partSearch.partNumbers} @> array[${plan.number}]::text[]`;
+
 /**
  * The search's condition on `parts`: the part is one of the search's candidates, an exact part number or one of the
  * first SEARCH_CANDIDATES parts every word matches, chosen from `part_search` and computed once, as an array the
  * outer query reads by primary key.
  */
 export function searchCondition(plan: SearchPlan): SQL {
-  const words = plan.words.map((word, i) => wordCondition(word, plan.prefixLast && i === plan.words.length - 1));
-  const every = words.length > 0 ? sql`(${sql.join(words, sql` and `)})` : sql`false`;
-  // Materialised, the matches are planned as if all were wanted (bitmaps of the words' indexes, ANDed), and read
-  // only until the cap: as a plain subquery under LIMIT, PostgreSQL expects the cap to be reached early and scans the
-  // table in order, which for two words each common on its own ("sintered brake") reads most of it.
-  const candidates = sql`(with search_hits as materialized (select ${partSearch.partId} as id from ${partSearch} where ${every}) select id from search_hits limit ${SEARCH_CANDIDATES})`;
+  const candidates = sql`(select id from (${cappedMatches(plan, sql`${partSearch.partId} as id`)}) capped)`;
   if (!plan.number) return sql`${parts.id} = any(array${candidates})`;
-  return sql`${parts.id} = any(array(select ${partSearch.partId} from ${partSearch} where ${numberMatch(sql`${partSearch.partNumbers}`, plan.number)} union all ${candidates}))`;
+  return sql`${parts.id} = any(array(select ${partSearch.partId} from ${partSearch} where ${exactNumberOf(plan)} union all ${candidates}))`;
+}
+
+/**
+ * The same candidates as `searchCondition`, each once, ranked from the search table alone (`id`, `created_at`,
+ * `rank`): for a search with no other filter, which then reads `parts` for its page only.
+ */
+export function rankedCandidates(plan: SearchPlan): SQL {
+  const columns = sql`${partSearch.partId} as id, ${partSearch.createdAt} as created_at, ${partSearch.document} as document, ${partSearch.name} as name, ${partSearch.partNumbers} as part_numbers`;
+  const rank = relevanceOf(plan, { document: sql`document`, name: sql`name`, partNumbers: sql`part_numbers` });
+  const ranked = sql`select id, created_at, ${rank} as rank from (${cappedMatches(plan, columns)}) capped`;
+  if (!plan.number) return ranked;
+  // A union, not union all: an exact number among the capped matches is the same row twice.
+  const numbered = sql`select id, created_at, ${rank} as rank from (select ${columns} from ${partSearch} where ${exactNumberOf(plan)}) numbered`;
+  return sql`${numbered} union ${ranked}`;
 }
 
 /** How well a part answers the search, highest first (see the top of this file). */
 export function relevance(plan: SearchPlan): SQL {
+  return relevanceOf(plan, {
+    document: sql`${parts.searchVector}`,
+    name: sql`${parts.name}`,
+    partNumbers: sql`${parts.partNumbers}`,
+  });
+}
+
+/** `relevance` over these columns: a part's own, or its copies in the search table (the same values). */
+function relevanceOf(plan: SearchPlan, columns: { document: SQL; name: SQL; partNumbers: SQL }): SQL {
   const exactNumber = plan.number
-    ? sql`(case when ${numberMatch(sql`${parts.partNumbers}`, plan.number)} then 4 else 0 end)`
+    ? sql`(case when ${numberMatch(columns.partNumbers, plan.number)} then 4 else 0 end)`
     : sql`0`;
   const stems = plan.words.filter((word) => word.kind === 'word');
   // Any word counts towards the rank (OR), so a part matching more of them ranks higher.
   const rank =
     stems.length > 0
-      ? sql`ts_rank('{0.1, 0.2, 0.4, 1.0}', ${parts.searchVector}, ${sql.join(
+      ? sql`ts_rank('{0.1, 0.2, 0.4, 1.0}', ${columns.document}, ${sql.join(
           stems.map((word, i) => wordQuery(word.text, plan.prefixLast && i === stems.length - 1)),
           sql` || `,
         )})`
       : sql`0`;
-  return sql`(${exactNumber} + 2 * word_similarity(${plan.text}, ${parts.name}) + ${rank})`;
+  return sql`(${exactNumber} + 2 * word_similarity(${plan.text}, ${columns.name}) + ${rank})`;
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { customType, index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { customType, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** PostgreSQL's full-text document type; copied by the database from `parts.search_vector`, never written by the app. */
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
@@ -25,6 +25,8 @@ export const partSearch = pgTable(
     categoryId: uuid('category_id'),
     /** The vehicle models its fitment rows name (any year, any variant), so a make or model word is one index probe. */
     modelIds: uuid('model_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    /** `parts.created_at`: the tie-break of the relevance order, so a search is ranked from this table alone. */
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
   (t) => [
     index('part_search_document_idx').using('gin', t.document),

@@ -20,7 +20,7 @@ describeEachDatabase('search table: kept by the database', (ctx) => {
       await db().execute(sql`
         with expected as (
           select p.id as part_id, p.search_vector as document, p.name, p.part_numbers, p.brand_id, p.category_id,
-            coalesce((select array_agg(distinct f.model_id order by f.model_id) from part_fitments f where f.part_id = p.id), '{}') as model_ids
+            coalesce((select array_agg(distinct f.model_id order by f.model_id) from part_fitments f where f.part_id = p.id), '{}') as model_ids, p.created_at
           from parts p
         )
         (select 'missing or stale' as problem, part_id from (select * from expected except select * from part_search) e)
