@@ -32,7 +32,7 @@ import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/se
  *   node bench/fitment-latency.ts
  *   BENCH_POSTGRES=postgres://postgres@127.0.0.1:5432/postgres BENCH_DURATION=10 BENCH_SHAPES=fixed node bench/fitment-latency.ts
  *
- * Budget (issue 13): p99 ≤ 50 ms at 10 connections, and p99 at 100,000 parts ≤ 2× p99 at 1,000 parts, for the call
+ * Budget: p99 ≤ 60 ms at 10 connections at 100,000 parts (its ratio to the 1,000-part p99 is printed too), for the call
  * the parts page makes: page 1 with its counts in one request (`GET /api/part/page?vehicle=V&fits=true&limit=24`).
  * Also measured, reported against the same budget but not deciding it: the two calls it replaced, the page
  * (`GET /api/part?vehicle=V&fits=true&limit=24`) and its counts (`GET /api/part/facets?vehicle=V&fits=true`), alone
@@ -45,6 +45,8 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SIZES = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number);
 const SHAPES = (process.env.BENCH_SHAPES ?? 'fixed,spread').split(',') as BenchShape[];
 const onlyCombined = process.env.BENCH_CASES === 'combined';
+/** A vehicle's page with its facets, p99 at 100,000 parts (ADR 025). */
+const BUDGET_MS = 60;
 /** The call the parts page makes, and the one the budget is about. */
 const COMBINED = 'page 1 with facets, one call';
 
@@ -190,13 +192,13 @@ for (const shape of SHAPES) {
     const before = small.figures[i];
     if (!before) continue;
     const ratio = figure.p99Ms / Math.max(before.p99Ms, 1);
-    const withinBudget = figure.p99Ms <= 50 && ratio <= 2;
+    const withinBudget = figure.p99Ms <= BUDGET_MS;
     // Only the fixed shape's one call is the budget; the spread shape's answer grows with the catalogue, and the two
     // separate calls are what the parts page asked before.
     const budgeted = shape === 'fixed' && figure.title === COMBINED;
     if (!withinBudget && budgeted) failed = true;
     console.log(
-      `${shape}, ${figure.title}: p99 ${before.p99Ms} ms → ${figure.p99Ms} ms (×${ratio.toFixed(2)}) ${withinBudget ? 'within' : 'over'} the budget (≤ 50 ms, ≤ ×2)${budgeted ? '' : ' (not budgeted)'}`,
+      `${shape}, ${figure.title}: p99 ${before.p99Ms} ms → ${figure.p99Ms} ms (×${ratio.toFixed(2)}) ${withinBudget ? 'within' : 'over'} the budget (≤ ${BUDGET_MS} ms at ${large.parts.toLocaleString('en')} parts)${budgeted ? '' : ' (not budgeted)'}`,
     );
   }
 }

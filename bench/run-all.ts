@@ -38,7 +38,9 @@ import { type BenchServer, benchPort, startProductionServer } from './support/se
  * database redline_bench_all_<pid> is created on it and dropped after), STATIC_DIR (default dist/web).
  * Then, on PostgreSQL, bench/catalog-paging.ts (page 1 vs page 2,500 at 100,000 parts; BENCH_PAGING=skip leaves it out).
  * And bench/catalog-cache.ts (cached list and part reads vs a bare Fastify route; BENCH_CACHE=skip leaves it out),
- * and bench/process-start.ts (cold start and RSS at rest; BENCH_START=skip leaves it out).
+ * and bench/process-start.ts (cold start and RSS at rest; BENCH_START=skip leaves it out), bench/search-latency.ts
+ * (BENCH_SEARCH=skip) and bench/fitment-latency.ts (BENCH_FITMENT=skip): search and a vehicle's page at 1,000 and
+ * 100,000 parts.
  */
 const PARTS = 10_000;
 const ORDERS = 10_000;
@@ -296,6 +298,20 @@ runAlso('catalog-paging.ts', 'PostgreSQL, 100,000 parts', 'BENCH_PAGING');
 runAlso('catalog-cache.ts', 'PostgreSQL, 1,000 parts, ours vs a bare Fastify route', 'BENCH_CACHE', {
   BENCH_DURATION: String(Math.max(duration, 10)),
 });
+// Search and a vehicle's page with its facets at 1,000 and 100,000 parts (ADR 025: p99 ≤ 60 ms at 100,000, search
+// ≤ 3× its 1,000-part p99). Seeding 100,000 parts takes a minute or more each; BENCH_KEEP=1 keeps the databases.
+runAlso('search-latency.ts', 'PostgreSQL, 1,000 and 100,000 parts', 'BENCH_SEARCH', {
+  BENCH_TARGETS: process.env.BENCH_TARGETS ?? 'postgres:1000,postgres:100000',
+});
+runAlso(
+  'fitment-latency.ts',
+  "PostgreSQL, a vehicle's page with its facets, 1,000 and 100,000 parts",
+  'BENCH_FITMENT',
+  {
+    BENCH_SHAPES: process.env.BENCH_SHAPES ?? 'fixed',
+    BENCH_CASES: process.env.BENCH_CASES ?? 'combined',
+  },
+);
 // Item 6: cold start and RSS at rest of the production server.
 runAlso('process-start.ts', 'PostgreSQL, then PGlite', 'BENCH_START');
 console.log(`\n(${((Date.now() - started) / 1000).toFixed(0)} s, load afterwards ${os.loadavg()[0]?.toFixed(2)})`);

@@ -25,7 +25,7 @@ import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/se
  *   BENCH_POSTGRES=postgres://postgres@127.0.0.1:5432/postgres BENCH_DURATION=10 node bench/search-latency.ts
  *   BENCH_TARGETS=postgres:1000,postgres:100000,pglite:100000 (the default)
  *
- * Budget (issue 14): PostgreSQL p99 ≤ 30 ms at 100,000 parts and ≤ 2× its p99 at 1,000; PGlite p99 ≤ 150 ms at
+ * Budget (ADR 025): PostgreSQL p99 ≤ 60 ms at 100,000 parts and ≤ 3× its p99 at 1,000; PGlite p99 ≤ 150 ms at
  * 100,000. PostgreSQL databases are created on BENCH_POSTGRES and dropped afterwards (BENCH_KEEP=1: kept as
  * redline_bench_search_<parts> and reused next time, seeding 100,000 parts takes a minute or more); PGlite's in a
  * temporary directory, removed afterwards.
@@ -165,8 +165,7 @@ async function prepareTarget(driver: 'postgres' | 'pglite', parts: number): Prom
     });
     try {
       const base = app.baseUrl;
-      // First, while the server loads its in-memory facts (ADR 019, 020) in the background (~3.5 s at 100,000 parts
-      // on 2 cores; the database answers meanwhile): the figures below are the loaded server's.
+      // A few first requests: connections opened, statements and the search table's pages warm.
       for (let round = 0; round < 3; round++) await warmUp(`${base}/api/part?q=brake%20pads&limit=24`);
       const perSearch: Result['perSearch'] = [];
       for (const q of SEARCHES) {
@@ -178,8 +177,8 @@ async function prepareTarget(driver: 'postgres' | 'pglite', parts: number): Prom
         if (!res.ok) throw new Error(`${q}: HTTP ${res.status}`);
         perSearch.push({ q, total: Number(res.headers.get('x-total-count')), ms });
       }
-      // The whole mix for a few seconds, not counted: what a search keeps on first use (a word's rows and rank
-      // shares), the code's optimisation and the garbage of the facts' load are behind it, as in a server that has run.
+      // The whole mix for a few seconds, not counted: the code's optimisation and the first statements' planning are
+      // behind it, as in a server that has run.
       await measureMix(base, 5);
       return {
         driver,
@@ -248,9 +247,9 @@ const pgLarge = results.find((r) => r.driver === 'postgres' && r.parts === 100_0
 const pglite = results.find((r) => r.driver === 'pglite' && r.parts === 100_000);
 if (pgLarge) {
   const ratio = pgSmall ? pgLarge.figures.p99Ms / Math.max(pgSmall.figures.p99Ms, 1) : undefined;
-  const ok = pgLarge.figures.p99Ms <= 30 && (ratio === undefined || ratio <= 2);
+  const ok = pgLarge.figures.p99Ms <= 60 && (ratio === undefined || ratio <= 3);
   console.log(
-    `PostgreSQL p99 at 100,000: ${pgLarge.figures.p99Ms} ms (budget 30)${ratio === undefined ? '' : `, ${ratio.toFixed(2)}× its 1,000-part p99 (budget 2×)`}: ${ok ? 'within' : 'OVER'}`,
+    `PostgreSQL p99 at 100,000: ${pgLarge.figures.p99Ms} ms (budget 60)${pgSmall ? `; at 1,000: ${pgSmall.figures.p99Ms} ms` : ''}${ratio === undefined ? '' : `, ${ratio.toFixed(2)}× (budget 3×)`}: ${ok ? 'within' : 'OVER'}`,
   );
   failed ||= !ok;
 }

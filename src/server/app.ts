@@ -13,7 +13,6 @@ import { accountsRoutes } from './modules/accounts/accounts-routes.ts';
 import { addressesRoutes } from './modules/accounts/addresses-routes.ts';
 import { cartRoutes } from './modules/cart/cart-routes.ts';
 import { catalogRoutes } from './modules/catalog/catalog-routes.ts';
-import type { PartFacts } from './modules/catalog/part-facts.ts';
 import { catalogTransferRoutes } from './modules/catalog-transfer/catalog-transfer-routes.ts';
 import { fitmentRoutes } from './modules/fitment/fitment-routes.ts';
 import { healthRoutes } from './modules/health/health-routes.ts';
@@ -34,7 +33,6 @@ import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { loadSheddingPlugin } from './plugins/load-shedding.ts';
 import { refuseNulCharacters } from './plugins/nul-character-guard.ts';
 import { openapiPlugin } from './plugins/openapi.ts';
-import { answerWritesWhenHeard } from './plugins/own-writes.ts';
 import { createRateLimitStore, memoryOnlyState } from './plugins/rate-limit-store.ts';
 import { requestDeadlinePlugin } from './plugins/request-deadline.ts';
 import { apiSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
@@ -45,8 +43,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The checked configuration this app was built with (modules read their settings here, never process.env). */
     config: AppConfig;
-    /** Issue 13 (ADR 019): the catalogue's in-memory facet facts, when on and listening. */
-    partFacts?: PartFacts;
   }
 }
 
@@ -171,16 +167,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await services.jobs.stop();
   });
   await app.register(authPlugin, { sessions: services.sessions });
-  // Issue 13 (ADR 019): the facet facts hear every catalogue write before the app answers anything; a write's answer
-  // leaves once this instance has heard the write's own notifications, so the writer's next read counts it.
-  const { partFacts } = services;
-  const listen = options.database.listen;
-  if (partFacts && listen) {
-    await partFacts.listen((channel, events) => listen(channel, events));
-    app.decorate('partFacts', partFacts);
-    app.addHook('onClose', async () => partFacts.close());
-    answerWritesWhenHeard(app, () => partFacts.caughtUp());
-  }
   // Public catalogue reads answered from memory on Fastify's usual path, forgotten when what they show is written
   // on any instance (ADR 026).
   if (config.CATALOG_CACHE === 'on') {

@@ -192,12 +192,6 @@ const configSchema = z
      * `off` answers every read from the database.
      */
     CATALOG_CACHE: z.enum(['on', 'off']).default('on'),
-    /**
-     * Issue 13 (ADR 019): each part's facet facts (category, brand, price, stock, age) and each vehicle's fitting
-     * parts in memory, refreshed part by part through LISTEN/NOTIFY; facets and pages of a vehicle's parts are then
-     * counted here rather than by reading hundreds of rows per request. `off` counts everything in the database.
-     */
-    CATALOG_FACTS: z.enum(['on', 'off']).default('on'),
     /** The most memory those kept answers may take, in MB (least recently used go first). */
     CATALOG_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(32),
     /** The largest photo upload, in MB (413 above). */

@@ -15,7 +15,6 @@ import { CartRepository } from './modules/cart/cart-repository.ts';
 import { CartService } from './modules/cart/cart-service.ts';
 import { CatalogService } from './modules/catalog/catalog-service.ts';
 import { PartBulkRepository } from './modules/catalog/part-bulk-repository.ts';
-import { PartFacts } from './modules/catalog/part-facts.ts';
 import { PartRepository } from './modules/catalog/part-repository.ts';
 import { PartSitemapRepository } from './modules/catalog/part-sitemap-repository.ts';
 import { CatalogExportService } from './modules/catalog-transfer/catalog-export-service.ts';
@@ -60,8 +59,6 @@ interface Services {
   profiles: ProfileService;
   google: GoogleSignIn;
   catalog: CatalogService;
-  /** Issue 13 (ADR 019): the catalogue's in-memory facet facts; the app starts and stops their listening. */
-  partFacts: PartFacts | undefined;
   vehicles: VehiclesService;
   garage: GarageService;
   reviews: ReviewsService;
@@ -156,10 +153,7 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
   // One memory of existing vehicles: the catalogue's port reads it, the vehicles service forgets what it deletes.
   const knownVehicles = new KnownVehicles();
   const partFitments = new PartFitments(new PartFitmentRepository(db), knownVehicles);
-  // Issue 13 (ADR 019): each part's facet facts in memory, kept fresh by the catalogue's notifications (app.ts
-  // starts the listening); without a way to listen the repository asks the database for every facet.
-  const partFacts = config.CATALOG_FACTS === 'on' && database.listen ? new PartFacts(db, partFitments) : undefined;
-  const parts = new PartRepository(db, partFitments, partFacts);
+  const parts = new PartRepository(db, partFitments);
   // Issue 14 (ADR 013): the media module sees the catalogue as its `PartImagePort`: the part locked in a photo
   // write's transaction, and its `img` set to the main photo's URL there. The catalogue reads photos back through
   // `photos.photosOf`.
@@ -239,7 +233,6 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
   const catalogExports = new CatalogExportService(catalogBulk, fitmentBulk, new OrderExportRepository(db));
 
   return {
-    partFacts,
     catalogImports,
     catalogExports,
     cart: new CartService(cartRecords, parts),

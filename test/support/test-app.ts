@@ -62,12 +62,11 @@ export async function createTestApp(
 
 /**
  * Waits until the app has heard every catalogue notification committed so far. A test that writes straight to the
- * database (SQL, not through the app) calls it before its next read: on PostgreSQL the notification reaches the facts
- * (ADR 019) and the read cache (ADR 016) a moment after the commit, and a read before then is answered from memory
- * (seen in CI). Writes through the app need nothing: their answers already wait for this.
+ * database (SQL, not through the app) calls it before its next read: on PostgreSQL the notification reaches the read
+ * cache (ADR 016) a moment after the commit, and a read before then is answered from memory (seen in CI). Writes
+ * through the app need nothing: their answers already wait for this.
  */
 export async function heardDirectWrites(app: FastifyInstance): Promise<void> {
-  await app.partFacts?.caughtUp();
   await app.catalogCache?.caughtUp();
 }
 

@@ -6,6 +6,7 @@
 export * from '../modules/accounts/schema.ts';
 export * from '../modules/cart/schema.ts';
 export * from '../modules/catalog/schema.ts';
+export * from '../modules/catalog/search-schema.ts';
 export * from '../modules/catalog-transfer/schema.ts';
 export * from '../modules/fitment/schema.ts';
 export * from '../modules/health/schema.ts';

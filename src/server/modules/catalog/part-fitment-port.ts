@@ -10,23 +10,12 @@ import type { Transaction } from '../../db/client.ts';
 export interface PartFitmentPort {
   /** A subquery selecting the ids of parts whose fitment rows match the vehicle (universal parts not included). */
   partIdsFitting(vehicleId: string): SQL;
-  /** The same ids, read now (each once): the catalogue's in-memory facts keep them per vehicle (issue 13). */
-  partIdsFittingVehicle(vehicleId: string): Promise<string[]>;
   /**
    * Search (ADR 012): an array expression (text[]) of the ids of the models a word (an SQL text value) names, by
    * model or make name, typos tolerated by trigram similarity ("yamah" → Yamaha, "yz250" → YZ250F); with `prefix`,
    * also the start of a name (typing). The vehicle tables are small.
    */
   modelsNamedBy(word: SQL, prefix: boolean): SQL;
-  /** Search: a subquery of the ids of parts fitted to any of these models, from `part_fitments_model_idx`. */
-  partIdsOfModels(modelIds: readonly string[]): SQL;
-  /** The same ids, read now (each once): the in-memory search keeps them per set of models (ADR 020). */
-  partIdsFittedToModels(modelIds: readonly string[]): Promise<string[]>;
-  /**
-   * Search: a condition, the part whose id is this column is fitted to one of these models (a probe of
-   * `part_fitments_part_idx` per part), for a vehicle word beside words that find the candidates themselves.
-   */
-  fitsAnyModel(partId: AnyColumn, modelIds: readonly string[]): SQL;
   /** Search: up to `limit` make and model names most like `text`, for "Did you mean …?" (similarity, best first). */
   vehicleNamesLike(text: string, limit: number): SQL;
   /** A condition: the part whose id is this column has at least one fitment row. */

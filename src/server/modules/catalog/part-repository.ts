@@ -1,10 +1,10 @@
+import { createHash } from 'node:crypto';
 import { and, asc, count, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { CursorOrder, CursorPayload } from '../../../shared/cursor.ts';
 import { normalizePartNumber } from '../../../shared/part-numbers.ts';
 import type { PartSort } from '../../../shared/schemas/parts.ts';
 import type { Database, Transaction } from '../../db/client.ts';
-import { type NamedStatement, prepareNamed, prepareNamedRows } from '../../db/named-statement.ts';
 import {
   type KeyColumn,
   type KeysetDirection,
@@ -16,20 +16,12 @@ import {
 } from '../../db/paging.ts';
 import { rowsOf } from '../../db/rows-of.ts';
 import { brands, categories, parts } from '../../db/schema.ts';
-import {
-  countFacts,
-  type FactsOrder,
-  type FactsPage,
-  type FactsView,
-  type KeptPageRows,
-  type PartFacts,
-  pageOfFacts,
-} from './part-facts.ts';
 import type { PartFitmentPort } from './part-fitment-port.ts';
 import {
   CLOSE_ENOUGH,
   hasLetterOrDigit,
   namesIt,
+  rankedCandidates,
   relevance,
   SEARCH_CANDIDATES,
   type SearchPlan,
@@ -37,8 +29,7 @@ import {
   searchCondition,
   searchWords,
 } from './part-search.ts';
-import { answerableInMemory, searchCandidates, topByRelevance } from './part-search-memory.ts';
-import { parseTsquery } from './pg-text-rank.ts';
+import { partSearch } from './search-schema.ts';
 
 /** The generated search document stays in the database: no reader needs it. */
 type PartColumns = Omit<typeof parts.$inferSelect, 'searchVector'>;
@@ -322,7 +313,7 @@ const conditionOf: {
   q: {
     group: 'scope',
     // The plan is made from this very `q` before the statement is built (PartRepository.#plan).
-    sql: (_q, fitment, search) => (search ? searchCondition(search, fitment) : sql`false`),
+    sql: (_q, _fitment, search) => (search ? searchCondition(search) : sql`false`),
   },
   fitsVehicle: {
     group: 'scope',
@@ -348,6 +339,11 @@ const conditionOf: {
   maxPriceCents: { group: 'price', sql: (cents) => sql`${parts.priceCents} <= ${cents}` },
   inStock: { group: 'inStock', sql: () => inStock },
 };
+
+/** Only a search is asked for: no other filter field is set. */
+function onlySearch(filter: PartFilter): boolean {
+  return (Object.keys(conditionOf) as (keyof PartFilter)[]).every((key) => key === 'q' || filter[key] === undefined);
+}
 
 /** The filter's conditions by group. */
 function conditionsOf(
@@ -429,8 +425,6 @@ class UnfilteredCatalogueCount {
 interface WordFacts {
   stem: boolean;
   known: boolean;
-  /** `parseTsquery` of the word's `plainto_tsquery`. */
-  lexemes: string[] | undefined;
   models: string[];
   modelsTyped: string[];
   brands: string[];
@@ -440,28 +434,24 @@ interface WordFacts {
 }
 
 /**
- * Word facts remembered per instance, so a search is one statement rather than two. A stem never changes. While the
- * in-memory facts hear the catalogue's notifications, a word's facts are kept until a write they depend on is heard
- * (brands, categories, vehicles, fitment, a part's name, numbers or text: `PartFacts.wordsVersion`); otherwise for
- * TTL_MS, so a brand or vehicle renamed meanwhile is seen by a search within TTL_MS.
+ * Word facts remembered per instance for TTL_MS, so a popular search is one statement rather than two. A stem never
+ * changes; a brand, category or vehicle renamed meanwhile is seen by a search within TTL_MS.
  */
 class WordFactsMemory {
   static readonly TTL_MS = 10_000;
   static readonly MAX_ENTRIES = 5_000;
-  readonly #entries = new Map<string, { facts: WordFacts; expires: number; version: string | undefined }>();
+  readonly #entries = new Map<string, { facts: WordFacts; expires: number }>();
 
-  get(key: string, version: string | undefined): WordFacts | undefined {
+  get(key: string): WordFacts | undefined {
     const entry = this.#entries.get(key);
-    if (entry && ((version !== undefined && entry.version === version) || entry.expires > Date.now())) {
-      return entry.facts;
-    }
+    if (entry && entry.expires > Date.now()) return entry.facts;
     this.#entries.delete(key);
     return undefined;
   }
 
-  remember(key: string, facts: WordFacts, version: string | undefined): void {
+  remember(key: string, facts: WordFacts): void {
     if (this.#entries.size >= WordFactsMemory.MAX_ENTRIES) this.#entries.clear();
-    this.#entries.set(key, { facts, expires: Date.now() + WordFactsMemory.TTL_MS, version });
+    this.#entries.set(key, { facts, expires: Date.now() + WordFactsMemory.TTL_MS });
   }
 }
 
@@ -515,6 +505,24 @@ type FacetRow = {
   hi: number | null;
 };
 
+/** The facet statement's columns, as a prepared select reads them. */
+const facetRowColumns = {
+  kind: sql<string>`kind`,
+  key: sql<string | null>`key`,
+  name: sql<string | null>`name`,
+  n: sql<number>`n`,
+  lo: sql<number | null>`lo`,
+  hi: sql<number | null>`hi`,
+};
+
+/**
+ * A prepared statement's name: the hash of its text, so one name never means two texts on a connection (node-postgres
+ * refuses that). Each connection parses and plans a named statement once, then only binds and executes it.
+ */
+function statementName(text: string): string {
+  return `rp_${createHash('sha1').update(text).digest('base64url').slice(0, 22)}`;
+}
+
 /** A text[] as the drivers hand it back: node-postgres parses it, PGlite too; a literal "{a,b}" is parsed here. */
 function pgTextArray(value: unknown): string[] {
   if (Array.isArray(value)) return value.map(String);
@@ -536,17 +544,14 @@ export class PartRepository {
   /** What #plan learnt about each searched word, for a few seconds (popular words are searched again and again). */
   readonly #wordFacts = new WordFactsMemory();
   /** The facet statement without a search, built once per shape (`facetShape`); a few dozen at most. */
-  readonly #facetStatements = new Map<string, NamedStatement>();
+  readonly #facetStatements = new Map<string, { execute(values: Record<string, unknown>): Promise<FacetRow[]> }>();
   readonly #pageRowsStatements = new Map<
     string,
     { execute(values: Record<string, unknown>): Promise<(PartRow & { matches: number | null })[]> }
   >();
-  /** Each part's facet facts in memory (issue 13), when this instance hears the catalogue's notifications. */
-  readonly #facts: PartFacts | undefined;
-  constructor(db: Database, fitment: PartFitmentPort, facts?: PartFacts) {
+  constructor(db: Database, fitment: PartFitmentPort) {
     this.#db = db;
     this.#fitment = fitment;
-    this.#facts = facts;
     this.#catalogueSize = new UnfilteredCatalogueCount(() => this.#count(undefined));
   }
 
@@ -558,14 +563,12 @@ export class PartRepository {
   async #plan(q: string | undefined, prefixLast = false): Promise<SearchPlan | undefined> {
     const text = q?.trim().toLowerCase();
     if (!text) return undefined;
-    // Taken before the words are asked about: a write heard meanwhile leaves their answers to the TTL.
-    const version = this.#facts?.wordsVersion;
     const candidates = searchWords(text);
     const lettered = candidates.filter(hasLetterOrDigit);
     const known = new Map<string, WordFacts>();
     const unknown: string[] = [];
     for (const word of lettered) {
-      const facts = this.#wordFacts.get(`${prefixLast ? '+' : '='}${word}`, version);
+      const facts = this.#wordFacts.get(`${prefixLast ? '+' : '='}${word}`);
       if (facts) known.set(word, facts);
       else unknown.push(word);
     }
@@ -583,7 +586,6 @@ export class PartRepository {
         word: string;
         stem: boolean | string;
         known: boolean | string;
-        query: string | null;
         models: unknown;
         typed: unknown;
         brands: unknown;
@@ -592,8 +594,8 @@ export class PartRepository {
         categories_typed: unknown;
       }>(
         await this.#db.execute(
-          sql`select word, numnode(plainto_tsquery('english', word)) > 0 as stem, plainto_tsquery('english', word)::text as query,
-            exists (select 1 from ${parts} where ${parts.searchVector} @@ plainto_tsquery('english', word)) as known,
+          sql`select word, numnode(plainto_tsquery('english', word)) > 0 as stem,
+            exists (select 1 from ${partSearch} where ${partSearch.document} @@ plainto_tsquery('english', word)) as known,
             ${this.#fitment.modelsNamedBy(sql`word`, false)} as models, ${this.#fitment.modelsNamedBy(sql`word`, prefixLast)} as typed,
             ${brandsNamed(false)} as brands, ${brandsNamed(prefixLast)} as brands_typed,
             ${categoriesNamed(false)} as categories, ${categoriesNamed(prefixLast)} as categories_typed
@@ -605,7 +607,6 @@ export class PartRepository {
         const facts: WordFacts = {
           stem: yes(row.stem),
           known: yes(row.known),
-          lexemes: row.query ? parseTsquery(row.query) : undefined,
           models: pgTextArray(row.models),
           modelsTyped: pgTextArray(row.typed),
           brands: pgTextArray(row.brands),
@@ -614,7 +615,7 @@ export class PartRepository {
           categoriesTyped: pgTextArray(row.categories_typed),
         };
         known.set(row.word, facts);
-        this.#wordFacts.remember(`${prefixLast ? '+' : '='}${row.word}`, facts, version);
+        this.#wordFacts.remember(`${prefixLast ? '+' : '='}${row.word}`, facts);
       }
     }
     const kept = candidates.filter((word) => !hasLetterOrDigit(word) || known.get(word)?.stem);
@@ -627,7 +628,6 @@ export class PartRepository {
         text: word,
         kind: 'word',
         known: facts?.known ?? false,
-        lexemes: facts?.lexemes,
         models: (typed ? facts?.modelsTyped : facts?.models) ?? [],
         brands: (typed ? facts?.brandsTyped : facts?.brands) ?? [],
         categories: (typed ? facts?.categoriesTyped : facts?.categories) ?? [],
@@ -646,12 +646,8 @@ export class PartRepository {
     const search = await this.#plan(q, true);
     if (!search) return { parts: [], closest: false, categories: [], brands: [], correction: null };
     const columns = this.#columns(undefined);
-    const found: PartRow[] = (
-      await this.#select(columns)
-        .where(searchCondition(search, this.#fitment))
-        .orderBy(sql`${relevance(search)} desc`, ...oldestFirst)
-        .limit(limits.parts)
-    ).map(withoutMatches);
+    const ranked = await this.#ranked(search, limits.parts, 0);
+    const found = await this.#rowsOfPage(ranked?.ids ?? [], undefined, {});
     const text = search.text;
     const words = sql.join(
       searchWords(text).map((word) => sql`${word}`),
@@ -680,7 +676,7 @@ export class PartRepository {
     // Nothing matches: the names most like the search. `%` is similarity ≥ 0.3, answered by the trigram index.
     const closest: PartRow[] = (
       await this.#select(columns)
-        .where(sql`${parts.name} % ${text}`)
+        .where(sql`${parts.id} in (select ${partSearch.partId} from ${partSearch} where ${partSearch.name} % ${text})`)
         .orderBy(sql`similarity(${parts.name}, ${text}) desc`, ...oldestFirst)
         .limit(limits.parts)
     ).map(withoutMatches);
@@ -690,7 +686,7 @@ export class PartRepository {
           select name, similarity(${text}, name) as score from ${brands}
           union all select name, similarity(${text}, name) from ${categories}
           union all select name, score from ${this.#fitment.vehicleNamesLike(text, 1)} vehicle_names
-          union all (select name, similarity(${text}, name) from ${parts} where name % ${text} order by 2 desc limit 1)
+          union all (select name, similarity(${text}, name) from ${partSearch} where name % ${text} order by 2 desc limit 1)
         ) candidates
         where score >= ${CLOSE_ENOUGH}
         order by score desc, name
@@ -707,17 +703,37 @@ export class PartRepository {
   async list(filter: PartFilter, page: PartPageOptions = {}): Promise<PartListResult> {
     const search = await this.#plan(filter.q);
     const plan = planOf(page, search);
-    // A vehicle's fit or a search is paged from the in-memory facts when they can answer (ADRs 019, 020), as in
-    // `listWithFacets`.
-    const scoped = await this.#scopeFromFacts(filter, undefined, plan, search);
-    if (scoped) {
-      // No facet counts in this answer: only the page and the total.
-      const { total, pageIds } = pageOfFacts(scoped.view, scoped.scope, filter, scoped.page);
-      const rows = await this.#rowsOfPage(pageIds, page.markFitFor, filter, scoped.view.pageRows);
-      return { ...finishPage(plan, rows), total, capped: search !== undefined && total >= SEARCH_CANDIDATES };
+    const ranked =
+      search && onlySearch(filter) && !plan.keyed
+        ? await this.#ranked(search, readLimit(plan), plan.offset)
+        : undefined;
+    if (ranked) {
+      const rows = await this.#rowsOfPage(ranked.ids, page.markFitFor, filter);
+      return { ...finishPage(plan, rows), total: ranked.total, capped: ranked.total >= SEARCH_CANDIDATES };
     }
     const { rows, total } = await this.#list(filter, page, search, plan);
     return { ...finishPage(plan, rows), total, capped: search !== undefined && total >= SEARCH_CANDIDATES };
+  }
+
+  /**
+   * A search with no other filter, in relevance order: its candidates are ranked from the search table alone and
+   * `parts` is read for the page's rows only (`#rowsOfPage`). Undefined past the last page (no row to count from):
+   * the caller then counts the usual way.
+   */
+  async #ranked(
+    search: SearchPlan,
+    limit: number | undefined,
+    offset: number,
+  ): Promise<{ ids: string[]; total: number } | undefined> {
+    const rows = rowsOf<{ id: string; matches: number }>(
+      await this.#db.execute(sql`
+        select id, (count(*) over ())::int as matches from (${rankedCandidates(search)}) ranked
+        order by ${scopedRelevance}
+        ${limit === undefined ? sql`` : sql`limit ${limit}`} ${offset > 0 ? sql`offset ${offset}` : sql``}`),
+    );
+    const first = rows[0];
+    if (!first) return offset > 0 ? undefined : { ids: [], total: 0 };
+    return { ids: rows.map((row) => row.id), total: Number(first.matches) };
   }
 
   /** The page as read: one row more than the limit when there is more, in reverse when read backwards. */
@@ -828,8 +844,6 @@ export class PartRepository {
    */
   async facets(filter: PartFilter, fitsFor: string | undefined): Promise<FacetCounts> {
     const search = await this.#plan(filter.q);
-    const fromFacts = await this.#fromFacts(filter, fitsFor, undefined, search);
-    if (fromFacts) return fromFacts.facets;
     const { facets } = this.#facetsOf(await this.#facetRows(filter, fitsFor, search), fitsFor);
     return facets;
   }
@@ -849,118 +863,21 @@ export class PartRepository {
     const search = await this.#plan(filter.q);
     const capped = (total: number) => search !== undefined && total >= SEARCH_CANDIDATES;
     const plan = planOf(page, search);
-    const fromFacts = await this.#fromFacts(filter, fitsFor, plan, search);
-    const { facets, pageIds } =
-      fromFacts ?? this.#facetsOf(await this.#facetRows(filter, fitsFor, search, plan), fitsFor);
+    const { facets, pageIds } = this.#facetsOf(await this.#facetRows(filter, fitsFor, search, plan), fitsFor);
     if (pageIds.length === 0) return { rows: [], total: facets.total, capped: capped(facets.total), facets };
-    const rows = await this.#rowsOfPage(pageIds, page.markFitFor, filter, fromFacts?.pageRows);
+    const rows = await this.#rowsOfPage(pageIds, page.markFitFor, filter);
     return { ...finishPage(plan, rows), total: facets.total, capped: capped(facets.total), facets };
   }
 
-  /**
-   * The page's rows with their labels, in the order of `pageIds` (a part removed meanwhile is left out). With the
-   * facts' kept rows (`kept`), only the rows not kept are read; a row marked as fitting a vehicle other than the
-   * filter's is always read (its mark is a fitment lookup).
-   */
-  async #rowsOfPage(
-    pageIds: string[],
-    markFitFor: string | undefined,
-    filter: PartFilter,
-    kept?: KeptPageRows,
-  ): Promise<PartRow[]> {
+  /** The page's rows with their labels, in the order of `pageIds` (a part removed meanwhile is left out). */
+  async #rowsOfPage(pageIds: string[], markFitFor: string | undefined, filter: PartFilter): Promise<PartRow[]> {
     if (pageIds.length === 0) return [];
-    const mark = markFitFor === undefined ? 'none' : markFitFor === filter.fitsVehicle ? 'filter' : 'other';
-    const byId = new Map<string, PartRow>();
-    const keeping = kept !== undefined && mark !== 'other' ? kept : undefined;
-    const generation = keeping?.generation ?? 0;
-    const toRead: string[] = [];
-    for (const id of pageIds) {
-      const row = keeping?.get(id);
-      if (row) byId.set(id, row);
-      else toRead.push(id);
-    }
-    if (toRead.length > 0) {
-      const found = (
-        await this.#pageRowsStatement(keeping ? undefined : markFitFor, filter).execute({
-          ids: `{${toRead.join(',')}}`,
-          markFitFor: keeping ? undefined : markFitFor,
-        })
-      ).map(withoutMatches);
-      for (const row of found) byId.set(row.id, row);
-      keeping?.keep(found, generation);
-    }
-    // Kept rows carry no mark: within the fit filter every row fits (as the 'filter' statement says).
-    const fits = mark === 'filter' && keeping !== undefined;
-    return pageIds
-      .map((id) => byId.get(id))
-      .filter((row): row is PartRow => row !== undefined)
-      .map((row) => (fits ? { ...row, fitsVehicle: true } : row));
-  }
-
-  /**
-   * The facet counts and the page's ids from the in-memory facts (part-facts.ts), for what they answer: a vehicle's
-   * fit (ADR 019) and a search (ADR 020, part-search-memory.ts), alone or together, without "without fitment",
-   * counted for no vehicle or the filter's own, in an order they can page (not by name: that is the database's
-   * collation). Undefined otherwise, or while the facts cannot be trusted.
-   */
-  async #fromFacts(
-    filter: PartFilter,
-    fitsFor: string | undefined,
-    plan: PagePlan | undefined,
-    search: SearchPlan | undefined,
-  ): Promise<{ facets: FacetCounts; pageIds: string[]; pageRows: KeptPageRows } | undefined> {
-    const scoped = await this.#scopeFromFacts(filter, fitsFor, plan, search);
-    if (!scoped) return undefined;
-    const { counts, pageIds } = countFacts(scoped.view, scoped.scope, filter, scoped.page);
-    // Within the fit filter every counted part fits (as `fits = true` in the facet statement).
-    const facets: FacetCounts = { ...counts, fits: fitsFor === undefined ? null : counts.total };
-    sortBrands(facets.brands);
-    return { facets, pageIds, pageRows: scoped.view.pageRows };
-  }
-
-  /**
-   * The candidates (a search's, a vehicle's fit or both) and the page's options for the facts, when they can answer
-   * (see `#fromFacts`).
-   */
-  async #scopeFromFacts(
-    filter: PartFilter,
-    fitsFor: string | undefined,
-    plan: PagePlan | undefined,
-    search: SearchPlan | undefined,
-  ): Promise<{ view: FactsView; scope: Int32Array; page: FactsPage | undefined } | undefined> {
-    const vehicleId = filter.fitsVehicle;
-    if (!this.#facts || filter.withoutFitment !== undefined) return undefined;
-    if (vehicleId === undefined && search === undefined) return undefined;
-    if (search !== undefined && !answerableInMemory(search)) return undefined;
-    if (fitsFor !== undefined && fitsFor !== vehicleId) return undefined;
-    const order: FactsOrder | 'name' | undefined = plan ? (plan.keyed ?? 'relevance') : undefined;
-    if (plan && order === 'name') return undefined;
-    const view = await this.#facts.view();
-    if (!view) return undefined;
-    let scope = search ? await searchCandidates(view.table, search, view.sources) : undefined;
-    if (vehicleId !== undefined) {
-      const fitting = await view.fitting(vehicleId);
-      if (scope === undefined) scope = fitting;
-      else {
-        const fits = new Uint8Array(view.table.size);
-        for (const row of fitting) fits[row] = 1;
-        scope = scope.filter((row) => fits[row] === 1);
-      }
-    }
-    const page: FactsPage | undefined =
-      plan && order && order !== 'name'
-        ? {
-            order,
-            direction: plan.direction,
-            position: plan.position,
-            read: readLimit(plan),
-            offset: plan.offset,
-            ...(search
-              ? { relevance: (rows: number[], wanted: number) => topByRelevance(view.table, search, rows, wanted) }
-              : {}),
-          }
-        : undefined;
-    return { view, scope: scope ?? new Int32Array(0), page };
+    const found = await this.#pageRowsStatement(markFitFor, filter).execute({
+      ids: `{${pageIds.join(',')}}`,
+      markFitFor,
+    });
+    const byId = new Map<string, PartRow>(found.map((row) => [row.id, withoutMatches(row)]));
+    return pageIds.map((id) => byId.get(id)).filter((row): row is PartRow => row !== undefined);
   }
 
   /**
@@ -977,11 +894,8 @@ export class PartRepository {
         mark === 'none'
           ? this.#columns(undefined)
           : this.#columns(vehicle, mark === 'filter' ? { fitsVehicle: vehicle } : {});
-      statement = prepareNamedRows<PartRow & { matches: number | null }>(
-        this.#db,
-        this.#select(columns).where(sql`${parts.id} = any(${sql.placeholder('ids')}::uuid[])`),
-        columns,
-      );
+      const query = this.#select(columns).where(sql`${parts.id} = any(${sql.placeholder('ids')}::uuid[])`);
+      statement = query.prepare(statementName(query.toSQL().sql));
       this.#pageRowsStatements.set(mark, statement);
     }
     return statement;
@@ -1008,13 +922,16 @@ export class PartRepository {
     const shape = facetShape(filter, fitsFor, page);
     let statement = this.#facetStatements.get(shape.key);
     if (statement === undefined) {
-      statement = prepareNamed(
-        this.#db,
-        this.#facetStatement(shape.filter, shape.fitsFor, undefined, shape.page, shape.pageSlots),
-      );
+      // Drizzle prepares only its query builders: the statement is read as a subquery of one.
+      const query = this.#db
+        .select(facetRowColumns)
+        .from(
+          sql`(${this.#facetStatement(shape.filter, shape.fitsFor, undefined, shape.page, shape.pageSlots)}) facet_rows`,
+        );
+      statement = query.prepare(statementName(query.toSQL().sql));
       this.#facetStatements.set(shape.key, statement);
     }
-    return rowsOf<FacetRow>(await statement.execute(shape.values));
+    return statement.execute(shape.values);
   }
 
   /** The facet statement's SQL (see `#facetRows`); `pageSlots` stand for the page's limit and offset values. */

@@ -1,18 +1,19 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { normalizePartNumber } from '../../../shared/part-numbers.ts';
 import { parts } from '../../db/schema.ts';
-import type { PartFitmentPort } from './part-fitment-port.ts';
+import { partSearch } from './search-schema.ts';
 
 /**
- * The catalogue's search SQL (issue 14, ADR 012), used by `PartRepository` only. A search is split into words; a part
+ * The catalogue's search SQL (ADRs 012, 025), used by `PartRepository` only. A search is split into words; a part
  * matches when its part numbers equal the whole search in any spelling, or when every word matches it in one of
- * these ways, each answered by an index so PostgreSQL can OR them as bitmaps:
+ * these ways, each answered by an index of the search table (`part_search`) so PostgreSQL can OR them as bitmaps:
  *
- * - full text: the word's English stem in `search_vector` (name, MPN, description), so "pads" finds "pad";
+ * - full text: the word's English stem in the document (name, MPN, description), so "pads" finds "pad";
  * - the name: contains the word, or is like it by trigrams (`<%`, word similarity ≥ 0.6: "brak" finds "Brake");
  * - a part number equal to the word;
  * - the part's brand or category, or a make or model it fits, is named by the word (trigrams again: "yamah").
  *
+ * The candidates are chosen from `part_search` alone, at most SEARCH_CANDIDATES of them, and only they are ranked.
  * Relevance: an exact part number first, then the name's likeness to the search, then the full-text rank, where the
  * name weighs most and the description least.
  */
@@ -31,10 +32,7 @@ export interface SearchWord {
    * of name or description, as search always did.
    */
   kind: 'word' | 'symbols';
-  /**
-   * The models the word names by model or make name (found when the plan is made): their fitted parts are added as
-   * a set of ids (see `wordCondition`), the one arm that is not a condition on the part's own row.
-   */
+  /** Ids of the models the word names by model or make name (found when the plan is made): their fitted parts match. */
   models?: readonly string[];
   /** Ids of the brands the word names (as a whole word, typos tolerated): their parts match. */
   brands?: readonly string[];
@@ -45,11 +43,6 @@ export interface SearchWord {
    * then left out, since the word is no typo of anything the shop sells under that stem.
    */
   known?: boolean;
-  /**
-   * The lexemes of `plainto_tsquery('english', text)` (all must be in the document), as PostgreSQL made them; undefined
-   * when its query says more than that. The in-memory search (ADR 020) needs them.
-   */
-  lexemes?: string[] | undefined;
 }
 
 export interface SearchPlan {
@@ -90,8 +83,8 @@ function wordQuery(word: string, prefix: boolean): SQL {
     : sql`plainto_tsquery('english', ${word})`;
 }
 
-function numberMatch(number: string): SQL {
-  return sql`${parts.partNumbers} @> array[${number}]::text[]`;
+function numberMatch(numbers: SQL, number: string): SQL {
+  return sql`${numbers} @> array[${number}]::text[]`;
 }
 
 /**
@@ -104,53 +97,33 @@ export function namesIt(word: string | SQL, name: SQL, prefix: boolean): SQL {
     : sql`strict_word_similarity(${word}, ${name}) >= ${NAMES}`;
 }
 
-/** The condition one word puts on a part (see the top of this file). */
-function wordCondition(
-  word: SearchWord,
-  prefix: boolean,
-  fitment: PartFitmentPort,
-  alone: boolean,
-  probe: boolean,
-): SQL {
-  const contains = `%${escapeLike(word.text)}%`;
-  if (word.kind === 'symbols') return sql`(${parts.name} ilike ${contains} or ${parts.description} ilike ${contains})`;
-  const arms = ownArms(word, prefix, contains);
-  if (!word.models?.length) return sql`(${sql.join(arms, sql` or `)})`;
-  // Beside a word that finds its own candidates ("honda chain": "chain"), a make's fitted parts (a quarter of the
-  // catalogue) are not gathered at all: each candidate is asked whether it fits, until the cap is reached.
-  if (probe) return sql`(${sql.join([...arms, fitment.fitsAnyModel(parts.id, word.models)], sql` or `)})`;
-  // A make names thousands of fitted parts: as an array in the OR it would be searched row by row when PostgreSQL
-  // rechecks each candidate (measured: a statement timeout at 100,000 parts). As a union of id sets each side is
-  // read from its own index and hashed once. (The inner `parts` hides the outer one inside the subquery.)
-  // A word alone is the whole search, whose candidates are capped anyway: each side needs no more than the cap.
-  const cap = alone ? sql` limit ${SEARCH_CANDIDATES}` : sql``;
-  return sql`${parts.id} in ((select ${parts.id} from ${parts} where ${sql.join(arms, sql` or `)}${cap}) union (${fitment.partIdsOfModels(word.models)}${cap}))`;
-}
-
-/** A vehicle word naming at most this many models is matched as a set of fitted parts even beside other words. */
-const FEW_MODELS = 2;
-
 /** A uuid[] literal of ids from the plan (uuids, read from the database). */
 function idArray(ids: readonly string[]): SQL {
   return sql`${`{${ids.join(',')}}`}::uuid[]`;
 }
 
 /**
- * The conditions a word puts on the part's own row, each answered by an index. Brands and categories come as the
- * plan's ids (constants, so PostgreSQL estimates them from its statistics and a word naming none adds no arm).
+ * The condition one word puts on a `part_search` row (see the top of this file), each arm answered by an index.
+ * Brands, categories and models come as the plan's ids (constants, so PostgreSQL estimates them from its statistics
+ * and a word naming none adds no arm). PostgreSQL rechecks each candidate row against the whole OR, in this order:
+ * the cheap tests first, the name's trigrams (computed per row) last.
  */
-function ownArms(word: SearchWord, prefix: boolean, contains: string): SQL[] {
-  // PostgreSQL rechecks each candidate row against the whole OR, in this order: the cheap tests first, the name's
-  // trigrams (computed per row) last.
-  const arms = [sql`${parts.searchVector} @@ ${wordQuery(word.text, prefix)}`];
-  if (word.brands?.length) arms.push(sql`${parts.brandId} = any(${idArray(word.brands)})`);
-  if (word.categories?.length) arms.push(sql`${parts.categoryId} = any(${idArray(word.categories)})`);
+function wordCondition(word: SearchWord, prefix: boolean): SQL {
+  const contains = `%${escapeLike(word.text)}%`;
+  // A description is not in the search table: symbols are rare, and looked for in the part itself.
+  if (word.kind === 'symbols') {
+    return sql`(${partSearch.name} ilike ${contains} or exists (select 1 from ${parts} where ${parts.id} = ${partSearch.partId} and ${parts.description} ilike ${contains}))`;
+  }
+  const arms = [sql`${partSearch.document} @@ ${wordQuery(word.text, prefix)}`];
+  if (word.brands?.length) arms.push(sql`${partSearch.brandId} = any(${idArray(word.brands)})`);
+  if (word.categories?.length) arms.push(sql`${partSearch.categoryId} = any(${idArray(word.categories)})`);
+  if (word.models?.length) arms.push(sql`${partSearch.modelIds} && ${idArray(word.models)}`);
   const number = normalizePartNumber(word.text);
-  if (number) arms.push(numberMatch(number));
-  arms.push(sql`${parts.name} ilike ${contains}`);
+  if (number) arms.push(numberMatch(sql`${partSearch.partNumbers}`, number));
+  arms.push(sql`${partSearch.name} ilike ${contains}`);
   // Typo tolerance only for a word the full text does not know (or one still being typed).
-  if (!word.known || prefix) arms.push(sql`${word.text} <% ${parts.name}`);
-  return arms;
+  if (!word.known || prefix) arms.push(sql`${word.text} <% ${partSearch.name}`);
+  return sql`(${sql.join(arms, sql` or `)})`;
 }
 
 /**
@@ -161,44 +134,65 @@ function ownArms(word: SearchWord, prefix: boolean, contains: string): SQL[] {
  */
 export const SEARCH_CANDIDATES = 1000;
 
+/** The first SEARCH_CANDIDATES rows of `part_search` every word matches, with `columns` of them (the cap's CTE). */
+function cappedMatches(plan: SearchPlan, columns: SQL): SQL {
+  const words = plan.words.map((word, i) => wordCondition(word, plan.prefixLast && i === plan.words.length - 1));
+  const every = words.length > 0 ? sql`(${sql.join(words, sql` and `)})` : sql`false`;
+  // Materialised, the matches are planned as if all were wanted (bitmaps of the words' indexes), and read only until
+  // the cap: as a plain subquery under LIMIT, PostgreSQL expects the cap to be reached early and scans the table in
+  // order, which for two words each common on its own ("sintered brake") reads most of it.
+  return sql`with search_hits as materialized (select ${columns} from ${partSearch} where ${every}) select * from search_hits limit ${SEARCH_CANDIDATES}`;
+}
+
+const exactNumberOf = (plan: SearchPlan) => sql`${partSearch.partNumbers} @> array[${plan.number}]::text[]`;
+
 /**
  * The search's condition on `parts`: the part is one of the search's candidates, an exact part number or one of the
- * first SEARCH_CANDIDATES parts every word matches. (The inner `parts` hides the outer one inside the subqueries.)
+ * first SEARCH_CANDIDATES parts every word matches, chosen from `part_search` and computed once, as an array the
+ * outer query reads by primary key.
  */
-export function searchCondition(plan: SearchPlan, fitment: PartFitmentPort): SQL {
-  // Vehicle words are probed per candidate when another word, naming no vehicle, finds the candidates; a word naming
-  // a model or two (a few thousand fitted parts, "ka450") is cheaper as a set and narrows the candidates itself.
-  const probe = plan.words.some((word) => word.kind === 'word' && !word.models?.length);
-  const words = plan.words.map((word, i) =>
-    wordCondition(
-      word,
-      plan.prefixLast && i === plan.words.length - 1,
-      fitment,
-      plan.words.length === 1,
-      probe && (word.models?.length ?? 0) > FEW_MODELS,
-    ),
-  );
-  const every = words.length > 0 ? sql`(${sql.join(words, sql` and `)})` : sql`false`;
-  const candidates = sql`(select ${parts.id} from ${parts} where ${every} limit ${SEARCH_CANDIDATES})`;
-  // The candidates are computed once, as an array the outer query reads by primary key: as an IN subquery their cost
-  // estimate (a per-row fitment probe counted on every row) led PostgreSQL to scan the whole catalogue around them.
+export function searchCondition(plan: SearchPlan): SQL {
+  const candidates = sql`(select id from (${cappedMatches(plan, sql`${partSearch.partId} as id`)}) capped)`;
   if (!plan.number) return sql`${parts.id} = any(array${candidates})`;
-  // A union, not an OR: an OR around a vehicle word's id set would make PostgreSQL run that set's query once per
-  // part when it is too big to hash (measured: 111 s for "yamah" at 100,000 parts).
-  return sql`${parts.id} = any(array(select ${parts.id} from ${parts} where ${numberMatch(plan.number)} union all ${candidates}))`;
+  return sql`${parts.id} = any(array(select ${partSearch.partId} from ${partSearch} where ${exactNumberOf(plan)} union all ${candidates}))`;
+}
+
+/**
+ * The same candidates as `searchCondition`, each once, ranked from the search table alone (`id`, `created_at`,
+ * `rank`): for a search with no other filter, which then reads `parts` for its page only.
+ */
+export function rankedCandidates(plan: SearchPlan): SQL {
+  const columns = sql`${partSearch.partId} as id, ${partSearch.createdAt} as created_at, ${partSearch.document} as document, ${partSearch.name} as name, ${partSearch.partNumbers} as part_numbers`;
+  const rank = relevanceOf(plan, { document: sql`document`, name: sql`name`, partNumbers: sql`part_numbers` });
+  const ranked = sql`select id, created_at, ${rank} as rank from (${cappedMatches(plan, columns)}) capped`;
+  if (!plan.number) return ranked;
+  // A union, not union all: an exact number among the capped matches is the same row twice.
+  const numbered = sql`select id, created_at, ${rank} as rank from (select ${columns} from ${partSearch} where ${exactNumberOf(plan)}) numbered`;
+  return sql`${numbered} union ${ranked}`;
 }
 
 /** How well a part answers the search, highest first (see the top of this file). */
 export function relevance(plan: SearchPlan): SQL {
-  const exactNumber = plan.number ? sql`(case when ${numberMatch(plan.number)} then 4 else 0 end)` : sql`0`;
+  return relevanceOf(plan, {
+    document: sql`${parts.searchVector}`,
+    name: sql`${parts.name}`,
+    partNumbers: sql`${parts.partNumbers}`,
+  });
+}
+
+/** `relevance` over these columns: a part's own, or its copies in the search table (the same values). */
+function relevanceOf(plan: SearchPlan, columns: { document: SQL; name: SQL; partNumbers: SQL }): SQL {
+  const exactNumber = plan.number
+    ? sql`(case when ${numberMatch(columns.partNumbers, plan.number)} then 4 else 0 end)`
+    : sql`0`;
   const stems = plan.words.filter((word) => word.kind === 'word');
   // Any word counts towards the rank (OR), so a part matching more of them ranks higher.
   const rank =
     stems.length > 0
-      ? sql`ts_rank('{0.1, 0.2, 0.4, 1.0}', ${parts.searchVector}, ${sql.join(
+      ? sql`ts_rank('{0.1, 0.2, 0.4, 1.0}', ${columns.document}, ${sql.join(
           stems.map((word, i) => wordQuery(word.text, plan.prefixLast && i === stems.length - 1)),
           sql` || `,
         )})`
       : sql`0`;
-  return sql`(${exactNumber} + 2 * word_similarity(${plan.text}, ${parts.name}) + ${rank})`;
+  return sql`(${exactNumber} + 2 * word_similarity(${plan.text}, ${columns.name}) + ${rank})`;
 }

@@ -1,7 +1,6 @@
 import { type AnyColumn, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { VehicleType } from '../../../shared/schemas/fitment.ts';
 import type { Database, Transaction } from '../../db/client.ts';
-import { rowsOf } from '../../db/rows-of.ts';
 import { partFitments, vehicleMakes, vehicleModels, vehicles } from '../../db/schema.ts';
 
 export interface FitmentRow {
@@ -43,17 +42,6 @@ export class PartFitmentRepository {
   }
 
   /**
-   * The ids of the parts whose fitment rows match vehicle V, each once (the catalogue's in-memory facts keep them,
-   * issue 13): read from `part_fitments_model_idx` alone.
-   */
-  async partIdsFittingVehicle(vehicleId: string): Promise<string[]> {
-    const result = await this.#db.execute<{ id: string }>(
-      sql`select distinct fitted.part_id as id from (${this.partIdsFitting(vehicleId)}) fitted`,
-    );
-    return rowsOf<{ id: string }>(result).map((row) => row.id);
-  }
-
-  /**
    * Search (ADR 012): an array expression of the ids of the models a word (an SQL text value) names, by the model's
    * or its make's name, as a whole word with typos tolerated (strict trigram word similarity ≥ 0.6: "yamah" names
    * Yamaha, "yz250" names YZ250F); with `prefix` (a word still being typed) also the start of a name.
@@ -61,35 +49,6 @@ export class PartFitmentRepository {
   modelsNamedBy(word: SQL, prefix: boolean): SQL {
     const similarity = prefix ? sql`word_similarity` : sql`strict_word_similarity`;
     return sql`array(select named.id::text from ${vehicleModels} named inner join ${vehicleMakes} named_make on named_make.id = named.make_id where ${similarity}(${word}, named_make.name || ' ' || named.name) >= 0.6)`;
-  }
-
-  /** Search: the ids of the parts fitted to any of these models (every year and variant). */
-  partIdsOfModels(modelIds: readonly string[]): SQL {
-    const ids = sql.join(
-      modelIds.map((id) => sql`${id}`),
-      sql`, `,
-    );
-    return sql`select ${partFitments.partId} from ${partFitments} where ${partFitments.modelId} = any(array[${ids}]::uuid[])`;
-  }
-
-  async partIdsFittedToModels(modelIds: readonly string[]): Promise<string[]> {
-    const result = await this.#db.execute<{ id: string }>(
-      sql`select distinct fitted.part_id as id from (${this.partIdsOfModels(modelIds)}) fitted`,
-    );
-    return rowsOf<{ id: string }>(result).map((row) => row.id);
-  }
-
-  /**
-   * Search: true when the part (an id column of the outer query) has a fitment row for one of these models. The
-   * `offset 0` keeps it a probe per part: without it PostgreSQL turns the EXISTS into a hashed set of every part
-   * fitted to those models (a quarter of the catalogue for a make), which is what the probe is there to avoid.
-   */
-  fitsAnyModel(partId: AnyColumn, modelIds: readonly string[]): SQL {
-    const ids = sql.join(
-      modelIds.map((id) => sql`${id}`),
-      sql`, `,
-    );
-    return sql`exists (select 1 from ${partFitments} where ${partFitments.partId} = ${partId} and ${partFitments.modelId} = any(array[${ids}]::uuid[]) offset 0)`;
   }
 
   /** Search: make and model names most like the text (`name`, `score`), best first, for "Did you mean …?". */

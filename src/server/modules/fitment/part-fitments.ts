@@ -69,28 +69,12 @@ export class PartFitments implements PartFitmentPort {
     return this.#rows.partIdsFitting(vehicleId);
   }
 
-  partIdsFittingVehicle(vehicleId: string): Promise<string[]> {
-    return this.#rows.partIdsFittingVehicle(vehicleId);
-  }
-
   hasFitment(partId: AnyColumn): SQL {
     return this.#rows.hasFitment(partId);
   }
 
   modelsNamedBy(word: SQL, prefix: boolean): SQL {
     return this.#rows.modelsNamedBy(word, prefix);
-  }
-
-  partIdsOfModels(modelIds: readonly string[]): SQL {
-    return this.#rows.partIdsOfModels(modelIds);
-  }
-
-  partIdsFittedToModels(modelIds: readonly string[]): Promise<string[]> {
-    return this.#rows.partIdsFittedToModels(modelIds);
-  }
-
-  fitsAnyModel(partId: AnyColumn, modelIds: readonly string[]): SQL {
-    return this.#rows.fitsAnyModel(partId, modelIds);
   }
 
   vehicleNamesLike(text: string, limit: number): SQL {
