@@ -188,8 +188,9 @@ const configSchema = z
     /** Where uploaded part photos are stored and served from (/uploads/); unset: DATA_DIR/uploads. */
     UPLOADS_DIR: optionalString,
     /**
-     * Issue 15 (ADR 016): public catalogue answers kept in memory as bytes, forgotten on every write (LISTEN/NOTIFY).
-     * `off` answers every read from the database.
+     * Public catalogue answers kept in memory as bytes (ADRs 016, 026): a write to some parts forgets those parts'
+     * answers and the lists, any other catalogue write everything (LISTEN/NOTIFY). `off` answers every read from the
+     * database.
      */
     CATALOG_CACHE: z.enum(['on', 'off']).default('on'),
     /** The most memory those kept answers may take, in MB (least recently used go first). */
