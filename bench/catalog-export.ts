@@ -1,5 +1,5 @@
 /**
- * Issue 14 (ADR 014): export of 100,000 products (a third with fitment) as CSV from the production server on
+ * CSV export (ADR 014): export of 100,000 products (a third with fitment) as CSV from the production server on
  * PostgreSQL, measuring the time and how much the server's resident memory grows meanwhile (goal: under 100 MB: the
  * export is read in keyset pages and streamed, so it never holds the catalogue). The parts are loaded with the CSV
  * import first (bench/support/product-csv.ts); the server's RSS is read from /proc every 50 ms.

@@ -1,5 +1,5 @@
 /**
- * Issue 14 (ADR 014): a 100,000-row product CSV imported through the production server on PostgreSQL (goal: at most
+ * CSV import (ADR 014): a 100,000-row product CSV imported through the production server on PostgreSQL (goal: at most
  * 60 s on 2 cores). Makes the file (brands, categories, OEM numbers, and fitment rows naming the demo shop's models on
  * every third part), uploads it as the Import Products page does (`POST /api/admin/catalog/import`, text/csv) and
  * polls the import until it ends. Then the same file again: every row is an update of a part that exists.

@@ -18,7 +18,7 @@ import {
 import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/server.ts';
 
 /**
- * Issue 15 item 5: paging that does not slow down. On PostgreSQL with 100,000 parts (bench/seed-catalog.ts), page 1
+ * Paging that does not slow down (ADR 017). On PostgreSQL with 100,000 parts (bench/seed-catalog.ts), page 1
  * against page 2,500 (limit 40: rows 99,961–100,000) of `GET /api/part`, for the catalogue order (no sort) and
  * `sort=price_asc`: page 2,500 by cursor (`after=`) and, for comparison, by `offset=99960`. The cursor of page 2,500
  * is the API's own: `GET /api/part?limit=1&offset=99959` answers the row before page 2,500 and, in `X-Next-Cursor`,
@@ -142,7 +142,7 @@ try {
   const app = await startProductionServer({
     port: await benchPort(),
     databaseUrl,
-    // The catalogue read cache (issue 15 item 4) would answer every page from memory: the paging is measured without.
+    // The catalogue read cache would answer every page from memory: the paging is measured without.
     env: { SEED_DEMO_DATA: 'false', CATALOG_CACHE: 'off', ...NO_LOAD_SHEDDING },
   });
   const figures: LoadFigures[] = [];

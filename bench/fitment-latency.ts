@@ -23,7 +23,7 @@ import {
 import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/server.ts';
 
 /**
- * "Parts that fit vehicle V, page 1, with facet counts" on PostgreSQL (issue 13), at 1,000 parts (10,000 fitment
+ * "Parts that fit vehicle V, page 1, with facet counts" on PostgreSQL (ADRs 010, 025), at 1,000 parts (10,000 fitment
  * rows) and 100,000 parts (1,000,000 fitment rows), on the same 6,300 vehicles, in two catalogue shapes
  * (bench/fitment-seed.ts): `fixed`, where V is fitted by the same 500 parts and 200 universal ones at both sizes
  * (the budget: does the cost grow with the catalogue?), and `spread`, where V's fitting set grows with the
@@ -104,7 +104,7 @@ async function measureBoth(title: string, base: string, paths: string[]): Promis
 
 async function runSize(shape: BenchShape, parts: number): Promise<SizeResult> {
   // BENCH_KEEP=1 keeps each database (redline_bench_fitment_<shape>_<parts>) and reuses it next time: seeding
-  // 100,000 parts takes minutes on a busy machine.
+  // 100,000 parts is slow.
   const keep = process.env.BENCH_KEEP === '1';
   const dbName = `redline_bench_fitment_${shape}_${parts}`;
   const name = keep ? dbName : `${dbName}_${process.pid}`;
@@ -122,7 +122,7 @@ async function runSize(shape: BenchShape, parts: number): Promise<SizeResult> {
       databaseUrl,
       env: {
         SEED_DEMO_DATA: 'false',
-        // The read cache (ADR 016) would answer every repeated request from memory (~1 ms p99) and hide the query
+        // The read cache (ADR 016) would answer every repeated request from memory and hide the query
         // the budget is about; BENCH_CATALOG_CACHE=on measures the production default instead.
         CATALOG_CACHE: process.env.BENCH_CATALOG_CACHE === 'on' ? 'on' : 'off',
         ...NO_LOAD_SHEDDING,

@@ -16,7 +16,7 @@ import { formatFigures, type LoadFigures, loadFigures, warmUp } from './support/
 import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/server.ts';
 
 /**
- * Search latency (issue 14, ADR 012): `GET /api/part?q=…&limit=24` with a mix of realistic searches (typos, brands,
+ * Search latency (ADRs 012, 025): `GET /api/part?q=…&limit=24` with a mix of realistic searches (typos, brands,
  * makes, part numbers, plurals) at 10 connections, on PostgreSQL at 1,000 and 100,000 parts and on PGlite at
  * 100,000. The catalogue is bench/fitment-seed.ts's (brands, categories, 30 makes × 10 models, ten fitment rows per
  * part: 1,000,000 at 100,000 parts) with words a shop has: part names, descriptions, brand and make names.
@@ -27,12 +27,12 @@ import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/se
  *
  * Budget (ADR 025): PostgreSQL p99 ≤ 60 ms at 100,000 parts and ≤ 3× its p99 at 1,000; PGlite p99 ≤ 150 ms at
  * 100,000. PostgreSQL databases are created on BENCH_POSTGRES and dropped afterwards (BENCH_KEEP=1: kept as
- * redline_bench_search_<parts> and reused next time, seeding 100,000 parts takes a minute or more); PGlite's in a
+ * redline_bench_search_<parts> and reused next time, since seeding 100,000 parts is slow); PGlite's in a
  * temporary directory, removed afterwards.
  *
  * Every target's server is started first; then BENCH_ROUNDS rounds (3 by default) measure each target in turn, so a
  * noisy minute on a shared machine falls on every target alike rather than on one. The verdict takes each target's
- * median round (a single 10-second p99 on this 2-core machine moves by ±30 % between back-to-back runs).
+ * median round (a single short run's p99 on a small machine moves a lot between back-to-back runs).
  */
 const server = process.env.BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const duration = Number(process.env.BENCH_DURATION ?? 10);

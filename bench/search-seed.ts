@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { BenchSqlRunner } from './fitment-seed.ts';
 
 /**
- * Words for bench/fitment-seed.ts's catalogue (issue 14's search benchmark): part names and descriptions a shop
+ * Words for bench/fitment-seed.ts's catalogue (for bench/search-latency.ts): part names and descriptions a shop
  * has, real brand names for the first brands, make names and model codes ("KA450"), so searches find what they
  * would in a shop.
  */

@@ -64,20 +64,20 @@ interface Services {
   reviews: ReviewsService;
   orders: OrdersService;
   payments: PaymentsService;
-  /** Issue 12: admin refunds and Stripe's refund and dispute webhooks. */
+  /** Admin refunds and Stripe's refund and dispute webhooks. */
   refunds: RefundsService;
-  /** Issue 12 (ADR 011): the cart, checkout and the address book. */
+  /** The cart, checkout and the address book (ADR 011). */
   cart: CartService;
   checkout: CheckoutService;
   addressBook: AddressBook;
   /** The job runner and mail delivery; started and stopped with the app (app.ts). */
   jobs: BackgroundJobs;
-  /** Issue 14 (ADR 014): CSV import and export of the catalogue (the catalog-transfer module). */
+  /** CSV import and export of the catalogue (the catalog-transfer module, ADR 014). */
   catalogImports: CatalogImportService;
   catalogExports: CatalogExportService;
-  /** Issue 14 (ADR 013): a part's uploaded photos (the media module). */
+  /** A part's uploaded photos (the media module, ADR 013). */
   photos: PartPhotosService;
-  /** Issue 15: robots.txt and the sitemaps (the seo module). */
+  /** `robots.txt` and the sitemaps (the seo module). */
   sitemap: SitemapService;
 }
 
@@ -116,7 +116,7 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
     config,
     log: settings.log,
     scheduled: () => [
-      // Issue 12: unpaid orders past ORDER_HOLD_HOURS are cancelled, their stock released and their buyers mailed.
+      // Unpaid orders past ORDER_HOLD_HOURS are cancelled, their stock released and their buyers mailed.
       {
         name: 'order-expiry',
         every: { seconds: ORDER_EXPIRY_PERIOD_SECONDS },
@@ -133,7 +133,7 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
         name: 'expired-idempotency-keys',
         run: async () => void (await purgeExpiredKeys(db, config.IDEMPOTENCY_KEY_TTL_HOURS)),
       },
-      // Issue 14 (ADR 013): files of photos whose rows are gone (a deleted part's), an hour after they were written.
+      // Files of photos (ADR 013) whose rows are gone (a deleted part's), an hour after they were written.
       { name: 'unused-photo-files', run: async () => void (await photos.sweepUnusedFiles()) },
     ],
   });
@@ -154,7 +154,7 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
   const knownVehicles = new KnownVehicles();
   const partFitments = new PartFitments(new PartFitmentRepository(db), knownVehicles);
   const parts = new PartRepository(db, partFitments);
-  // Issue 14 (ADR 013): the media module sees the catalogue as its `PartImagePort`: the part locked in a photo
+  // The media module (ADR 013) sees the catalogue as its `PartImagePort`: the part locked in a photo
   // write's transaction, and its `img` set to the main photo's URL there. The catalogue reads photos back through
   // `photos.photosOf`.
   const photos = new PartPhotosService(new PartPhotoRepository(db), new DiskPhotoStorage(config.uploadsDir), {
@@ -200,7 +200,7 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
     },
   });
 
-  // Issue 12 (ADR 011): the cart sees the catalogue as its `CartCatalogPort`; checkout sees the cart as its
+  // The cart (ADR 011) sees the catalogue as its `CartCatalogPort`; checkout sees the cart as its
   // `CheckoutCartPort` and the address book as its `AddressBookPort`.
   const cartRecords = new CartRepository(db);
   const addressBook = new AddressBook(db);
@@ -217,7 +217,7 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
     },
   });
 
-  // Issue 14 (ADR 014): import and export see the catalogue, the fitment module and the orders module through their
+  // Import and export (ADR 014) see the catalogue, the fitment module and the orders module through their
   // bulk repositories as the catalog-transfer module's ports.
   const catalogBulk = new PartBulkRepository(db);
   const fitmentBulk = new PartFitmentBulkRepository(db);
@@ -251,7 +251,7 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
     refunds,
     jobs,
     photos,
-    // Issue 15: robots.txt and the sitemaps read part ids through the catalogue's sitemap repository (its port).
+    // `robots.txt` and the sitemaps read part ids through the catalogue's sitemap repository (its port).
     sitemap: new SitemapService(new PartSitemapRepository(db), publicUrl(config)),
   };
 }

@@ -3,7 +3,7 @@
  * without stopping it (a test worker killed on a timeout, a runner killed with SIGKILL), the server is re-parented;
  * it then stops itself the way an operator would (SIGTERM, its graceful shutdown) instead of running on for ever.
  * Same pid, same signals and exit codes as without it: nothing the tests check changes.
- * Plain JavaScript: a TypeScript preload would load Node's type stripper (~150 ms, ~17 MB) into a server that runs its
+ * Plain JavaScript: a TypeScript preload would load Node's type stripper (time and memory) into a server that runs its
  * JavaScript bundle (ADR 022), and the start-up and memory benchmarks would measure it.
  */
 const parent = process.ppid;

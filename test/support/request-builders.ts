@@ -20,7 +20,7 @@ export interface RouteRequest {
   payload?: unknown;
   /** Replaces the caller's headers (e.g. a second session of the same user for sign-out). */
   headers?: Record<string, string>;
-  /** A body that is not JSON (issue 14: a photo's bytes), sent as it is with its content type. */
+  /** A body that is not JSON (a photo's bytes), sent as it is with its content type. */
   raw?: { contentType: string; data: Buffer };
 }
 
@@ -111,7 +111,7 @@ export class Fixtures {
     return id;
   }
 
-  /** A paid order of "customer" paid through the test gateway, so its provider can refund it (issue 12). */
+  /** A paid order of "customer" paid through the test gateway, so its provider can refund it. */
   async refundableOrder(): Promise<string> {
     const { orderId, transactionId } = await this.succeededPayment();
     const res = await this.ctx().app.inject({
@@ -124,7 +124,7 @@ export class Fixtures {
     return orderId;
   }
 
-  /** A shipped order of "customer" (issue 12: what Mark Delivered moves on). */
+  /** A shipped order of "customer" (what Mark Delivered moves on). */
   async shippedOrder(): Promise<string> {
     const id = await this.paidOrder();
     await this.ctx()
@@ -202,7 +202,7 @@ export class Fixtures {
     return token;
   }
 
-  /** Through the admin API, as an admin would (issue 13): a make, a model, a vehicle, each fresh. */
+  /** Through the admin API, as an admin would: a make, a model, a vehicle, each fresh. */
   async #admin(method: 'POST', url: string, payload: unknown): Promise<{ id: string }> {
     const res = await this.ctx().app.inject({
       method,
@@ -262,7 +262,7 @@ export class Fixtures {
     return entry.id as string;
   }
 
-  /** Issue 12: a fresh part in the caller's cart (so the caller's checkout has something to place); its id. */
+  /** A fresh part in the caller's cart (so the caller's checkout has something to place); its id. */
   async fillCart(caller: CallerName): Promise<string> {
     const part = await this.part();
     if (caller === 'anonymous') return part.id;
@@ -276,7 +276,7 @@ export class Fixtures {
     return part.id;
   }
 
-  /** Issue 12: a saved address of "customer". */
+  /** A saved address of "customer". */
   async savedAddress(): Promise<string> {
     const res = await this.ctx().app.inject({
       method: 'POST',
@@ -288,7 +288,7 @@ export class Fixtures {
     return res.json()._id as string;
   }
 
-  /** Issue 12: a succeeded test-gateway payment of two fresh orders of "customer", not yet confirmed. */
+  /** A succeeded test-gateway payment of two fresh orders of "customer", not yet confirmed. */
   async succeededGroupPayment(): Promise<string> {
     const orderIds = [await this.order(), await this.order()];
     const headers = this.callers.customer.headers;
@@ -309,7 +309,7 @@ export class Fixtures {
     return res.json().transactionId as string;
   }
 
-  /** Issue 14: a fresh part with two uploaded photos (through the admin API); their ids, the main one first. */
+  /** A fresh part with two uploaded photos (through the admin API); their ids, the main one first. */
   async partWithPhotos(): Promise<{ partId: string; photoIds: string[] }> {
     const partId = (await this.part()).id;
     let photoIds: string[] = [];
@@ -350,7 +350,7 @@ export const validPart = () => ({
   img: '/images/parts/brake-disc.svg',
 });
 
-/** Issue 14: a small JPEG made with sharp (no binary fixtures), one per colour. */
+/** A small JPEG made with sharp (no binary fixtures), one per colour. */
 const photos = new Map<string, Promise<Buffer>>();
 export function testPhoto(colour = '#c33'): Promise<Buffer> {
   let photo = photos.get(colour);
@@ -485,7 +485,7 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
       fitment: [{ modelId: (await fx.sharedVehicle()).modelId, yearFrom: 2018, yearTo: 2021, variant: null }],
     },
   }),
-  // Issue 13: filters, facets, categories, brands, the vehicle selector, the admin's vehicles, My Garage.
+  // Filters, facets, categories, brands, the vehicle selector, the admin's vehicles, My Garage.
   'GET /api/part/facets': async (fx) => ({
     method: 'GET',
     url: `/api/part/facets?vehicle=${(await fx.sharedVehicle()).vehicleId}&fits=true&category=brakes&brand=ebc&minPrice=1&maxPrice=500&inStock=true&q=pad`,
@@ -494,7 +494,7 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
     method: 'GET',
     url: `/api/part/page?vehicle=${(await fx.sharedVehicle()).vehicleId}&fits=true&brand=ebc&inStock=true&sort=price_asc&limit=24&offset=0`,
   }),
-  // Issue 14: search-as-you-type.
+  // Search-as-you-type.
   'GET /api/part/suggest': async () => ({ method: 'GET', url: '/api/part/suggest?q=brak%20pa' }),
   'GET /api/category': async () => ({ method: 'GET', url: '/api/category' }),
   'GET /api/brand': async () => ({ method: 'GET', url: '/api/brand' }),
@@ -602,7 +602,7 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
     url: `/api/allorder/${await fx.paidOrder()}/ship`,
     payload: { carrier: 'UPS', trackingNumber: '1Z999AA10123456784' },
   }),
-  // Issue 12: the order page, Mark Delivered and refunds.
+  // The order page, Mark Delivered and refunds.
   'GET /api/orders/{id}/detail': async (fx) => ({ method: 'GET', url: `/api/orders/${await fx.order()}/detail` }),
   'PATCH /api/allorder/{id}/deliver': async (fx) => ({
     method: 'PATCH',
@@ -627,7 +627,7 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
       billingDetails: { name: 'Riley', email: 'riley@example.com' },
     },
   }),
-  // Issue 12: cart, checkout, the address book and one payment for several orders.
+  // Cart, checkout, the address book and one payment for several orders.
   'GET /api/cart': async () => ({ method: 'GET', url: '/api/cart' }),
   'PUT /api/cart/items/{partId}': async (fx) => ({
     method: 'PUT',
@@ -664,7 +664,7 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
     url: '/api/payments/confirm',
     payload: { transactionId: await fx.succeededGroupPayment() },
   }),
-  // Issue 14: a part's photos.
+  // A part's photos.
   'POST /api/part/{id}/photos': async (fx) => ({
     method: 'POST',
     url: `/api/part/${(await fx.part()).id}/photos`,
@@ -682,7 +682,7 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
     const { partId, photoIds } = await fx.partWithPhotos();
     return { method: 'DELETE', url: `/api/part/${partId}/photos/${photoIds[0]}` };
   },
-  // Issue 14: CSV import (a dry run of one row, so no part changes) and export, admins only.
+  // CSV import (a dry run of one row, so no part changes) and export, admins only.
   'POST /api/admin/catalog/import': async () => ({
     method: 'POST',
     url: '/api/admin/catalog/import?dryRun=true&fileName=matrix.csv',
@@ -721,7 +721,7 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
 
 const IMPORT_HEADER = 'mpn,name,price,stock,image_url';
 
-/** Issue 14: a dry-run import by the admin, finished (its background run awaited, so it writes nothing later). */
+/** A dry-run import by the admin, finished (its background run awaited, so it writes nothing later). */
 async function finishedImport(fx: Fixtures): Promise<string> {
   const app = fx.ctx().app;
   const res = await app.inject({

@@ -157,7 +157,7 @@ export async function waitForOutput(server: ServerProcess, pattern: RegExp, time
 
 /**
  * How long a server may take to start. A first start creates its PGlite directory, migrates and seeds (an scrypt
- * hash): a few seconds on a quiet machine, over 30 s on a shared one running several suites at once.
+ * hash): quick on a quiet machine, many times slower on a shared one running several suites at once.
  */
 export const START_TIMEOUT_MS = 90_000;
 

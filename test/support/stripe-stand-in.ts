@@ -24,7 +24,7 @@ export interface StandInPaymentIntent {
   automatic_payment_methods: { enabled: boolean; allow_redirects?: string } | null;
 }
 
-/** A refund as Stripe's Refunds API answers it (issue 12). */
+/** A refund as Stripe's Refunds API answers it. */
 export interface StandInRefund {
   id: string;
   object: 'refund';
@@ -252,7 +252,7 @@ export async function startStripeStandIn(secretKey = 'sk_test_standin_0123456789
         return;
       }
 
-      // Cancelling an intent (issue 12): refused once it succeeded, is processing or was canceled already.
+      // Cancelling an intent: refused once it succeeded, is processing or was canceled already.
       const cancel = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(url.pathname);
       if (req.method === 'POST' && cancel?.[1]) {
         const intent = intents.get(decodeURIComponent(cancel[1]));

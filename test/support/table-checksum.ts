@@ -21,7 +21,7 @@ const TABLES = [
   'vehicles',
   'part_fitments',
   'garage_vehicles',
-  // Issue 14: a refused photo upload records no photo.
+  // A refused photo upload records no photo.
   'part_photos',
   // A refused request must not keep its Idempotency-Key either (health_probe is left out: every health check writes it).
   'idempotency_keys',

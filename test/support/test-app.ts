@@ -24,7 +24,7 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     LOG_LEVEL: 'silent',
     DATA_DIR: '/nonexistent-test-data-dir',
     STATIC_DIR: '/nonexistent-static-dir',
-    // Issue 14: uploaded photos go under the run's temporary directory (TMPDIR, removed after the run).
+    // Uploaded photos go under the run's temporary directory (TMPDIR, removed after the run).
     UPLOADS_DIR: path.join(os.tmpdir(), `redline-uploads-${process.pid}`),
     SESSION_SECRET: TEST_SESSION_SECRET,
     // No pg-boss and no mail delivery unless a test asks (JOBS_ENABLED=true, with SMTP_URL of its SMTP server).
@@ -63,8 +63,8 @@ export async function createTestApp(
 /**
  * Waits until the app has heard every catalogue notification committed so far. A test that writes straight to the
  * database (SQL, not through the app) calls it before its next read: on PostgreSQL the notification reaches the read
- * cache (ADR 016) a moment after the commit, and a read before then is answered from memory (seen in CI). Writes
- * through the app need nothing: their answers already wait for this.
+ * cache (ADRs 016, 026) a moment after the commit, and a read before then may get the answer kept from before the
+ * write. Writes through the app need nothing: their answers already wait for this.
  */
 export async function heardDirectWrites(app: FastifyInstance): Promise<void> {
   await app.catalogCache?.caughtUp();

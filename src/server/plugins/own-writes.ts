@@ -4,7 +4,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * A write's answer leaves only once `caughtUp` resolves, i.e. once this instance has heard the write's own catalogue
- * notifications (ADR 016, ADR 019), so the writer's next read on this instance is fresh. Reads and refused writes
+ * notifications (ADRs 016, 026), so the writer's next read on this instance is fresh. Reads and refused writes
  * (changed nothing) do not wait.
  */
 export function answerWritesWhenHeard(app: FastifyInstance, caughtUp: () => Promise<void>): void {

@@ -12,7 +12,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const csv = (records: string[][]) => stringify(records, { record_delimiter: '\r\n' });
 
 /**
- * CSV export of products (with fitment) and orders (issue 14, ADR 013): read in keyset pages and written as they come,
+ * CSV export of products (with fitment) and orders (ADR 014): read in keyset pages and written as they come,
  * so the response streams and the server never holds the whole table. Products use the columns import reads; every
  * cell that a spreadsheet would run as a formula is neutralised.
  */

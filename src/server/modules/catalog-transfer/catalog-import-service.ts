@@ -63,7 +63,7 @@ export function toWireImport(record: ImportRecord, now = Date.now()): CatalogImp
 }
 
 /**
- * CSV import of products (issue 14, ADR 013). The upload is streamed to a spool file and checked on the way
+ * CSV import of products (ADR 014). The upload is streamed to a spool file and checked on the way
  * (size, encoding, CSV syntax, header), so a refused file changes nothing; then the import runs in the background on
  * this instance, a batch per transaction (parts, their fitment and the import's progress commit together), reading
  * Cancel between batches. A dry run reads and checks every row the same way and writes only its report.

@@ -29,7 +29,7 @@ const csvFile = z.unknown().describe('The CSV file (text/csv; charset=utf-8), st
 
 const stamp = () => new Date().toISOString().slice(0, 10);
 
-/** Admin import and export of the catalogue as CSV (issue 14, ADR 013). */
+/** Admin import and export of the catalogue as CSV (ADR 014). */
 export const catalogTransferRoutes: FastifyPluginAsyncZod<{
   imports: CatalogImportService;
   exports: CatalogExportService;

@@ -10,7 +10,7 @@ import { partInputSchema } from '../../../shared/schemas/parts.ts';
 import type { ExportPart, ImportPart } from './ports.ts';
 
 /**
- * The product CSV (issue 14, ADR 013): its header, one row's validation with the part form's own rules and
+ * The product CSV (ADR 014): its header, one row's validation with the part form's own rules and
  * messages, and the same row written back for export. Lists inside a cell: OEM numbers separated by `|`; fitment
  * rows separated by `;`, each `make|model|years|variant` with years `2019` or `2019-2023` and the variant optional.
  */

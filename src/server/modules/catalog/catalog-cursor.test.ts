@@ -7,7 +7,7 @@ import { partListPageSchema, partSchema } from '../../../shared/schemas/parts.ts
 import { parts } from '../../db/schema.ts';
 
 /**
- * Keyset paging (issue 15 item 5). The fixture is made of ties: prices shared by several parts, names repeated, and
+ * Keyset paging (ADR 017). The fixture is made of ties: prices shared by several parts, names repeated, and
  * creation times equal or a microsecond apart (a cursor that kept only milliseconds would skip or repeat them).
  */
 const NAMES = ['Bolt', 'Nut', 'Chain', 'Bolt', 'Axle', 'Nut', 'Bolt', 'Zip Tie'];

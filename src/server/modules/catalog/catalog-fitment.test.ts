@@ -8,7 +8,7 @@ import { type PartDetails, partDetailsSchema, partListPageSchema, partSchema } f
 import { VehicleBuilder } from '../fitment/fitment-test-helpers.ts';
 
 /**
- * Fitment, part numbers, brands and categories through the catalogue's API (issue 13). A small catalogue of known
+ * Fitment, part numbers, brands and categories through the catalogue's API (ADR 010). A small catalogue of known
  * parts and vehicles, so every list, count and badge can be asserted exactly.
  */
 describeEachDatabase('catalogue: fitment, filters, facets and part numbers', (ctx) => {

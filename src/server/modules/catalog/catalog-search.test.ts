@@ -6,7 +6,7 @@ import { seedDemoData } from '../../db/seed.ts';
 import { QUERIES, YAMAHA_FITTED } from './search-quality.fixture.ts';
 
 /**
- * Search quality (issue 14's "Done when", ADR 012): a fixed set of queries over the demo catalogue with the answers
+ * Search quality (ADR 012): a fixed set of queries over the demo catalogue with the answers
  * a shopper expects at the top. Typos, part numbers in every spelling, brand and vehicle words, plural and singular,
  * stop words. `top` lists the names expected first, in that order; `first` the set expected to fill the first
  * places in any order; `only` the whole answer, in any order.

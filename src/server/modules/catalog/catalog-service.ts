@@ -117,7 +117,7 @@ export class CatalogService {
   }
 
   /**
-   * One page of the list with the counts beside its filters, in one call (the parts page's view, issue 13's budget).
+   * One page of the list with the counts beside its filters, in one call (the parts page's view: one request, not two).
    * With a scope (a vehicle's fitting parts, a search, no fitment yet) both come from one read of the scoped parts;
    * without one the page is read in index order and the counts are the remembered ones, as the two calls would.
    */
@@ -260,7 +260,7 @@ export class CatalogService {
     return { ...toWirePart(row, ADMIN), ...(await this.#extras(id)) };
   }
 
-  /** What a part's details add to its list fields: its fitment, and its uploaded photos (issue 14). */
+  /** What a part's details add to its list fields: its fitment, and its uploaded photos (ADR 013). */
   async #extras(id: string): Promise<Pick<PartDetails, 'fitment' | 'photos'>> {
     return { fitment: await this.#fitment.fitmentOf(id), photos: await this.#photos.photosOf(id) };
   }

@@ -103,7 +103,7 @@ describeEachDatabase('catalogue writes', (ctx) => {
       const [row] = await ctx().database.db.select().from(parts).where(eq(parts.id, part._id));
       expect(row).toMatchObject({ priceCents: 26000, createdByEmail: admin.email, description: 'Floating brake disc' });
       const read = await ctx().app.inject({ method: 'GET', url: `/api/part/${part._id}`, headers: admin.headers });
-      // The one-part call also carries the part's fitment (issue 13); a new part has none.
+      // The one-part call also carries the part's fitment (ADR 010); a new part has none.
       expect(read.json()).toEqual({ ...part, fitment: [], photos: [] });
     });
 

@@ -33,7 +33,7 @@ function numbersOf(row: BulkPart): { oem: string[]; all: string[] } {
 }
 
 /**
- * The catalogue's bulk writes and reads for import and export (issue 14, ADR 013): many parts per statement, keyed
+ * The catalogue's bulk writes and reads for import and export (ADR 014): many parts per statement, keyed
  * by part number. Kept apart from `PartRepository` (one part per call, the shop's pages) so each stays small.
  */
 export class PartBulkRepository {

@@ -115,7 +115,7 @@ export interface FacetCounts {
 
 interface PartPage extends Page {
   sort?: PartSort | undefined;
-  /** Keyset paging (issue 15): the page after, or before, this position of the list's order (not with `offset`). */
+  /** Keyset paging (ADR 017): the page after, or before, this position of the list's order (not with `offset`). */
   after?: CursorPayload | undefined;
   before?: CursorPayload | undefined;
 }
@@ -849,9 +849,10 @@ export class PartRepository {
   }
 
   /**
-   * One page of the list AND its facet counts from ONE read of the scoped parts (issue 13's "parts that fit V, page 1
-   * with facet counts"): the facet statement also picks the page's ids (the list's order, its limit and offset) and
-   * its `total` is the list's X-Total-Count; a second, small statement reads those few rows with their labels.
+   * One page of the list AND its facet counts from ONE read of the scoped parts (the parts page for a vehicle, the
+   * catalogue's busiest read): the facet statement also picks the page's ids (the list's order, its limit and
+   * offset) and its `total` is the list's X-Total-Count; a second, small statement reads those few rows with their
+   * labels.
    * Meant for a filter with a scope (vehicle fit, search, no fitment): without one the scope is the whole catalogue,
    * and `list` (index order, a remembered count) plus `facets` is the cheaper way.
    */
@@ -918,7 +919,7 @@ export class PartRepository {
     }
     // Without one, the text is one of a few shapes (which filters are set, the page's order and direction): each is
     // built once with placeholders and kept as a named statement, so a request neither rebuilds it (Drizzle's
-    // building was a quarter of a catalogue read's server CPU) nor has PostgreSQL parse and plan it again.
+    // building is a large share of an uncached catalogue read's server CPU) nor has PostgreSQL parse and plan it again.
     const shape = facetShape(filter, fitsFor, page);
     let statement = this.#facetStatements.get(shape.key);
     if (statement === undefined) {
@@ -1122,7 +1123,7 @@ export class PartRepository {
   }
 
   /**
-   * The parts of a cart as they are now, for the cart module's `CartCatalogPort` (issue 12): what a line shows and
+   * The parts of a cart as they are now, for the cart module's `CartCatalogPort` (ADR 011): what a line shows and
    * what the order rule checks. Unknown ids are simply missing from the answer.
    */
   async orderableByIds(ids: readonly string[]): Promise<OrderablePartView[]> {

@@ -1,7 +1,6 @@
 /**
- * Search quality (issue 14's "Done when", ADR 012): a fixed set of queries over the demo catalogue with the answers
- * a shopper expects at the top, used by catalog-search.test.ts (the answers) and search-memory.test.ts (the same
- * queries answered in memory and by SQL, compared).
+ * Search quality (ADR 012): a fixed set of queries over the demo catalogue with the answers a shopper expects at the
+ * top, checked by catalog-search.test.ts on both drivers.
  */
 export type Expectation = { top: string[] } | { first: string[] } | { only: string[] };
 

@@ -2,7 +2,7 @@
  * Vehicles known to exist, remembered for a few seconds. Every vehicle-filtered parts list and facet count asks
  * whether its vehicle exists before it reads (an unknown one is 404, so a browser forgets a vehicle deleted since it
  * was chosen), and a parts page view makes two such calls: remembering the answer halves the statements of the
- * busiest catalogue page (issue 13's budget). Only "exists" is remembered, so a new vehicle is found at once; this
+ * busiest catalogue page. Only "exists" is remembered, so a new vehicle is found at once; this
  * instance's deletes forget it at once; another instance's delete is seen within TTL_MS, meanwhile the vehicle simply
  * fits nothing.
  */

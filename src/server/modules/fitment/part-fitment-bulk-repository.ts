@@ -29,7 +29,7 @@ export const modelKey = (make: string, model: string) =>
   `${make.trim().toLowerCase()}\u0000${model.trim().toLowerCase()}`;
 
 /**
- * The fitment module's bulk writes and reads for CSV import and export (issue 14, ADR 013). Import names vehicles by
+ * The fitment module's bulk writes and reads for CSV import and export (ADR 014). Import names vehicles by
  * make and model; it never creates them (a model needs its vehicle type, an admin's decision).
  */
 export class PartFitmentBulkRepository {
