@@ -11,7 +11,7 @@ import { openBenchDatabase } from './support/database.ts';
  *
  * - `fixed`: V is fitted by the same 500 parts, and 200 parts are universal, whatever the catalogue's size; every
  *   other part fits other models only. Growing the catalogue adds parts and rows V does not match: what it measures
- *   is whether the cost of V's page grows with the catalogue (the issue-13 budget).
+ *   is whether the cost of V's page grows with the catalogue (the budget, ADR 025).
  * - `spread`: every part's rows go to models chosen by a multiplicative hash and one part in a hundred is
  *   universal, so V's fitting set grows with the catalogue (19 parts at 1,000, about 1,950 at 100,000).
  *
