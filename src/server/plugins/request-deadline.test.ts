@@ -149,13 +149,14 @@ describeEachDatabase(
   (ctx) => {
     it('answers a read held up by the database 503 at its deadline, and serves again once it is free', async () => {
       const { app, database } = ctx();
-      // Every read of the catalogue waits while this transaction holds its lock (PGlite: any query waits).
+      // Every read of the catalogue waits while this transaction holds its locks (PGlite: any query waits); a search
+      // with no match reads only the search table.
       let release = () => {};
       const held = new Promise<void>((resolve) => {
         release = resolve;
       });
       const locking = database.db.transaction(async (tx) => {
-        await tx.execute(sql`lock table parts in access exclusive mode`);
+        await tx.execute(sql`lock table parts, part_search in access exclusive mode`);
         await held;
       });
       try {
