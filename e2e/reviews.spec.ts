@@ -1,10 +1,10 @@
-import { signUpViaApi, useToken } from './support/accounts.ts';
-import { E2E_BASE_URL } from './support/constants.ts';
+import { signUpViaApi, useToken, verifyEmailViaMail } from './support/accounts.ts';
 import { expect, expectAccessible, test } from './support/fixtures.ts';
 
 test.describe('reviews', () => {
   test('a customer adds a review and sees it on the home page', async ({ page, request }) => {
     const customer = await signUpViaApi(request, 'Robin Reviewer');
+    await verifyEmailViaMail(request, customer);
     await useToken(page, customer.token);
     const name = `Robin ${Math.random().toString(36).slice(2, 7)}`;
     const words = `Quick delivery and the chain fits perfectly (${name}).`;
@@ -19,12 +19,20 @@ test.describe('reviews', () => {
     await expect(page.getByText('Review Is Required')).toBeVisible();
     await page.getByLabel('Image Link').fill('javascript:alert(1)');
     await page.getByLabel('Name').focus();
-    await expect(page.getByText('Provide A Valid Image Link (http or https)')).toBeVisible();
+    await expect(
+      page.getByText('Choose A Picture From This Shop (For Example /images/avatars/avatar-2.svg)'),
+    ).toBeVisible();
+    // A picture on another site is refused too: it would tell that site who reads the home page.
+    await page.getByLabel('Image Link').fill('https://example.com/me.png');
+    await page.getByLabel('Name').focus();
+    await expect(
+      page.getByText('Choose A Picture From This Shop (For Example /images/avatars/avatar-2.svg)'),
+    ).toBeVisible();
     await expectAccessible(page);
 
     await page.getByLabel('Name').fill(name);
     await page.getByLabel('Rating (1 to 5)').fill('4');
-    await page.getByLabel('Image Link').fill(`${E2E_BASE_URL}/images/avatars/avatar-2.svg`);
+    await page.getByLabel('Image Link').fill('/images/avatars/avatar-2.svg');
     await page.getByLabel('Review').fill(words);
     await page.getByRole('button', { name: 'Add Review' }).click();
     await expect(page.getByText('Thank You For Your Review')).toBeVisible();

@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { E2E_ADMIN } from './constants.ts';
 import { uniqueEmail } from './fixtures.ts';
+import { linkIn, waitForMail } from './mailbox.ts';
 
 export interface E2eUser {
   email: string;
@@ -17,6 +18,14 @@ export async function signUpViaApi(request: APIRequestContext, name = 'Casey Rid
   if (!res.ok()) throw new Error(`sign-up failed: ${res.status()} ${await res.text()}`);
   const body = (await res.json()) as { token: string };
   return { email, password, name, token: body.token };
+}
+
+/** Verifies the user's email with the link of the mail sign-up sent (posting a review needs a verified email). */
+export async function verifyEmailViaMail(request: APIRequestContext, user: Pick<E2eUser, 'email'>): Promise<void> {
+  const mail = await waitForMail(user.email, { subject: /verify your email/i });
+  const token = new URLSearchParams(linkIn(mail, '/verify-email').split('#')[1] ?? '').get('token');
+  const res = await request.post('/api/email/verify', { data: { token } });
+  if (!res.ok()) throw new Error(`email verification failed: ${res.status()} ${await res.text()}`);
 }
 
 /** Signs the seeded admin in through the real API (POST /api/login). */

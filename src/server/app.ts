@@ -22,6 +22,7 @@ import { checkoutRoutes } from './modules/orders/checkout-routes.ts';
 import { ordersRoutes } from './modules/orders/orders-routes.ts';
 import { paymentsRoutes } from './modules/payments/payments-routes.ts';
 import { refundsRoutes } from './modules/payments/refunds-routes.ts';
+import { DEFAULT_REVIEW_LIMITS } from './modules/reviews/review-limits.ts';
 import { reviewsRoutes } from './modules/reviews/reviews-routes.ts';
 import { seoRoutes } from './modules/seo/seo-routes.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -190,7 +191,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(jobsRoutes, { jobs });
   await app.register(catalogRoutes, { catalog });
   await app.register(fitmentRoutes, { vehicles, garage });
-  await app.register(reviewsRoutes, { reviews });
+  await app.register(reviewsRoutes, {
+    reviews,
+    limits: { ...DEFAULT_REVIEW_LIMITS, namespace: config.RATE_LIMIT_NAMESPACE },
+  });
   await app.register(ordersRoutes, { orders });
   await app.register(paymentsRoutes, { payments, refunds: services.refunds });
   await app.register(refundsRoutes, { refunds: services.refunds });

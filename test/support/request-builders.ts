@@ -366,7 +366,7 @@ export function testPhoto(colour = '#c33'): Promise<Buffer> {
 export const validReview = () => ({
   name: 'Riley',
   number: 5,
-  img: 'https://example.com/riley.png',
+  img: '/images/avatars/avatar-3.svg',
   review: 'Fast delivery, fits well.',
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { databaseDrivers } from '../enums.ts';
+import { isShopImagePath } from './review-image.ts';
 
 /** The one error shape every failing API call answers with (design §2). */
 export const errorResponseSchema = z.object({
@@ -62,10 +63,7 @@ export const imageRefSchema = z
   .trim()
   .max(2048, 'Use A Link Of At Most 2048 Characters')
   .refine(
-    (value) =>
-      /^\/images\/[a-z0-9/_.-]+\.(svg|png|jpe?g|webp|avif)$/i.test(value) ||
-      /^\/uploads\/parts\/[a-f0-9]+-\d+\.webp$/.test(value) ||
-      httpUrlSchema.safeParse(value).success,
+    (value) => isShopImagePath(value) || httpUrlSchema.safeParse(value).success,
     'Provide A Valid Image Link (http or https)',
   );
 

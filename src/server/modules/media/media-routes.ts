@@ -74,12 +74,13 @@ export const mediaRoutes: FastifyPluginAsyncZod<MediaRoutesOptions> = async (
             '`application/octet-stream`); what it is is decided by its content, never its name or declared type. ' +
             `Up to ${Math.round(maxUploadBytes / 1024 / 1024)} MB (413 above) and 40 megapixels; SVG and other ` +
             'formats are 415. Converted to WebP at 320, 640 and 1280 px wide (no wider than the original) and added ' +
-            "last; the part's first photo is its main one and its URL the part's `img`. Answers every photo of the part.",
+            "last; the part's first photo is its main one and its URL the part's `img`. Answers every photo of the part. " +
+            'A full uploads disk is 507 `insufficient_storage` with `Retry-After` (nothing is kept of the upload).',
           security: bearerAuth,
           consumes: PHOTO_ACCEPT.split(',').concat('application/octet-stream'),
           params: uuidParamsSchema,
           body: z.any().meta({ type: 'string', format: 'binary' }),
-          response: { 201: partPhotosSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+          response: { 201: partPhotosSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 507) },
         },
       },
       async (request, reply) => {

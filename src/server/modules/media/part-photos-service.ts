@@ -120,11 +120,14 @@ export class PartPhotosService {
 
   /**
    * Housekeeping: files no photo row names any more (a deleted part's photos go with it by ON DELETE CASCADE, and an
-   * upload whose process died between its files and its row), removed once an hour old: younger files may belong to
-   * an upload still on its way to its row.
+   * upload whose process died between its files and its row), and temporary files of writes cut short, removed once
+   * an hour old: younger files may belong to an upload still on its way to its row. Answers how many photos went.
    */
   async sweepUnusedFiles(now = new Date()): Promise<number> {
-    const stored = await this.#storage.storedBefore(new Date(now.getTime() - UNUSED_FILE_GRACE_MS));
+    const cutoff = new Date(now.getTime() - UNUSED_FILE_GRACE_MS);
+    // Temporary files of writes a crash or a full disk cut short: an upload writes its files in seconds.
+    await this.#storage.removeLeftoversBefore(cutoff);
+    const stored = await this.#storage.storedBefore(cutoff);
     const used = await this.#photos.keysInUse(stored.map((entry) => entry.key));
     const unused = stored.filter((entry) => !used.has(entry.key));
     for (const entry of unused) await this.#storage.remove(entry.key, entry.widths);

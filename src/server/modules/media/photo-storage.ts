@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { InsufficientStorageError } from '../../errors.ts';
 
 /** One stored width of a photo. */
 export interface PhotoFile {
@@ -21,7 +22,21 @@ export interface PhotoStorage {
   urlOf(key: string, width: number): string;
   /** The keys stored, each with its widths, whose files were all written before `before`. */
   storedBefore(before: Date): Promise<{ key: string; widths: number[] }[]>;
+  /** Removes what writes cut short left behind (a process that died mid-write) before `before`; how many. */
+  removeLeftoversBefore(before: Date): Promise<number>;
 }
+
+/** The disk, or the shop user's quota on it, is full: "try again later" (507), never a 500. */
+const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT']);
+const isDiskFull = (error: unknown) => DISK_FULL_CODES.has(String((error as { code?: unknown } | null)?.code));
+/**
+ * The one file-system call whose failure depends on the disk's state (full, quota): a test stands in a full disk
+ * here, since filling a real one takes a mount or a loop device.
+ */
+export const diskWrites = { writeFile: fs.writeFile };
+
+/** A file being written: `<key>-<width>.webp.<uuid>.tmp`. */
+const TEMPORARY_NAME = /^[a-f0-9]{16,64}-\d+\.webp\.[0-9a-f-]{36}\.tmp$/;
 
 /** The URL prefix the disk storage's files are served under (media-routes.ts serves UPLOADS_DIR there). */
 export const UPLOADS_URL_PREFIX = '/uploads/';
@@ -35,19 +50,23 @@ export class DiskPhotoStorage implements PhotoStorage {
   }
 
   async put(key: string, files: PhotoFile[]): Promise<void> {
-    await fs.mkdir(this.#dir, { recursive: true });
     const written: string[] = [];
+    let temporary: string | undefined;
     try {
+      await fs.mkdir(this.#dir, { recursive: true });
       for (const file of files) {
         const target = this.#path(key, file.width);
-        const temporary = `${target}.${crypto.randomUUID()}.tmp`;
-        await fs.writeFile(temporary, file.data);
+        temporary = `${target}.${crypto.randomUUID()}.tmp`;
+        await diskWrites.writeFile(temporary, file.data);
         await fs.rename(temporary, target);
+        temporary = undefined;
         written.push(target);
       }
     } catch (error) {
-      await Promise.all(written.map((file) => fs.rm(file, { force: true })));
-      throw error;
+      // A write cut short (a full disk) leaves its temporary file: it goes with the widths already stored.
+      const leftovers = temporary ? [...written, temporary] : written;
+      await Promise.all(leftovers.map((file) => fs.rm(file, { force: true }).catch(() => undefined)));
+      throw isDiskFull(error) ? new InsufficientStorageError() : error;
     }
   }
 
@@ -79,6 +98,24 @@ export class DiskPhotoStorage implements PhotoStorage {
     return [...found]
       .filter(([, entry]) => entry.newest < before.getTime())
       .map(([key, entry]) => ({ key, widths: entry.widths }));
+  }
+
+  async removeLeftoversBefore(before: Date): Promise<number> {
+    let names: string[];
+    try {
+      names = await fs.readdir(this.#dir);
+    } catch {
+      return 0; // Nothing uploaded yet.
+    }
+    let removed = 0;
+    for (const name of names.filter((n) => TEMPORARY_NAME.test(n))) {
+      const file = path.join(this.#dir, name);
+      const modified = (await fs.stat(file).catch(() => undefined))?.mtimeMs;
+      if (modified === undefined || modified >= before.getTime()) continue;
+      await fs.rm(file, { force: true });
+      removed += 1;
+    }
+    return removed;
   }
 
   #path(key: string, width: number): string {

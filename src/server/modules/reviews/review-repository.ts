@@ -11,9 +11,8 @@ export class ReviewRepository {
     this.#db = db;
   }
 
-  async listNewestFirst(limit?: number): Promise<ReviewRow[]> {
-    const query = this.#db.select().from(reviews).orderBy(desc(reviews.createdAt), desc(reviews.id)).$dynamic();
-    return limit === undefined ? query : query.limit(limit);
+  async listNewestFirst(limit: number): Promise<ReviewRow[]> {
+    return this.#db.select().from(reviews).orderBy(desc(reviews.createdAt), desc(reviews.id)).limit(limit);
   }
 
   async insert(values: NewReviewRow): Promise<ReviewRow> {

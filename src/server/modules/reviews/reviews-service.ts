@@ -1,4 +1,7 @@
-import type { Review, ReviewInput } from '../../../shared/schemas/reviews.ts';
+import { isShopImagePath, REVIEW_FALLBACK_IMAGE } from '../../../shared/schemas/review-image.ts';
+import { type Review, type ReviewInput, reviewMessages } from '../../../shared/schemas/reviews.ts';
+import { AppError } from '../../errors.ts';
+import type { SessionUser } from '../../plugins/auth.ts';
 import type { ReviewRepository, ReviewRow } from './review-repository.ts';
 
 /** The boundary where the clear column name `rating` becomes the spec's wire name `number`. */
@@ -7,7 +10,8 @@ function toWireReview(row: ReviewRow): Review {
     _id: row.id,
     name: row.name,
     number: row.rating,
-    img: row.img,
+    // A review written before pictures had to be the shop's may name another site: never sent on to a browser.
+    img: isShopImagePath(row.img) ? row.img : REVIEW_FALLBACK_IMAGE,
     review: row.review,
     createdAt: row.createdAt.toISOString(),
   };
@@ -19,7 +23,12 @@ export class ReviewsService {
     this.#reviews = reviews;
   }
 
-  async list(limit?: number): Promise<Review[]> {
+  /** Only an account whose owner proved the email may post: throwaway accounts cannot fill the home page. */
+  assertMayPost(author: Pick<SessionUser, 'emailVerified'>): void {
+    if (!author.emailVerified) throw new AppError(403, 'email_not_verified', reviewMessages.verifyEmailFirst);
+  }
+
+  async list(limit: number): Promise<Review[]> {
     return (await this.#reviews.listNewestFirst(limit)).map(toWireReview);
   }
 

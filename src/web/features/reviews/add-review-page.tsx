@@ -4,6 +4,7 @@ import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
 import { toast } from 'react-toastify/unstyled';
 import type { z } from 'zod';
+import { REVIEW_AVATARS } from '../../../shared/schemas/review-image.ts';
 import { type ReviewInput, reviewInputSchema } from '../../../shared/schemas/reviews.ts';
 import { FormField } from '../../components/form-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
@@ -65,9 +66,15 @@ export function Component() {
             label="Image Link"
             type="text"
             inputMode="url"
-            placeholder="https://…"
-            hint="A link to your photo (http or https)."
+            placeholder={REVIEW_AVATARS[1]}
+            list="review-avatars"
+            hint="A picture on this shop, such as one of our avatars (/images/avatars/avatar-1.svg to avatar-6.svg). Links to other sites are not accepted."
           />
+          <datalist id="review-avatars">
+            {REVIEW_AVATARS.map((avatar) => (
+              <option key={avatar} value={avatar} />
+            ))}
+          </datalist>
           <FormField form={form} name="review" label="Review" as="textarea" rows={4} maxLength={500} />
           <SubmitButton busy={form.formState.isSubmitting} busyLabel="Sending your review…" className="btn-brand">
             Add Review

@@ -1,10 +1,11 @@
 import Card from 'react-bootstrap/Card';
 import Placeholder from 'react-bootstrap/Placeholder';
+import { isShopImagePath, REVIEW_FALLBACK_IMAGE } from '../../../shared/schemas/review-image.ts';
 import type { Review } from '../../../shared/schemas/reviews.ts';
 import { StarRating } from './star-rating.tsx';
 import './reviews.css';
 
-const FALLBACK_AVATAR = '/images/avatars/avatar-6.svg';
+const FALLBACK_AVATAR = REVIEW_FALLBACK_IMAGE;
 
 /** One client review: photo, name, stars and words. */
 export function ReviewCard({ review }: { review: Review }) {
@@ -13,7 +14,8 @@ export function ReviewCard({ review }: { review: Review }) {
       <Card.Body>
         <div className="d-flex align-items-center gap-3 mb-3">
           <img
-            src={review.img}
+            // Only the shop's own pictures: a link to another site would tell that site who reads the page.
+            src={isShopImagePath(review.img) ? review.img : FALLBACK_AVATAR}
             alt={review.name}
             width={56}
             height={56}
