@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Container from 'react-bootstrap/Container';
@@ -17,7 +17,6 @@ import { VehicleFinder } from '../../features/fitment/vehicle-finder.tsx';
 import { ReviewCard, ReviewCardSkeleton } from '../../features/reviews/review-card.tsx';
 import { reviewsQueryOptions } from '../../features/reviews/reviews-api.ts';
 import { useForgetVanishedVehicle, useGarage } from '../../lib/current-vehicle.tsx';
-import { HydrateLater } from '../../lib/hydrate-later.tsx';
 import { mainPicture } from '../../lib/main-picture.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { featuredImages, featuredProducts, safetyGearSearch, trustFigures } from './home-content.ts';
@@ -29,31 +28,31 @@ export function Component() {
   return (
     <>
       <HeroBanner />
-      {/* Issue 15: below the banner on a phone, each hydrated in a task of its own after the first pass. */}
-      <HydrateLater>
+      {/* Below the banner on a phone: each its own boundary, hydrated after the first pass in short tasks (ADR 024). */}
+      <Suspense fallback={null}>
         <FindYourVehicle />
-      </HydrateLater>
-      <HydrateLater>
+      </Suspense>
+      <Suspense fallback={null}>
         <LatestParts />
-      </HydrateLater>
-      <HydrateLater>
+      </Suspense>
+      <Suspense fallback={null}>
         <SafetyGearPromo />
-      </HydrateLater>
-      <HydrateLater>
+      </Suspense>
+      <Suspense fallback={null}>
         <FeaturedImages />
-      </HydrateLater>
-      <HydrateLater>
+      </Suspense>
+      <Suspense fallback={null}>
         <FeaturedProducts />
-      </HydrateLater>
-      <HydrateLater>
+      </Suspense>
+      <Suspense fallback={null}>
         <TrustSummary />
-      </HydrateLater>
-      <HydrateLater>
+      </Suspense>
+      <Suspense fallback={null}>
         <ClientReviews />
-      </HydrateLater>
-      <HydrateLater>
+      </Suspense>
+      <Suspense fallback={null}>
         <CallToAction />
-      </HydrateLater>
+      </Suspense>
     </>
   );
 }

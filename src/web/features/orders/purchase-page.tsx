@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, Suspense, useEffect, useId, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
@@ -26,7 +26,6 @@ import { SubmitButton } from '../../components/submit-button.tsx';
 import { ApiError, errorMessage, SubmitKeys } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-context.tsx';
 import { useCart } from '../../lib/cart-context.tsx';
-import { HydrateLater } from '../../lib/hydrate-later.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { clearPurchaseDraft, readPurchaseDraft, savePurchaseDraft } from './purchase-draft.ts';
 import { usePlaceOrder } from './use-order-mutations.ts';
@@ -286,8 +285,8 @@ function PurchaseScreen({
           </p>
         </Col>
         <Col md={7} lg={8}>
-          {/* Issue 15: under the part on a phone; hydrated in a task of its own after the first pass. */}
-          <HydrateLater>
+          {/* Under the part on a phone: a boundary of its own, hydrated after the first pass. */}
+          <Suspense fallback={null}>
             <div className="bg-white border rounded p-3 p-md-4">
               <h2 className="h5 mb-3">Your Order</h2>
               {placed ? (
@@ -380,13 +379,13 @@ function PurchaseScreen({
                 </div>
               </Form>
             </div>
-          </HydrateLater>
+          </Suspense>
         </Col>
       </Row>
       {fitment ? (
-        <HydrateLater>
+        <Suspense fallback={null}>
           <div className="mt-4">{fitment}</div>
-        </HydrateLater>
+        </Suspense>
       ) : null}
       <ConfirmDialog
         show={askFit !== null}
