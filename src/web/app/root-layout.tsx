@@ -2,7 +2,6 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { LoadingSpinner } from '../components/query-state.tsx';
 import { useAuth } from '../lib/auth-context.tsx';
-import { useHydrated } from '../lib/hydration.ts';
 import { ShoppingForBar } from './shopping-for-bar.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteNavbar } from './site-navbar.tsx';
@@ -25,11 +24,8 @@ const VerifyEmailBanner = lazy(async () => {
 
 function useAfterLoad(): boolean {
   const [ready, setReady] = useState(false);
-  // Not while a server-rendered page waits to be hydrated: a change to the layout then would make React throw the
-  // page's HTML away and render it again.
-  const hydrated = useHydrated();
+  // An effect: it runs once the page is hydrated, never in the render that hydrates it.
   useEffect(() => {
-    if (!hydrated) return;
     const idle = () => {
       if ('requestIdleCallback' in window) window.requestIdleCallback(() => setReady(true), { timeout: 1000 });
       else setTimeout(() => setReady(true), 200);
@@ -40,7 +36,7 @@ function useAfterLoad(): boolean {
     }
     window.addEventListener('load', idle, { once: true });
     return () => window.removeEventListener('load', idle);
-  }, [hydrated]);
+  }, []);
   return ready;
 }
 

@@ -17,6 +17,7 @@ import { VehicleFinder } from '../../features/fitment/vehicle-finder.tsx';
 import { ReviewCard, ReviewCardSkeleton } from '../../features/reviews/review-card.tsx';
 import { reviewsQueryOptions } from '../../features/reviews/reviews-api.ts';
 import { useForgetVanishedVehicle, useGarage } from '../../lib/current-vehicle.tsx';
+import { useHydrated } from '../../lib/hydration.ts';
 import { mainPicture } from '../../lib/main-picture.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { featuredImages, featuredProducts, safetyGearSearch, trustFigures } from './home-content.ts';
@@ -291,6 +292,8 @@ function ClientReviews() {
 
 function CallToAction() {
   const [showContact, setShowContact] = useState(false);
+  // The dialog opens only with the app: the button waits for this part of the page to be hydrated.
+  const hydrated = useHydrated();
   const quoteLink = `mailto:${shopInfo.contactEmail}?subject=${encodeURIComponent('Request for quote')}`;
   return (
     <section className="home-cta py-5" aria-labelledby="cta-title">
@@ -301,7 +304,7 @@ function CallToAction() {
           <a href={quoteLink} className="btn btn-brand btn-lg">
             Request For Quote
           </a>
-          <Button variant="outline-dark" size="lg" onClick={() => setShowContact(true)}>
+          <Button variant="outline-dark" size="lg" disabled={!hydrated} onClick={() => setShowContact(true)}>
             Contact Us
           </Button>
         </div>

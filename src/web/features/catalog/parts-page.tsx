@@ -11,6 +11,7 @@ import type { Part } from '../../../shared/schemas/parts.ts';
 import { PartCard, PartCardSkeleton, PurchaseLink } from '../../components/part-card.tsx';
 import { EmptyState, LoadError, SkeletonGrid } from '../../components/query-state.tsx';
 import { useForgetVanishedVehicle } from '../../lib/current-vehicle.tsx';
+import { useHydrated } from '../../lib/hydration.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { SearchBar, useCatalogSearch } from './catalog-search.tsx';
 import {
@@ -93,9 +94,7 @@ export function PartsPage({ vehicle, vehicleReady, vehiclePanel, renderBadge }: 
         </Col>
         <Col lg={9}>
           <div className="d-flex flex-wrap align-items-center gap-2 mb-2">
-            <Button variant="outline-dark" className="d-lg-none" onClick={() => setShowFilters(true)}>
-              Filters{filtersSet > 0 ? ` (${filtersSet})` : ''}
-            </Button>
+            <FiltersButton count={filtersSet} onClick={() => setShowFilters(true)} />
             <p className="text-body-secondary small mb-0" aria-live="polite">
               {parts.isSuccess ? resultSummary(total, q, page, pageCount, parts.data.capped === true) : '\u00a0'}
             </p>
@@ -249,4 +248,15 @@ function resultSummary(total: number, q: string, page: number, pageCount: number
   // A broad search ranks its best 1,000 matches (ADR 012): the total is then "at least".
   const what = `${total}${capped ? '+' : ''} ${total === 1 ? 'part' : 'parts'}${q ? ` matching “${q}”` : ''}`;
   return pageCount > 1 ? `${what}, page ${page} of ${pageCount}` : what;
+}
+
+/** On a phone, opens the filters: only with the app, so disabled until hydrated (a component of its own, so only it
+ * renders again then). */
+function FiltersButton({ count, onClick }: { count: number; onClick(): void }) {
+  const hydrated = useHydrated();
+  return (
+    <Button variant="outline-dark" className="d-lg-none" disabled={!hydrated} onClick={onClick}>
+      Filters{count > 0 ? ` (${count})` : ''}
+    </Button>
+  );
 }
