@@ -1,5 +1,5 @@
 import type { APIRequestContext, ConsoleMessage, Page } from '@playwright/test';
-import { logInOnPage, signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
+import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
 import { expect, expectAccessible, expectHydrated, holdRequests, test } from './support/fixtures.ts';
 
 /*
@@ -152,8 +152,8 @@ async function pressesSeen(page: Page) {
 
 /**
  * Settles once React has hydrated the page's outer part (its layout carries React's fiber), before its Suspense
- * boundaries; that task then goes on for a while, as a slow phone's would, so a press made meanwhile is handled before
- * React's next turn at the boundaries (a browser runs input before other work). The check runs between React's own
+ * boundaries; that task then goes on until the test's press is waiting, as a slow phone's would, so the press is handled
+ * before React's next turn at the boundaries (a browser runs input before other work). The check runs between React's own
  * tasks (a MessageChannel, as React's scheduler uses). A press by `page.mouse`, one input event: a locator's click
  * first waits for frames, by which time the boundaries may be hydrated too.
  */
@@ -169,10 +169,11 @@ function whenOuterPartHydrated(page: Page): Promise<void> {
             return;
           }
           resolve();
-          // A microtask after the one that answers the test.
+          // A microtask after the one that answers the test. Until the press is waiting (Chromium says so), 3 s at most.
           queueMicrotask(() => {
-            const end = performance.now() + 300;
-            while (performance.now() < end) {
+            const scheduling = (navigator as { scheduling?: { isInputPending?(): boolean } }).scheduling;
+            const end = performance.now() + 3000;
+            while (performance.now() < end && !scheduling?.isInputPending?.()) {
               // busy, as a slow phone is
             }
           });
