@@ -66,7 +66,7 @@ function precompress(): Plugin {
 }
 
 /**
- * The modules the browser loads for a first visit to the home page, as two chunks instead of ~30 (issue 15, ADR 021):
+ * The modules the browser loads for a first visit to the home page, as two chunks instead of ~30:
  * `app` for what the entry (`main.tsx`) imports statically, loaded by every page, and `home` for what the home route
  * adds. Left to itself the bundler makes a chunk of every set of modules shared by a different set of routes, and the
  * home page loaded 33 files of 0.2–2.5 KB (each a request with ~1.2 KB of headers, each a module to compile). The
