@@ -6,13 +6,7 @@ import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { PurgeCSS } from 'purgecss';
 import { defineConfig, type Plugin } from 'vite';
-import {
-  BOOT_SCRIPTS_ID,
-  ROUTE_MODULES_ID,
-  SERVER_RENDERED_ROUTE_MODULES,
-  SERVER_STATE_ID,
-} from './src/shared/server-rendering.ts';
-import { bootApp } from './src/web/boot.ts';
+import { SERVER_RENDERED_ROUTE_MODULES } from './src/shared/server-rendering.ts';
 
 /**
  * Text files worth compressing. index.html too since it carries the app's stylesheet (ADR 018): the server sends it
@@ -72,7 +66,7 @@ function precompress(): Plugin {
 }
 
 /**
- * The modules the browser loads for a first visit to the home page, as two chunks instead of ~30 (issue 15, ADR 021):
+ * The modules the browser loads for a first visit to the home page, as two chunks instead of ~30:
  * `app` for what the entry (`main.tsx`) imports statically, loaded by every page, and `home` for what the home route
  * adds. Left to itself the bundler makes a chunk of every set of modules shared by a different set of routes, and the
  * home page loaded 33 files of 0.2–2.5 KB (each a request with ~1.2 KB of headers, each a module to compile). The
@@ -287,58 +281,6 @@ function purgeBootstrap(): Plugin {
   };
 }
 
-const BOOT_IDS = { scripts: BOOT_SCRIPTS_ID, routeModules: ROUTE_MODULES_ID, serverState: SERVER_STATE_ID } as const;
-
-/**
- * index.html loads no module and preloads nothing itself (ADR 021): the entry and its modulepreloads become data
- * (`<script type="application/json" id="redline-scripts">`) that `bootApp` (src/web/boot.ts, written as the classic
- * deferred script `assets/boot-<hash>.js`) turns into requests after the first paint of a server-rendered page, at
- * once on the shell. No inline script: the CSP's `script-src 'self'` stays as it is.
- */
-function startAfterFirstPaint(): Plugin {
-  let outDir = '';
-  let boot: { fileName: string; source: string } | undefined;
-  return {
-    name: 'redline-start-after-first-paint',
-    apply: 'build',
-    configResolved(config) {
-      outDir = config.build.ssr ? '' : path.resolve(config.root, config.build.outDir);
-    },
-    transformIndexHtml: {
-      order: 'post',
-      handler(html) {
-        if (!outDir) return html;
-        let entry = '';
-        const preload: string[] = [];
-        const rest = html
-          .replace(/\s*<script type="module" crossorigin src="([^"]+)"><\/script>/g, (_tag, src: string) => {
-            if (entry) throw new Error('startAfterFirstPaint: more than one module script in index.html');
-            entry = src;
-            return '';
-          })
-          .replace(/\s*<link rel="modulepreload"[^>]* href="([^"]+)"[^>]*>/g, (_tag, href: string) => {
-            preload.push(href);
-            return '';
-          });
-        if (!entry) throw new Error('startAfterFirstPaint: no module script in index.html');
-        const source = `(${bootApp.toString()})(${JSON.stringify(BOOT_IDS)});\n`;
-        const hash = crypto.createHash('sha256').update(source).digest('base64url').slice(0, 8);
-        boot = { fileName: `assets/boot-${hash}.js`, source };
-        const data = JSON.stringify({ entry, preload }).replaceAll('<', '\\u003c');
-        return rest.replace(
-          '</body>',
-          `  <script type="application/json" id="${BOOT_IDS.scripts}">${data}</script>\n` +
-            `    <script defer src="/${boot.fileName}"></script>\n  </body>`,
-        );
-      },
-    },
-    writeBundle() {
-      if (!outDir || !boot) return;
-      fs.writeFileSync(path.join(outDir, boot.fileName), boot.source);
-    },
-  };
-}
-
 /**
  * The app's one stylesheet (`build.cssCodeSplit: false`) goes into index.html's <head> as a <style> element instead of
  * a <link>: a page paints with its first response, with no render-blocking request (issue 15, LCP; ADR 018). The CSP
@@ -414,24 +356,7 @@ function serverRenderingBundle(): Plugin {
   };
 }
 
-/**
- * The browser build runs on Preact's React compatibility layer (ADR 021): `react`, `react-dom` and the JSX runtimes
- * resolve to it (`react` through src/web/runtime/react-on-preact.ts, which adds what React Router needs and preact/compat
- * lacks). Exact names only: `react-bootstrap` or `react-router` are not `react`. The server bundle (`--ssr`) keeps
- * React, whose streaming renderer the server-rendered pages use.
- */
-function browserRuntime(): { find: RegExp; replacement: string }[] {
-  return [
-    { find: /^react$/, replacement: path.resolve('src/web/runtime/react-on-preact.ts') },
-    { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
-    { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
-    { find: /^react-dom$/, replacement: 'preact/compat' },
-    { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-  ];
-}
-
-export default defineConfig(({ isSsrBuild }) => ({
-  resolve: { alias: isSsrBuild ? [] : browserRuntime() },
+export default defineConfig({
   plugins: [
     zodJitlessFirst(),
     firstLoad.plugin,
@@ -442,7 +367,6 @@ export default defineConfig(({ isSsrBuild }) => ({
     preloadRoute('src/web/app/routes/home-page.tsx'),
     serverRenderingBundle(),
     inlineStylesheet(),
-    startAfterFirstPaint(),
   ],
   publicDir: 'public',
   build: {
@@ -485,4 +409,4 @@ export default defineConfig(({ isSsrBuild }) => ({
     // In development the API runs on its own port; the browser sees one origin, as in production.
     proxy: { '/api': 'http://localhost:3000' },
   },
-}));
+});

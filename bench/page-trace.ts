@@ -50,7 +50,14 @@ try {
       categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'],
     });
     await page.goto(`${server.baseUrl}${pagePath}`, { waitUntil: 'networkidle0' });
-    await page.waitForSelector('html[data-hydrated="true"]', { timeout: 30_000 });
+    // Hydrated: every element of #root carries React's fiber (a Suspense boundary not hydrated yet has none).
+    await page.waitForFunction(
+      () =>
+        [...(document.getElementById('root')?.querySelectorAll('*') ?? [])].every((element) =>
+          Object.keys(element).some((key) => key.startsWith('__reactFiber$')),
+        ),
+      { timeout: 30_000 },
+    );
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await page.tracing.stop();
     if (profileDir) {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { formatUsd } from '../src/shared/money.ts';
-import { BOOT_SCRIPTS_ID, ROUTE_MODULES_ID, SERVER_STATE_ID } from '../src/shared/server-rendering.ts';
+import { SERVER_STATE_ID } from '../src/shared/server-rendering.ts';
 import { Fixtures, validPart } from './support/request-builders.ts';
 import { freePort, START_TIMEOUT_MS, startServer, waitForHealthy } from './support/server-process.ts';
 import { describeEachDatabase } from './support/test-app.ts';
@@ -96,11 +96,6 @@ function rootOf(html: string): string {
   expect(start).toBeGreaterThan(-1);
   expect(end).toBeGreaterThan(start);
   return html.slice(start, end);
-}
-
-/** The text of the `<script type="application/json" id=…>` with that id. */
-function dataScript(html: string, id: string): string | undefined {
-  return html.match(new RegExp(`<script type="application/json" id="${id}">(.*?)</script>`))?.[1];
 }
 
 function headOf(html: string): string {
@@ -211,26 +206,24 @@ describeEachDatabase(
       expect(headOf(res.body)).toContain('<meta property="og:title"');
     });
 
-    it('starts the app from one deferred boot script, with every chunk it names in the build (ADR 021)', async () => {
+    it("starts the app from one module script and preloads the page's chunks, every one in the build (ADR 024)", async () => {
       for (const page of ['/', `/part/${part._id}`]) {
         const res = await ctx().app.inject({ method: 'GET', url: page });
         const scripts = [...res.body.matchAll(/<script[^>]* src="([^"]+)"[^>]*>/g)];
         expect(scripts.map(([tag]) => tag)).toEqual([
-          expect.stringMatching(/^<script defer src="\/assets\/boot-[\w-]+\.js">$/),
+          expect.stringMatching(/^<script type="module" crossorigin src="\/assets\/index-[\w-]+\.js">$/),
         ]);
-        const boot = JSON.parse(dataScript(res.body, BOOT_SCRIPTS_ID) ?? 'null') as {
-          entry: string;
-          preload: string[];
-        };
-        const routeModules = JSON.parse(dataScript(res.body, ROUTE_MODULES_ID) ?? '[]') as string[];
-        if (page !== '/') expect(routeModules.some((file) => file.includes('purchase-route'))).toBe(true);
-        for (const file of [scripts[0]?.[1] ?? '', boot.entry, ...boot.preload, ...routeModules]) {
+        const preloads = [...headOf(res.body).matchAll(/<link rel="modulepreload"[^>]* href="([^"]+)"/g)].map(
+          ([, href]) => href ?? '',
+        );
+        if (page !== '/') expect(preloads.some((file) => file.includes('purchase-route'))).toBe(true);
+        for (const file of [scripts[0]?.[1] ?? '', ...preloads]) {
           expect(fs.existsSync(path.join(STATIC_DIR, file)), file).toBe(true);
         }
       }
     });
 
-    it('puts the image preloads React hoists into <head>, so #root starts with the layout Preact hydrates', async () => {
+    it('puts the image preloads React hoists into <head>, so #root starts with the layout the browser hydrates', async () => {
       const res = await ctx().app.inject({ method: 'GET', url: '/' });
       expect(rootOf(res.body)).toMatch(/^<div id="root"><div class="d-flex/);
       expect(headOf(res.body)).toMatch(/<link rel="preload" as="image" href="\/images\/home\/hero-banner\.svg"/);

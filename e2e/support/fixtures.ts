@@ -68,12 +68,24 @@ export function uniqueEmail(prefix = 'rider'): string {
 }
 
 /**
- * Waits until the app has taken the server's page over (ADR 021, 023: `html[data-hydrated]`). Keys pressed before then
- * reach only the browser (the boot script hands over clicks, sends and typing, not key presses), so a test that
- * drives a page by keyboard waits for this first.
+ * Whether React has taken over every element of the page (ADR 024): each element React hydrated or rendered carries
+ * its fiber (`__reactFiber$…`); the server's HTML of a Suspense boundary not hydrated yet does not. Runs in the page.
+ */
+export function pageIsHydrated(): boolean {
+  const root = document.getElementById('root');
+  const elements = root ? [...root.querySelectorAll('*')] : [];
+  return (
+    elements.length > 0 &&
+    elements.every((element) => Object.keys(element).some((key) => key.startsWith('__reactFiber$')))
+  );
+}
+
+/**
+ * Waits until React has taken the whole page over, its Suspense boundaries too. A key press on a part not hydrated
+ * yet reaches only the browser, so a test that drives a page by keyboard waits for this first.
  */
 export async function expectHydrated(page: Page): Promise<void> {
-  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+  await page.waitForFunction(pageIsHydrated);
 }
 
 /**

@@ -7,13 +7,6 @@
 export const SERVER_STATE_ID = 'redline-server-state';
 
 /**
- * ADR 021: the ids of the JSON the page's boot script (src/web/boot.ts) starts the app from: the build's entry and
- * chunks (index.html), and the chunks of the route the server rendered (added by the server).
- */
-export const BOOT_SCRIPTS_ID = 'redline-scripts';
-export const ROUTE_MODULES_ID = 'redline-route-modules';
-
-/**
  * The route module of each page the server renders, as Vite's manifest names it: the server preloads its chunks
  * (entry-server.tsx → static-spa.ts), and the build marks them for eager compilation (vite.config.ts, `compileHints`).
  */

@@ -243,7 +243,7 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
 
     // React puts the resources it hoists (the `<link rel="preload" as="image">` of images with a high fetch priority)
     // at the start of the HTML when it renders no whole document; they belong in <head>. In #root they would stand
-    // where the browser's hydration expects the layout, and Preact (ADR 021) would move the whole page past them.
+    // where the browser's hydration expects the layout.
     const { hoisted, html } = splitHoistedLinks(Buffer.concat(chunks).toString('utf8'));
 
     const state = scriptJson({

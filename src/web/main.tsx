@@ -8,7 +8,6 @@ import { SERVER_STATE_ID } from '../shared/server-rendering.ts';
 import { createAppRouter, prepareMatchedRoutes } from './app/router.tsx';
 import { AuthProvider } from './lib/auth-context.tsx';
 import { readToken } from './lib/auth-token.ts';
-import { markHydrated, startHydration } from './lib/hydration.ts';
 import { queryClient } from './lib/query-client.ts';
 
 const root = document.getElementById('root');
@@ -41,33 +40,25 @@ function App({ router }: { router: ReturnType<typeof createAppRouter> }) {
   );
 }
 
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
 /** The page rendered here from the start (the shell of a signed-in page, or a page whose route could not load). */
 function renderInBrowser(container: HTMLElement) {
-  markHydrated();
   createRoot(container).render(<App router={createAppRouter()} />);
 }
 
 if (serverState) {
-  // Issue 15: the page's HTML came from the server; the app takes it over as it is (lib/hydration.ts, ADR 021).
+  // The page's HTML came from the server; the app takes it over as it is. Its route module first: a route still to
+  // load would render nothing where the server's HTML is.
   const prepared = await prepareMatchedRoutes().then(
     () => true,
     () => false,
   );
   if (prepared) {
-    // Running the modules, making the router (matching its routes, reading the server's state) and hydrating are
-    // three tasks, not one: shorter tasks let the browser answer a tap in between (issue 15, Total Blocking Time).
-    await nextTask();
     const router = createAppRouter(serverState.router);
-    // A page's first read of its localStorage is the slow one (the browser loads the site's storage: ~5 ms on
-    // Lighthouse's phone): done here, beside the router's first read of sessionStorage, instead of inside the
-    // hydration, where the sign-in is read again (AuthProvider).
+    // A page's first read of its localStorage is the slow one (the browser loads the site's storage): done here,
+    // beside the router's first read of sessionStorage, instead of inside the hydration, where the sign-in is read.
     readToken();
-    await nextTask();
-    startHydration();
+    // React hydrates the page's outer part in this task and each <Suspense> boundary inside it later, a few
+    // milliseconds at a time; a click or key press on a part not hydrated yet hydrates that part at once and reaches it.
     hydrateRoot(root, <App router={router} />);
   } else {
     // The page's route module did not arrive: rendered anew, the router loads it again and shows its error page if

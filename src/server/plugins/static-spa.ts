@@ -7,7 +7,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { isPagePath } from '../../shared/paths.ts';
-import { type RenderResult, ROUTE_MODULES_ID, type ServerRenderer, scriptJson } from '../../shared/server-rendering.ts';
+import type { RenderResult, ServerRenderer } from '../../shared/server-rendering.ts';
 import { errorBody } from '../errors.ts';
 import { preferredEncoding } from './catalog-read-cache.ts';
 
@@ -185,9 +185,9 @@ function fillTemplate(template: string, page: Extract<RenderResult, { kind: 'pag
 }
 
 /**
- * The route module's chunks as the JSON list the boot script preloads (ADR 021) and its CSS, if it has any of its own
- * (since ADR 018 the build makes one stylesheet, inlined in index.html), as `<link rel="stylesheet">` (Vite's
- * manifest): the browser fetches the chunks alongside the entry instead of after it, so the page is hydrated sooner.
+ * The route module's chunks as `<link rel="modulepreload">` and its CSS, if it has any of its own (since ADR 018 the
+ * build makes one stylesheet, inlined in index.html), as `<link rel="stylesheet">` (Vite's manifest): the browser
+ * fetches the chunks alongside the entry instead of after it, so the page is hydrated sooner.
  */
 function routeAssets(root: string, template: string): (routeModule: string) => string {
   const manifestFile = path.join(root, '.vite', 'manifest.json');
@@ -213,13 +213,10 @@ function routeAssets(root: string, template: string): (routeModule: string) => s
       for (const imported of chunk.imports ?? []) visit(imported);
     };
     visit(routeModule);
-    // index.html already lists the home page's chunks. The page's boot script preloads these once the page has
-    // painted (ADR 021), so they are data here, not <link rel="modulepreload">.
-    const modules = [...scripts].filter((file) => !template.includes(`/${file}"`)).map((file) => `/${file}`);
+    // index.html already lists the home page's chunks.
+    const modules = [...scripts].filter((file) => !template.includes(`/${file}"`));
     const tags = [
-      ...(modules.length > 0
-        ? [`<script type="application/json" id="${ROUTE_MODULES_ID}">${scriptJson(modules)}</script>`]
-        : []),
+      ...modules.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
       ...[...styles].map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
     ]
       .map((tag) => `    ${tag}\n`)

@@ -92,7 +92,7 @@ export function GarageProvider({ children }: { children: ReactNode }) {
         : readLastVehicle();
 
   // Remembered for the next page load (and the router's loaders), once the garage has said which it is. Not while a
-  // server-rendered page hydrates: that render shows no vehicle whatever this browser keeps (issue 15).
+  // server-rendered page hydrates: that render shows no vehicle whatever this browser keeps.
   const hydrated = useHydrated();
   useEffect(() => {
     if (hydrated && status === 'ready') storeLastVehicle(current);

@@ -2,8 +2,6 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { LoadingSpinner } from '../components/query-state.tsx';
 import { useAuth } from '../lib/auth-context.tsx';
-import { HydrateLater } from '../lib/hydrate-later.tsx';
-import { HydrationDone, useHydrated } from '../lib/hydration.ts';
 import { ShoppingForBar } from './shopping-for-bar.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteNavbar } from './site-navbar.tsx';
@@ -26,11 +24,8 @@ const VerifyEmailBanner = lazy(async () => {
 
 function useAfterLoad(): boolean {
   const [ready, setReady] = useState(false);
-  // Not while a server-rendered page waits to be hydrated: a change to the layout then would make React throw the
-  // page's HTML away and render it again (issue 15).
-  const hydrated = useHydrated();
+  // An effect: it runs once the page is hydrated, never in the render that hydrates it.
   useEffect(() => {
-    if (!hydrated) return;
     const idle = () => {
       if ('requestIdleCallback' in window) window.requestIdleCallback(() => setReady(true), { timeout: 1000 });
       else setTimeout(() => setReady(true), 200);
@@ -41,7 +36,7 @@ function useAfterLoad(): boolean {
     }
     window.addEventListener('load', idle, { once: true });
     return () => window.removeEventListener('load', idle);
-  }, [hydrated]);
+  }, []);
   return ready;
 }
 
@@ -53,9 +48,9 @@ export function RootLayout() {
       <a className="visually-hidden-focusable skip-link" href="#main">
         Skip to content
       </a>
-      <HydrateLater>
+      <Suspense fallback={null}>
         <SiteNavbar />
-      </HydrateLater>
+      </Suspense>
       <ShoppingForBar />
       {user?.emailVerified === false ? (
         <Suspense fallback={null}>
@@ -65,14 +60,12 @@ export function RootLayout() {
       <main id="main" className="flex-grow-1" tabIndex={-1}>
         <Suspense fallback={<LoadingSpinner label="Loading…" page />}>
           <Outlet />
-          {/* Issue 15: beside the page, so it reports once the page itself is hydrated. */}
-          <HydrationDone />
         </Suspense>
       </main>
-      {/* Issue 15: at the bottom of every page, hydrated in a task of its own after the page. */}
-      <HydrateLater>
+      {/* Its own boundary: React hydrates it after the page, in short tasks (ADR 024). */}
+      <Suspense fallback={null}>
         <SiteFooter />
-      </HydrateLater>
+      </Suspense>
       {/* Spec §9: top right, 5000 ms, draggable, removed after dragging 80 % of its width. */}
       {toastsReady && (
         <Suspense fallback={null}>

@@ -149,11 +149,9 @@ function inBrowser(): boolean {
 }
 
 /**
- * Before a server-rendered page is hydrated (issue 15): the modules of the lazy routes of the page the browser is on
- * are loaded (the boot script has already asked for them, ADR 021) and become the routes' components, so the page is
- * hydrated in one pass over the server's HTML. A component that suspended during hydration would make Preact keep
- * only part of that HTML and render the rest again (the page flashed and lost what had been typed); the router
- * started with a `lazy` route still to load would render nothing at all.
+ * Before a server-rendered page is hydrated: the modules of the lazy routes of the page the browser is on are loaded
+ * (the server's `<link rel="modulepreload">` has already asked for them) and become the routes' components. The router
+ * started with a `lazy` route still to load would render nothing at all where the server's HTML is.
  */
 export async function prepareMatchedRoutes(): Promise<void> {
   const matched = (matchRoutes(routes, window.location) ?? []).map(({ route }) => route);

@@ -7,6 +7,7 @@ import { Link, NavLink, useNavigate } from 'react-router';
 import { paths } from '../../shared/paths.ts';
 import { useAuth } from '../lib/auth-context.tsx';
 import { useCart } from '../lib/cart-context.tsx';
+import { useHydrated } from '../lib/hydration.ts';
 
 /** Sticky at the top; collapses below the lg breakpoint (992 px), as spec §2 and §9 say. */
 export function SiteNavbar() {
@@ -30,8 +31,7 @@ export function SiteNavbar() {
           <img src="/images/logo.svg" alt="Redline Parts" width="180" height="40" />
         </Navbar.Brand>
         <CartLink onClick={close} />
-        {/* react-bootstrap's toggle does not say whether the menu is open; a screen reader needs to know. */}
-        <Navbar.Toggle aria-controls="main-nav" aria-label="Toggle navigation" aria-expanded={expanded} />
+        <MenuToggle expanded={expanded} />
         <Navbar.Collapse id="main-nav">
           <Nav className="ms-auto align-items-lg-center gap-lg-2">
             <Nav.Link as={NavLink} to={paths.parts} onClick={close}>
@@ -108,5 +108,19 @@ function CartLink({ onClick }: { onClick(): void }) {
         </span>
       ) : null}
     </NavLink>
+  );
+}
+
+/** The phone's menu button opens the menu only with the app: disabled until the bar is hydrated. */
+function MenuToggle({ expanded }: { expanded: boolean }) {
+  const hydrated = useHydrated();
+  return (
+    // react-bootstrap's toggle does not say whether the menu is open; a screen reader needs to know.
+    <Navbar.Toggle
+      aria-controls="main-nav"
+      aria-label="Toggle navigation"
+      aria-expanded={expanded}
+      disabled={!hydrated}
+    />
   );
 }

@@ -2,7 +2,7 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useM
 import type { Me } from '../../shared/schemas/accounts.ts';
 import { ApiError, api, onUnauthorized } from './api-client.ts';
 import { clearToken, readToken, storeToken } from './auth-token.ts';
-import { markInteractive, useHydrated } from './hydration.ts';
+import { useHydrated } from './hydration.ts';
 import { queryClient } from './query-client.ts';
 
 /**
@@ -144,11 +144,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   // A server-rendered page was rendered for a visitor (the server never sees the stored token): its hydration renders
-  // as that visitor too, and the stored sign-in shows from the next render on (issue 15).
+  // as that visitor too, and the stored sign-in shows from the next render on.
   const hydrated = useHydrated();
-  useEffect(() => {
-    if (hydrated && status !== 'loading') markInteractive();
-  }, [hydrated, status]);
   const shownStatus = hydrated ? status : 'signed-out';
   const shownUser = hydrated ? user : null;
   const value = useMemo(

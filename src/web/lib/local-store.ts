@@ -1,5 +1,4 @@
 import { useSyncExternalStore } from 'react';
-import { useHydrated } from './hydration.ts';
 
 /**
  * One value kept in this browser's localStorage under `key` and shared by every component that shows it (the
@@ -73,10 +72,9 @@ export function localStore<T>({
   }
 
   function useValue(): T {
-    const value = useSyncExternalStore(subscribe, read, () => empty);
-    // A server-rendered page shows it empty (the server cannot see it) until React has taken the page over
-    // (issue 15, lib/hydration.ts).
-    return useHydrated() ? value : empty;
+    // Empty on the server (it cannot see it) and in the render that hydrates a server-rendered page, as the server
+    // rendered it; React renders again with the stored value right after.
+    return useSyncExternalStore(subscribe, read, () => empty);
   }
 
   return { read, write, useValue };

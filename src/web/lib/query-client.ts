@@ -1,9 +1,5 @@
-import { QueryClient, timeoutManager } from '@tanstack/react-query';
+import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from './api-client.ts';
-import { hydrationAwareTimeouts } from './query-timers.ts';
-
-// Before any query exists: timers from different providers cannot clear each other.
-timeoutManager.setTimeoutProvider(hydrationAwareTimeouts);
 
 export const queryClient = new QueryClient({
   defaultOptions: {

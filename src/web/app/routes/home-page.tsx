@@ -1,9 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Container from 'react-bootstrap/Container';
-import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router';
 import { formatUsd } from '../../../shared/money.ts';
@@ -17,43 +16,48 @@ import { VehicleFinder } from '../../features/fitment/vehicle-finder.tsx';
 import { ReviewCard, ReviewCardSkeleton } from '../../features/reviews/review-card.tsx';
 import { reviewsQueryOptions } from '../../features/reviews/reviews-api.ts';
 import { useForgetVanishedVehicle, useGarage } from '../../lib/current-vehicle.tsx';
-import { HydrateLater } from '../../lib/hydrate-later.tsx';
+import { useHydrated } from '../../lib/hydration.ts';
 import { mainPicture } from '../../lib/main-picture.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { featuredImages, featuredProducts, safetyGearSearch, trustFigures } from './home-content.ts';
 import { HOME_HERO_IMAGE } from './home-hero.ts';
 import './home.css';
 
+const ContactDialog = lazy(async () => {
+  const module = await import('./contact-dialog.tsx');
+  return { default: module.ContactDialog };
+});
+
 export function Component() {
   usePageTitle();
   return (
     <>
       <HeroBanner />
-      {/* Issue 15: below the banner on a phone, each hydrated in a task of its own after the first pass. */}
-      <HydrateLater>
+      {/* Below the banner on a phone: each its own boundary, hydrated after the first pass in short tasks (ADR 024). */}
+      <Suspense fallback={null}>
         <FindYourVehicle />
-      </HydrateLater>
-      <HydrateLater>
+      </Suspense>
+      <Suspense fallback={null}>
         <LatestParts />
-      </HydrateLater>
-      <HydrateLater>
+      </Suspense>
+      <Suspense fallback={null}>
         <SafetyGearPromo />
-      </HydrateLater>
-      <HydrateLater>
+      </Suspense>
+      <Suspense fallback={null}>
         <FeaturedImages />
-      </HydrateLater>
-      <HydrateLater>
+      </Suspense>
+      <Suspense fallback={null}>
         <FeaturedProducts />
-      </HydrateLater>
-      <HydrateLater>
+      </Suspense>
+      <Suspense fallback={null}>
         <TrustSummary />
-      </HydrateLater>
-      <HydrateLater>
+      </Suspense>
+      <Suspense fallback={null}>
         <ClientReviews />
-      </HydrateLater>
-      <HydrateLater>
+      </Suspense>
+      <Suspense fallback={null}>
         <CallToAction />
-      </HydrateLater>
+      </Suspense>
     </>
   );
 }
@@ -292,6 +296,10 @@ function ClientReviews() {
 
 function CallToAction() {
   const [showContact, setShowContact] = useState(false);
+  // Mounted from the first time it is asked for, then shown and hidden, so it fades out as it closes.
+  const [contactAsked, setContactAsked] = useState(false);
+  // The dialog opens only with the app: the button waits for this part of the page to be hydrated.
+  const hydrated = useHydrated();
   const quoteLink = `mailto:${shopInfo.contactEmail}?subject=${encodeURIComponent('Request for quote')}`;
   return (
     <section className="home-cta py-5" aria-labelledby="cta-title">
@@ -302,36 +310,25 @@ function CallToAction() {
           <a href={quoteLink} className="btn btn-brand btn-lg">
             Request For Quote
           </a>
-          <Button variant="outline-dark" size="lg" onClick={() => setShowContact(true)}>
+          <Button
+            variant="outline-dark"
+            size="lg"
+            disabled={!hydrated}
+            onClick={() => {
+              setContactAsked(true);
+              setShowContact(true);
+            }}
+          >
             Contact Us
           </Button>
         </div>
       </Container>
-      <Modal show={showContact} onHide={() => setShowContact(false)} centered aria-labelledby="contact-title">
-        <Modal.Header closeButton>
-          <Modal.Title id="contact-title" as="h2" className="h5">
-            Contact Us
-          </Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
-          <p>We are happy to help with orders, quotes and fitting questions.</p>
-          <dl className="mb-0">
-            <dt>Email</dt>
-            <dd>
-              <a href={`mailto:${shopInfo.contactEmail}`}>{shopInfo.contactEmail}</a>
-            </dd>
-            <dt>Phone</dt>
-            <dd className="mb-0">
-              <a href={`tel:${shopInfo.contactPhone.replaceAll(' ', '')}`}>{shopInfo.contactPhone}</a>
-            </dd>
-          </dl>
-        </Modal.Body>
-        <Modal.Footer>
-          <Button variant="outline-secondary" onClick={() => setShowContact(false)}>
-            Close
-          </Button>
-        </Modal.Footer>
-      </Modal>
+      {/* Loaded once asked for: the dialog (react-bootstrap's Modal) is no part of the home page's first load. */}
+      {contactAsked ? (
+        <Suspense fallback={null}>
+          <ContactDialog show={showContact} onHide={() => setShowContact(false)} />
+        </Suspense>
+      ) : null}
     </section>
   );
 }

@@ -5,6 +5,7 @@ import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { useSearchParams } from 'react-router';
 import { type PartSort, partSortValues } from '../../../shared/part-order.ts';
+import { paths } from '../../../shared/paths.ts';
 import { type CatalogSearch, type PageCursor, readCatalogSearch } from './catalog-search-params.ts';
 import { SearchCombobox, type SuggestionChoice } from './search-suggestions.tsx';
 
@@ -87,12 +88,16 @@ export function SearchBar({
   const [text, setText] = useState(q);
   // Back/forward or a link changes the URL: the box follows.
   useEffect(() => setText(q), [q]);
-  const submit = (event: FormEvent) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    onSearch(text);
+    // What the box holds, not the state: text typed before this part of the page was hydrated is in the box (React
+    // keeps a field's value when it hydrates it) but not in `text` until the next keystroke.
+    const typed = new FormData(event.currentTarget).get('q');
+    onSearch(typeof typed === 'string' ? typed : text);
   };
   return (
-    <Form role="search" onSubmit={submit} className="mb-2">
+    // A plain GET of the list before the app runs (the box is `q`, as in the list's address).
+    <Form role="search" action={paths.parts} method="get" onSubmit={submit} className="mb-2">
       <Row className="g-2 align-items-end">
         <Col xs={12} md>
           <Form.Label htmlFor="parts-search">Search parts</Form.Label>
@@ -100,6 +105,7 @@ export function SearchBar({
             {onSuggestion ? (
               <SearchCombobox
                 id="parts-search"
+                name="q"
                 value={text}
                 placeholder="Name, brand, vehicle or part number"
                 onChange={setText}
@@ -113,6 +119,7 @@ export function SearchBar({
             ) : (
               <Form.Control
                 id="parts-search"
+                name="q"
                 type="search"
                 value={text}
                 maxLength={100}

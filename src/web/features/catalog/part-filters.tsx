@@ -1,11 +1,10 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, Suspense, useEffect, useId, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Offcanvas from 'react-bootstrap/Offcanvas';
 import type { PartFacets } from '../../../shared/schemas/fitment.ts';
 import { LoadError, LoadingSpinner } from '../../components/query-state.tsx';
-import { HydrateLater } from '../../lib/hydrate-later.tsx';
 import type { CatalogSearch } from './catalog-search-params.ts';
 import './part-filters.css';
 
@@ -117,8 +116,8 @@ function FilterControls({
         />
       ) : null}
 
-      {/* Issue 15: each group hydrated in a task of its own (~40 radio buttons in all were one 20 ms block). */}
-      <HydrateLater>
+      {/* Each group its own boundary: ~40 radio buttons are hydrated in short tasks, not one block (ADR 024). */}
+      <Suspense fallback={null}>
         <fieldset>
           <legend className="h6 mb-2">Category</legend>
           <Form.Check
@@ -148,9 +147,9 @@ function FilterControls({
             />
           ))}
         </fieldset>
-      </HydrateLater>
+      </Suspense>
 
-      <HydrateLater>
+      <Suspense fallback={null}>
         <fieldset>
           <legend className="h6 mb-2">Brand</legend>
           <Form.Check
@@ -177,9 +176,9 @@ function FilterControls({
             />
           ))}
         </fieldset>
-      </HydrateLater>
+      </Suspense>
 
-      <HydrateLater>
+      <Suspense fallback={null}>
         <PriceRange
           idPrefix={id}
           minPrice={search.minPrice}
@@ -187,9 +186,9 @@ function FilterControls({
           bounds={facets.price}
           onApply={(minPrice, maxPrice) => change({ minPrice, maxPrice })}
         />
-      </HydrateLater>
+      </Suspense>
 
-      <HydrateLater>
+      <Suspense fallback={null}>
         <fieldset>
           <legend className="h6 mb-2">Availability</legend>
           <Form.Check
@@ -204,7 +203,7 @@ function FilterControls({
             }
           />
         </fieldset>
-      </HydrateLater>
+      </Suspense>
 
       {anySet ? (
         <Button

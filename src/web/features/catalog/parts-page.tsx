@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { type ReactElement, type ReactNode, useState } from 'react';
+import { type ReactElement, type ReactNode, Suspense, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Container from 'react-bootstrap/Container';
@@ -11,7 +11,7 @@ import type { Part } from '../../../shared/schemas/parts.ts';
 import { PartCard, PartCardSkeleton, PurchaseLink } from '../../components/part-card.tsx';
 import { EmptyState, LoadError, SkeletonGrid } from '../../components/query-state.tsx';
 import { useForgetVanishedVehicle } from '../../lib/current-vehicle.tsx';
-import { HydrateLater } from '../../lib/hydrate-later.tsx';
+import { useHydrated } from '../../lib/hydration.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { SearchBar, useCatalogSearch } from './catalog-search.tsx';
 import {
@@ -31,7 +31,7 @@ interface PartsPageProps {
   vehicle: Vehicle | null;
   /** False while the current vehicle is not known yet (a signed-in user's garage loading): the list waits. */
   vehicleReady: boolean;
-  /** The vehicle selector, above the list: one element (it is hydrated later, HydrateLater). */
+  /** The vehicle selector, above the list (a boundary of its own, hydrated after the first pass). */
   vehiclePanel?: ReactElement | null;
   /** What each card says about fitting the current vehicle. */
   renderBadge?(part: Part): ReactNode;
@@ -62,9 +62,9 @@ export function PartsPage({ vehicle, vehicleReady, vehiclePanel, renderBadge }: 
   return (
     <Container className="py-4">
       <h1 className="mb-3">Parts</h1>
-      {/* Issue 15: the page's blocks are hydrated one task each after the first pass (HydrateLater). */}
-      {vehiclePanel ? <HydrateLater>{vehiclePanel}</HydrateLater> : null}
-      <HydrateLater>
+      {/* The page's blocks are boundaries of their own, hydrated after the first pass in short tasks (ADR 024). */}
+      {vehiclePanel ? <Suspense fallback={null}>{vehiclePanel}</Suspense> : null}
+      <Suspense fallback={null}>
         <SearchBar
           q={q}
           sort={sort}
@@ -77,11 +77,11 @@ export function PartsPage({ vehicle, vehicleReady, vehiclePanel, renderBadge }: 
             else update({ q: '', [choice.kind]: choice.slug });
           }}
         />
-      </HydrateLater>
+      </Suspense>
       <Row className="g-4 mt-0">
         <Col lg={3}>
-          {/* Issue 15: behind a button on a phone, beside the list on a desktop; hydrated after the first pass. */}
-          <HydrateLater>
+          {/* Behind a button on a phone, beside the list on a desktop; hydrated after the first pass. */}
+          <Suspense fallback={null}>
             <PartFilters
               search={search}
               facets={facets}
@@ -90,13 +90,11 @@ export function PartsPage({ vehicle, vehicleReady, vehiclePanel, renderBadge }: 
               show={showFilters}
               onHide={() => setShowFilters(false)}
             />
-          </HydrateLater>
+          </Suspense>
         </Col>
         <Col lg={9}>
           <div className="d-flex flex-wrap align-items-center gap-2 mb-2">
-            <Button variant="outline-dark" className="d-lg-none" onClick={() => setShowFilters(true)}>
-              Filters{filtersSet > 0 ? ` (${filtersSet})` : ''}
-            </Button>
+            <FiltersButton count={filtersSet} onClick={() => setShowFilters(true)} />
             <p className="text-body-secondary small mb-0" aria-live="polite">
               {parts.isSuccess ? resultSummary(total, q, page, pageCount, parts.data.capped === true) : '\u00a0'}
             </p>
@@ -124,15 +122,15 @@ export function PartsPage({ vehicle, vehicleReady, vehiclePanel, renderBadge }: 
           ) : (
             <>
               <Row xs={1} sm={2} xl={3} className={`g-4 ${parts.isPlaceholderData ? 'opacity-50' : ''}`}>
-                {/* Issue 15: the page's largest hydration, a card per task after the first pass. */}
+                {/* The page's largest hydration: a boundary per card. */}
                 {parts.data.items.map((part, index) => (
-                  <HydrateLater key={part._id}>
+                  <Suspense key={part._id} fallback={null}>
                     <Col>
                       <PartCard part={part} priority={index < 3} badge={renderBadge?.(part)}>
                         <PurchaseLink part={part} />
                       </PartCard>
                     </Col>
-                  </HydrateLater>
+                  </Suspense>
                 ))}
               </Row>
               <PartsPagination page={page} pageCount={pageCount} onPage={goToPage} />
@@ -250,4 +248,15 @@ function resultSummary(total: number, q: string, page: number, pageCount: number
   // A broad search ranks its best 1,000 matches (ADR 012): the total is then "at least".
   const what = `${total}${capped ? '+' : ''} ${total === 1 ? 'part' : 'parts'}${q ? ` matching “${q}”` : ''}`;
   return pageCount > 1 ? `${what}, page ${page} of ${pageCount}` : what;
+}
+
+/** On a phone, opens the filters: only with the app, so disabled until hydrated (a component of its own, so only it
+ * renders again then). */
+function FiltersButton({ count, onClick }: { count: number; onClick(): void }) {
+  const hydrated = useHydrated();
+  return (
+    <Button variant="outline-dark" className="d-lg-none" disabled={!hydrated} onClick={onClick}>
+      Filters{count > 0 ? ` (${count})` : ''}
+    </Button>
+  );
 }

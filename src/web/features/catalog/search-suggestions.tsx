@@ -94,12 +94,15 @@ function announcement(count: number, data: PartSuggestions | undefined): string 
  */
 export function SearchCombobox({
   id,
+  name,
   value,
   onChange,
   onChoose,
   placeholder,
 }: {
   id: string;
+  /** The field's name in its form: the form also works as a plain GET before the app runs. */
+  name?: string;
   value: string;
   onChange(text: string): void;
   onChoose(choice: SuggestionChoice): void;
@@ -165,6 +168,7 @@ export function SearchCombobox({
     <div className="search-combobox position-relative flex-grow-1">
       <Form.Control
         id={id}
+        name={name}
         type="search"
         role="combobox"
         aria-autocomplete="list"

@@ -64,7 +64,7 @@ export function VehicleSelector({
   const type = choice.type || undefined;
 
   const types = useQuery(vehicleTypesQueryOptions);
-  // The server renders the types (issue 15), so the first select looks usable before React owns the page; a choice
+  // The server renders the types, so the first select looks usable before React owns the page; a choice
   // made then would be reset by hydration (the select is controlled), so it waits for it.
   const hydrated = useHydrated();
   const years = useQuery({ ...vehicleYearsQueryOptions({ type }), enabled: Boolean(type) });
