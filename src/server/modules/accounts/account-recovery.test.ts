@@ -209,6 +209,63 @@ describeEachDatabase('forgot and reset password', (ctx) => {
     expect(replay.json().error.code).toBe('invalid_token');
   });
 
+  /** Every reset link mailed to `email` so far, oldest first. */
+  async function resetLinks(email: string): Promise<string[]> {
+    await ctx().app.services.accounts.settled();
+    const mails = await ctx()
+      .database.db.select({ text: mailOutbox.text })
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.kind, 'reset-password'), eq(mailOutbox.recipient, email)))
+      .orderBy(mailOutbox.createdAt);
+    return mails.map((mail) => linkToken(mail.text, 'reset-password'));
+  }
+
+  const reset = (token: string, password: string) =>
+    ctx().app.inject({ method: 'POST', url: '/api/password/reset', payload: { token, password } });
+
+  it('a reset ends every other outstanding reset link of the account, and no one else’s', async () => {
+    const { email } = await signUp(ctx().app);
+    const bystander = await signUp(ctx().app);
+    await forgot(email, '10.9.7.1');
+    await forgot(email, '10.9.7.2');
+    await forgot(bystander.email, '10.9.7.3');
+    const [first, second] = await resetLinks(email);
+    expect(first && second && first !== second).toBe(true);
+    expect((await reset(first ?? '', 'brand-new-secret-9')).statusCode).toBe(200);
+    const late = await reset(second ?? '', 'attackers-choice-77');
+    expect(late.statusCode).toBe(400);
+    expect(late.json().error.code).toBe('invalid_token');
+    const login = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email, password: 'brand-new-secret-9' },
+    });
+    expect(login.statusCode).toBe(200);
+    const [theirs] = await resetLinks(bystander.email);
+    expect((await reset(theirs ?? '', 'their-own-secret-5')).statusCode).toBe(200);
+  });
+
+  it('a password change ends every reset link mailed before it', async () => {
+    const { email, token } = await signUp(ctx().app);
+    await forgot(email, '10.9.8.1');
+    const [before] = await resetLinks(email);
+    const changed = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/password/change',
+      headers: bearer(token),
+      payload: { currentPassword: PASSWORD, newPassword: 'brand-new-secret-9' },
+    });
+    expect(changed.statusCode).toBe(200);
+    const late = await reset(before ?? '', 'attackers-choice-77');
+    expect(late.statusCode).toBe(400);
+    expect(late.json().error.code).toBe('invalid_token');
+    // A link asked for after the change works as usual.
+    await forgot(email, '10.9.8.2');
+    const links = await resetLinks(email);
+    expect(links).toHaveLength(2);
+    expect((await reset(links[1] ?? '', 'yet-another-secret-3')).statusCode).toBe(200);
+  });
+
   it('refuses a reset link older than an hour', async () => {
     const { email } = await signUp(ctx().app);
     await forgot(email, '10.9.6.1');

@@ -83,6 +83,26 @@ export class AccountTokenRepository {
     return row ?? null;
   }
 
+  /**
+   * Ends every still-usable token of `purpose` for `userId` (marks it used), in the caller's transaction: a new
+   * password must not leave an older reset link able to set another one. Answers how many it ended.
+   */
+  async endAll(db: Executor, userId: string, purpose: AccountTokenPurpose): Promise<number> {
+    const rows = await db
+      .update(accountTokens)
+      .set({ usedAt: new Date() })
+      .where(
+        and(
+          eq(accountTokens.userId, userId),
+          eq(accountTokens.purpose, purpose),
+          isNull(accountTokens.usedAt),
+          gt(accountTokens.expiresAt, new Date()),
+        ),
+      )
+      .returning({ id: accountTokens.id });
+    return rows.length;
+  }
+
   #usable(purpose: AccountTokenPurpose, token: string) {
     return and(
       eq(accountTokens.tokenHash, this.hash(token)),

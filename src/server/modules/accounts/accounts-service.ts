@@ -304,6 +304,8 @@ export class AccountsService {
       const spent = await this.#tokens.spend(tx, { purpose: 'reset_password', token });
       if (!spent || spent.userId !== user.id) return false;
       await this.#users.setPassword(tx, user.id, passwordHash, { verifyEmail: true });
+      // Other links of the same account (asked for twice, or mailed before) must not set yet another password.
+      await this.#tokens.endAll(tx, user.id, 'reset_password');
       await this.#sessions.revokeAll(user.id, tx);
       await enqueueMail(tx, { kind: 'password-changed', to: user.email, ...mail });
       return true;
@@ -329,6 +331,8 @@ export class AccountsService {
     const mail = await this.#passwordChangedMail(user);
     const result = await this.#db.transaction(async (tx) => {
       await this.#users.setPassword(tx, user.id, passwordHash, { verifyEmail: false });
+      // A reset link mailed before the change would undo it: the owner chose this password knowingly.
+      await this.#tokens.endAll(tx, user.id, 'reset_password');
       await this.#sessions.revokeAll(user.id, tx);
       await enqueueMail(tx, { kind: 'password-changed', to: user.email, ...mail });
       return this.openSession({ ...user, passwordHash }, tx);
