@@ -12,9 +12,27 @@ export const validationMessages = {
   /** Checked by the server only, against a kept list the web bundle never carries. */
   passwordTooCommon: 'This Password Is Too Common',
   passwordIsEmail: 'Password Must Not Be Your Email',
+  /** A password zxcvbn-ts scores too low: `weakPasswordMessage(hint)` names what to avoid. */
+  passwordTooWeakPrefix: 'Choose A Stronger Password: ',
   /** The new password typed twice must match (web only: the server receives it once). */
   passwordsDiffer: 'Passwords Do Not Match',
 } as const;
+
+/** What `weakPasswordMessage` names after 'Choose A Stronger Password: ', by the weakness zxcvbn-ts found. */
+export const weakPasswordHints = {
+  repeat: 'Avoid Repeated Letters And Patterns',
+  sequence: 'Avoid Sequences Like abc Or 123',
+  keyboard: 'Avoid Keyboard Patterns Like qwerty',
+  personal: 'Avoid Your Name, Your Email And The Shop’s Name',
+  common: 'Avoid Common Words And Passwords',
+  dates: 'Avoid Dates And Years',
+  general: 'Use A Few Unrelated Words Or A Longer Mix',
+} as const;
+export type WeakPasswordHint = keyof typeof weakPasswordHints;
+
+export function weakPasswordMessage(hint: WeakPasswordHint): string {
+  return `${validationMessages.passwordTooWeakPrefix}${weakPasswordHints[hint]}`;
+}
 
 export const toastMessages = {
   orderPlaced: 'Your Order Has Been Placed',

@@ -131,7 +131,7 @@ export class AccountsService {
 
   async signUp(body: SignupBody): Promise<AuthResponse> {
     const email = body.email.trim();
-    const problem = passwordProblem(body.password, email);
+    const problem = passwordProblem(body.password, email, body.name);
     if (problem) throw passwordRefused('password', problem);
     // A cheap early answer for the common case; the unique index settles the race between two sign-ups.
     if (await this.#users.findByEmail(email)) throw new ConflictError(DUPLICATE_EMAIL_MESSAGE, 'email_taken');
@@ -296,7 +296,7 @@ export class AccountsService {
     const user = holder ? await this.#users.findById(holder.userId) : undefined;
     if (!user) throw invalidLinkToken();
     // The rules before spending the link: a refused password leaves the link usable for a better one.
-    const problem = passwordProblem(password, user.email);
+    const problem = passwordProblem(password, user.email, user.displayName);
     if (problem) throw passwordRefused('password', problem);
     const passwordHash = await this.#hasher.hash(password);
     const mail = await this.#passwordChangedMail(user);
@@ -325,7 +325,7 @@ export class AccountsService {
     if (!user) throw new UnauthorizedError();
     if (!user.passwordHash) throw new ConflictError(accountMessages.noPassword, 'no_password');
     if (!(await this.#hasher.verify(body.currentPassword, user.passwordHash))) return null;
-    const problem = passwordProblem(body.newPassword, user.email);
+    const problem = passwordProblem(body.newPassword, user.email, user.displayName);
     if (problem) throw passwordRefused('newPassword', problem);
     const passwordHash = await this.#hasher.hash(body.newPassword);
     const mail = await this.#passwordChangedMail(user);

@@ -47,11 +47,22 @@ describe('password rules', () => {
     expect(passwordProblem('ride-safe-123', 'rider@example.com')).toBeNull();
   });
 
-  it('loads its list in well under a second, once (measured for ADR 009)', async () => {
-    // Already loaded by the test above in this process: a check is then a Set lookup.
+  it('refuses weak passwords by their zxcvbn-ts score, with the owner’s name and email as known words', () => {
+    for (const weak of ['aaaaaa', 'zzzzzzzzz', 'abcabcabc', 'redline123', 'qazwsxedcrfv1', 'casey.rider']) {
+      expect(passwordProblem(weak, 'casey.rider@example.com', 'Casey Rider'), weak).toMatch(
+        /^Choose A Stronger Password: /,
+      );
+    }
+    expect(passwordProblem('caseyrider1', 'casey.rider@example.com', 'Casey Rider')).toMatch(/Choose A Stronger/);
+    expect(passwordProblem('kettle-ocean-41', 'casey.rider@example.com', 'Casey Rider')).toBeNull();
+  });
+
+  it('checks quickly once loaded: the sign-up, reset and change routes pay it on the event loop', () => {
+    passwordProblem('warm-up-the-dictionaries-1', 'a@b.co');
     const started = performance.now();
-    for (let i = 0; i < 10_000; i++) passwordProblem(`not-common-${i}-x`, 'a@b.co');
-    expect(performance.now() - started).toBeLessThan(1000);
+    for (let i = 0; i < 20; i++) passwordProblem(`not-common-${i}-x-${'yz'.repeat(i)}`, 'a@b.co', 'A Rider');
+    // Generous: the suite shares a loaded machine; an idle one answers in a few milliseconds a check.
+    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it('checks ADMIN_PASSWORD by the same rules at start-up, with a sentence naming it', () => {

@@ -1,35 +1,30 @@
 import { createRequire } from 'node:module';
-import { validationMessages as m } from '../../../shared/messages.ts';
+import { createPasswordCheck, type PasswordCheck, type PasswordLibraries } from '../../../shared/password-policy.ts';
 
 /**
- * The password rules the server adds to the spec's 'Must Be 6 Characters Or Longer': not one of the
- * most common passwords, and not the account's own email. The list is zxcvbn-ts's common-password dictionary
- * (`@zxcvbn-ts/language-common`, about 49,000 passwords from real leaks), kept on the server only: it must not ship
- * in the web bundle. Loading it costs time and memory once, on the first check, not at start-up (ADR 009).
+ * The server's door to the shared password rule (src/shared/password-policy.ts). zxcvbn-ts and its dictionaries
+ * are loaded on the first check, not at start-up: they cost time and memory a process that never sees a password
+ * does not need to pay (ADR 009).
  */
-let commonPasswords: Set<string> | undefined;
+let check: PasswordCheck | undefined;
 
-function common(): Set<string> {
-  if (!commonPasswords) {
+function loaded(): PasswordCheck {
+  if (!check) {
     // Synchronous on purpose: config.ts checks ADMIN_PASSWORD while it loads, before anything is async.
     const require = createRequire(import.meta.url);
-    const { dictionary } = require('@zxcvbn-ts/language-common') as {
-      dictionary: Record<'passwords-common', string[]>;
+    const libraries: PasswordLibraries = {
+      core: require('@zxcvbn-ts/core') as PasswordLibraries['core'],
+      common: require('@zxcvbn-ts/language-common') as PasswordLibraries['common'],
     };
-    commonPasswords = new Set(dictionary['passwords-common'].map((word) => word.toLowerCase()));
+    check = createPasswordCheck(libraries);
   }
-  return commonPasswords;
+  return check;
 }
 
 /**
  * The first rule a password breaks, as the sentence the forms show, or null. Length (6–128) is the shared schema's
  * rule and is checked there too; it is repeated here so ADMIN_PASSWORD passes through one function.
  */
-export function passwordProblem(password: string, email: string | undefined): string | null {
-  if (password.length < 6) return m.passwordTooShort;
-  if (password.length > 128) return m.passwordTooLong;
-  const normalised = password.normalize('NFKC').trim().toLowerCase();
-  if (email && normalised === email.trim().toLowerCase()) return m.passwordIsEmail;
-  if (common().has(normalised)) return m.passwordTooCommon;
-  return null;
+export function passwordProblem(password: string, email: string | undefined, name?: string): string | null {
+  return loaded()(password, { email, name });
 }
