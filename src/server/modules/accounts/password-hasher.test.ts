@@ -73,6 +73,9 @@ describe('password rules', () => {
       /ADMIN_PASSWORD is refused by the password rules: Password Must Not Be Your Email/,
     );
     expect(() => loadConfig({ ADMIN_PASSWORD: 'short' })).toThrow(/Must Be 6 Characters Or Longer/);
+    expect(() => loadConfig({ ADMIN_PASSWORD: 'redline123' })).toThrow(
+      /ADMIN_PASSWORD is refused by the password rules: Choose A Stronger Password: /,
+    );
     // L5: an admin on a long-ending domain is accepted.
     expect(loadConfig({ ADMIN_EMAIL: 'boss@shop.motorcycles', ADMIN_PASSWORD: 'kx8-vq2-yes' }).ADMIN_EMAIL).toBe(
       'boss@shop.motorcycles',
