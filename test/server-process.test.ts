@@ -151,7 +151,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the production server process on 
         await withServers(async (started) => {
           const server = startServer(
             // As deployed: production mode, but PUBLIC_URL forgotten.
-            { DATABASE_URL: adminConnectionUrl(base, name), DATA_DIR: pgDataDir, NODE_ENV: 'production' },
+            {
+              DATABASE_URL: adminConnectionUrl(base, name),
+              DATA_DIR: pgDataDir,
+              NODE_ENV: 'production',
+              PAYMENT_PROVIDER: 'test',
+            },
             await freePort(),
           );
           started.push(server);
@@ -164,6 +169,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the production server process on 
           expect(await waitForOutput(server, /PUBLIC_URL is not set/)).toMatch(
             /links in mails point to http:\/\/localhost:\d+\. Set PUBLIC_URL/,
           );
+          // The test gateway, named outright in production, is announced at every start.
+          expect(await waitForOutput(server, /PAYMENT_PROVIDER=test in production/)).toMatch(/charges nothing/);
           expect(await server.stop()).toBe(0);
         });
       } finally {

@@ -96,6 +96,14 @@ async function main(): Promise<void> {
     }
     const where = handle.driver === 'pglite' ? `PGlite in ${path.resolve(config.DATA_DIR)}` : 'PostgreSQL';
     app.log.info(`Redline Parts is serving on http://localhost:${config.PORT} (database: ${where})`);
+    if (config.NODE_ENV === 'production' && config.paymentProvider === 'test') {
+      // Chosen by name (config.ts refuses a production start that merely lacks Stripe's keys), but still worth a
+      // line at every start: no order paid here was paid with money.
+      app.log.warn(
+        'PAYMENT_PROVIDER=test in production: the test gateway takes the published test card numbers and charges ' +
+          'nothing, and the payment page says so. Configure Stripe before selling.',
+      );
+    }
     if (config.NODE_ENV === 'production' && !config.PUBLIC_URL) {
       // Links in mails (verify email, reset password, pay an order) are built from PUBLIC_URL, never from a request's
       // Host header: without it they point at localhost, which no customer can open.
