@@ -16,8 +16,8 @@ import {
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-proc-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-/** The seeded admin's password as the JSON log record gives it (a plain "Admin sign-in:" line may come too). */
-const ADMIN_RECORD = /Demo admin account: admin@redline\.dev \/ password \S+/;
+/** The seeded admin's password as the one plain line on stderr gives it (the log record never holds it). */
+const ADMIN_RECORD = /Admin sign-in: admin@redline\.dev \/ \S+/;
 
 /** Runs `work`, then stops every server it started that is still running, whether `work` passed or failed. */
 async function withServers(work: (started: ServerProcess[]) => Promise<void>): Promise<void> {

@@ -71,9 +71,10 @@ async function main(): Promise<void> {
 
   try {
     if (config.SEED_DEMO_DATA === 'true') {
-      // A plain stdout line, whatever LOG_LEVEL says, written before "serving" so whoever sees that has seen it.
+      // A plain line on stderr (the terminal, not the JSON log on stdout), whatever LOG_LEVEL says, written before
+      // "serving" so whoever sees that has seen it.
       await seedDemoData(handle.db, config, app.log, {
-        announceAdminSignIn: (line) => process.stdout.write(`${line}\n`),
+        announceAdminSignIn: (line) => process.stderr.write(`${line}\n`),
       });
     }
     await app.listen({ port: config.PORT, host: config.HOST, backlog: LISTEN_BACKLOG });

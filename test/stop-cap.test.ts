@@ -1,0 +1,40 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const hasher = path.resolve(import.meta.dirname, '../src/server/modules/accounts/password-hasher.ts');
+
+/**
+ * A process exit waits for every piece of work queued on libuv's thread pool, so hashes queued there (a burst of
+ * sign-ups) once held a graceful stop seconds past SHUTDOWN_TIMEOUT_SECONDS. Here a process queues many production-cost
+ * hashes, exits at once, and must be gone within about one hash's time, not all of theirs.
+ */
+describe('a process exit with password hashes waiting', () => {
+  it('waits only for the few hashes on the thread pool, not for every one asked for', async () => {
+    const script = `
+      const { hashPassword, PRODUCTION_SCRYPT_PARAMS } = await import(${JSON.stringify(hasher)});
+      const one = Date.now();
+      await hashPassword('one to time', PRODUCTION_SCRYPT_PARAMS);
+      process.stdout.write(String(Date.now() - one) + '\\n');
+      for (let i = 0; i < 40; i++) void hashPassword('waiting ' + i, PRODUCTION_SCRYPT_PARAMS);
+      setTimeout(() => { process.stdout.write('exit\\n'); process.exit(0); }, 20);
+    `;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    let exitAsked = 0;
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (!exitAsked && output.includes('exit\n')) exitAsked = Date.now();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const exitTook = Date.now() - exitAsked;
+    expect(code, output).toBe(0);
+    const oneHashMs = Number(output.split('\n')[0]);
+    // 40 hashes on a pool of four threads take ten rounds; at most the three on the pool finish before the exit.
+    // Two rounds' time and a second is room for a busy machine, and far below ten rounds.
+    expect(exitTook, `one hash ${oneHashMs} ms, exit took ${exitTook} ms`).toBeLessThan(2 * oneHashMs + 1000);
+  }, 120_000);
+});
