@@ -161,8 +161,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the production server process on 
           );
           started.push(server);
           await waitForHealthy(server);
-          const health = (await (await fetch(`${server.url}/api/health`)).json()) as { database: { driver: string } };
-          expect(health.database.driver).toBe('postgres');
+          // The public answer says only up or down (the driver is for the health port and admins).
+          expect(await (await fetch(`${server.url}/api/health`)).json()).toEqual({ status: 'ok' });
           const parts = (await (await fetch(`${server.url}/api/part`)).json()) as unknown[];
           expect(parts.length).toBeGreaterThanOrEqual(12);
           // Mail links would point at localhost: the operator is told once, at start.

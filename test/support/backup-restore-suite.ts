@@ -226,7 +226,8 @@ function backupAndRestoreSuite(driver: DatabaseDriver): void {
     try {
       await waitForHealthy(server);
       const health = await fetch(`${server.url}/api/health`);
-      expect(await health.json()).toMatchObject({ status: 'ok', database: { reachable: true, driver } });
+      // The public answer says up or down; the driver is checked by the data the restored server serves.
+      expect(await health.json()).toEqual({ status: 'ok' });
       const response = await fetch(`${server.url}/api/part/${markerId}`);
       expect(response.status).toBe(200);
       expect(await response.json()).toMatchObject({
