@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { freePort, startServer, waitForHealthy } from './support/server-process.ts';
 
 const hasher = path.resolve(import.meta.dirname, '../src/server/modules/accounts/password-hasher.ts');
 
@@ -36,5 +39,43 @@ describe('a process exit with password hashes waiting', () => {
     // 40 hashes on a pool of four threads take ten rounds; at most the three on the pool finish before the exit.
     // Two rounds' time and a second is room for a busy machine, and far below ten rounds.
     expect(exitTook, `one hash ${oneHashMs} ms, exit took ${exitTook} ms`).toBeLessThan(2 * oneHashMs + 1000);
+  }, 120_000);
+});
+
+describe('a graceful stop with slow work in flight (the production server)', () => {
+  it('exits 0 within SHUTDOWN_TIMEOUT_SECONDS and a small margin while sign-ups wait for their hashes', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-stop-cap-'));
+    try {
+      const server = startServer(
+        { DATA_DIR: dataDir, SEED_DEMO_DATA: 'false', SHUTDOWN_TIMEOUT_SECONDS: '2', LOG_LEVEL: 'warn' },
+        await freePort(),
+      );
+      await waitForHealthy(server);
+      // Production-cost hashes (no TEST_ONLY_FAST_PASSWORD_HASH): each sign-up holds a thread for a good while.
+      const signUps = Array.from({ length: 30 }, (_, i) =>
+        fetch(`${server.url}/api/signup`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            name: `Stop Cap ${i}`,
+            email: `stop.cap.${i}@example.com`,
+            password: `Gearbox-Harbor-${i}-Lantern`,
+          }),
+        }).then(
+          (res) => res.status,
+          () => 0,
+        ),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const stopped = Date.now();
+      const code = await server.stop('SIGTERM');
+      const took = Date.now() - stopped;
+      await Promise.all(signUps);
+      expect(code, server.output()).toBe(0);
+      // The cap (2 s), the last answers' flush (0.3 s), and room for the few hashes already on the thread pool.
+      expect(took, `stop took ${took} ms`).toBeLessThan(2000 + 300 + 2500);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   }, 120_000);
 });
