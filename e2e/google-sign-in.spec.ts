@@ -63,6 +63,7 @@ test.describe('Sign In With Google', () => {
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         NODE_ENV: 'production',
+        PAYMENT_PROVIDER: 'test',
         LOG_LEVEL: 'warn',
         PUBLIC_URL: origin,
         GOOGLE_CLIENT_ID: 'redline-e2e-client',

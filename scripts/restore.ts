@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { loadConfig } from '../src/server/config.ts';
 import { openPglite } from '../src/server/db/client.ts';
-import { lockDataDir } from '../src/server/db/data-dir-lock.ts';
+import { lockDataDir, makeDataDirPrivate } from '../src/server/db/data-dir-lock.ts';
 
 /*
  * Restores a file written by scripts/backup.ts into the configured database:
@@ -101,6 +101,8 @@ async function restorePglite(dataDir: string, file: string, force: boolean): Pro
       if (movedAside) fs.renameSync(movedAside, pgdata);
       throw error;
     }
+    // The restored files are written with mode 0666 whatever the umask: the shop user's alone from here on.
+    makeDataDirPrivate(dataDir);
     return movedAside;
   } finally {
     release();

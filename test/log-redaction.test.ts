@@ -103,6 +103,16 @@ describe.each(testDrivers)('database failures keep personal data out of the logs
     expect(log).toContain('incoming request');
     expect(log).not.toMatch(/hidden\.person|leak-test\.example/);
   });
+
+  it("Google's callback code and state are not logged", async () => {
+    log = '';
+    await app.inject({
+      method: 'GET',
+      url: '/api/auth/google/callback?code=one-time-code-leak-test&state=state-leak-test',
+    });
+    expect(log).toContain('/api/auth/google/callback');
+    expect(log).not.toMatch(/one-time-code-leak-test|state-leak-test/);
+  });
 });
 
 describe('log-safety helpers', () => {
@@ -142,5 +152,14 @@ describe('log-safety helpers', () => {
     expect(scrubUrl('/api/user/a.b%40c.com?x=1')).toBe('/api/user/[redacted]?x=1');
     expect(scrubUrl('/api/myorder?email=a@b.c&limit=5')).toBe('/api/myorder?email=[redacted]&limit=5');
     expect(scrubUrl('/api/part/123')).toBe('/api/part/123');
+  });
+
+  it("drops the query of auth routes (Google's one-time code and state) and credential parameters anywhere", () => {
+    expect(scrubUrl('/api/auth/google/callback?code=4%2F0AeanS-secret&state=st4te-value&scope=email')).toBe(
+      '/api/auth/google/callback?[redacted]',
+    );
+    expect(scrubUrl('/api/auth/google/callback')).toBe('/api/auth/google/callback');
+    expect(scrubUrl('/api/verify-email?token=abc123&next=%2F')).toBe('/api/verify-email?token=[redacted]&next=%2F');
+    expect(scrubUrl('/api/part?q=brake&limit=5')).toBe('/api/part?q=brake&limit=5');
   });
 });

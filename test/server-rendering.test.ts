@@ -272,7 +272,10 @@ describe('the production server (npm start), fetched without a browser', () => {
     async () => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-ssr-'));
       try {
-        const server = startServer({ DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'warn' }, await freePort());
+        const server = startServer(
+          { DATA_DIR: dataDir, NODE_ENV: 'production', PAYMENT_PROVIDER: 'test', LOG_LEVEL: 'warn' },
+          await freePort(),
+        );
         await waitForHealthy(server);
         // The demo catalogue a first start seeds.
         const [part] = (await (await fetch(`${server.url}/api/part?limit=1`)).json()) as {

@@ -50,6 +50,8 @@ export interface BenchServer {
 export async function startProductionServer(options: BenchServerOptions): Promise<BenchServer> {
   if (!options.databaseUrl && !options.dataDir) throw new Error('startProductionServer needs databaseUrl or dataDir');
   const env: NodeJS.ProcessEnv = {
+    // Production mode refuses to start without a payment provider named; benchmarks pay at the test gateway.
+    PAYMENT_PROVIDER: 'test',
     ...process.env,
     NODE_ENV: 'production',
     HOST: '127.0.0.1',

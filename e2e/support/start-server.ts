@@ -26,6 +26,8 @@ const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, SERVER_BUND
   stdio: ['ignore', 'inherit', 'inherit'],
   env: {
     ...UNDER_TEST_ON_A_SHARED_MACHINE,
+    // Production mode runs the test gateway only when it is named; a shell that sets Stripe's keys may override.
+    PAYMENT_PROVIDER: 'test',
     ...process.env,
     DATA_DIR: dataDir,
     HOST: '127.0.0.1',

@@ -52,6 +52,32 @@ describe('configuration', () => {
     expect(loadConfig({ ...all, PAYMENT_PROVIDER: 'test' }).paymentProvider).toBe('test');
   });
 
+  it('runs the test gateway in production only when PAYMENT_PROVIDER=test asks for it by name', () => {
+    const message = (() => {
+      try {
+        loadConfig({ NODE_ENV: 'production' });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'started';
+    })();
+    expect(message).toMatch(/No payment provider in production/);
+    for (const name of [
+      'STRIPE_SECRET_KEY',
+      'STRIPE_PUBLISHABLE_KEY',
+      'STRIPE_WEBHOOK_SECRET',
+      'PAYMENT_PROVIDER=test',
+    ]) {
+      expect(message).toContain(name);
+    }
+    expect(loadConfig({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'test' }).paymentProvider).toBe('test');
+    const all = { STRIPE_SECRET_KEY: 'sk', STRIPE_PUBLISHABLE_KEY: 'pk', STRIPE_WEBHOOK_SECRET: 'wh' };
+    expect(loadConfig({ NODE_ENV: 'production', ...all }).paymentProvider).toBe('stripe');
+    // A fresh machine (NODE_ENV unset) and development keep the test gateway as the default.
+    expect(loadConfig({}).paymentProvider).toBe('test');
+    expect(loadConfig({ NODE_ENV: 'development' }).paymentProvider).toBe('test');
+  });
+
   it('fails fast with a sentence naming the bad variable', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ SESSION_SECRET: 'short' })).toThrow(/SESSION_SECRET must be at least 32 characters/);

@@ -254,6 +254,21 @@ const configSchema = z
         path: [missingStripeKeys[0] ?? 'STRIPE_SECRET_KEY'],
         message: stripeKeysMissingMessage(missingStripeKeys),
       });
+    } else if (
+      config.NODE_ENV === 'production' &&
+      config.PAYMENT_PROVIDER === undefined &&
+      missingStripeKeys.length === Object.keys(stripeKeys).length
+    ) {
+      // A live shop without Stripe once fell back silently to the test gateway, which marks orders paid with a
+      // published test card number: in production the free gateway runs only when asked for by name.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYMENT_PROVIDER'],
+        message:
+          'No payment provider in production: STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET ' +
+          'are missing (set them for card payments through Stripe, or set PAYMENT_PROVIDER=test to run the test ' +
+          'gateway, which charges no real card)',
+      });
     } else if (config.paymentProvider === 'stripe' && missingStripeKeys.length > 0) {
       ctx.addIssue({
         code: 'custom',

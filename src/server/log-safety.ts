@@ -126,9 +126,24 @@ export function serializeError(value: unknown, depth = 0): unknown {
   return out;
 }
 
-/** A URL as logged: an email in its path or query (`/api/user/:email`, `?email=`) is personal data. */
+/**
+ * Paths whose query strings carry credentials: Google's callback brings a one-time code and the state that binds it
+ * to the browser, and whoever reads them from a log line could finish that sign-in. Their whole query is dropped.
+ */
+const CREDENTIAL_QUERY_PATHS = /^\/api\/auth\//i;
+/** Query parameters that are credentials wherever they appear (a reset or verification link's token, for one). */
+const CREDENTIAL_PARAMETERS = /([?&](?:code|state|token|access_token|id_token|password|secret|key)=)[^&#]*/gi;
+
+/**
+ * A URL as logged: an email in its path or query (`/api/user/:email`, `?email=`) is personal data, and the query of
+ * an auth route or a credential parameter anywhere is a secret.
+ */
 export function scrubUrl(url: string): string {
-  return url.replace(/[^/?&=]*(?:@|%40)[^/?&=#]*/gi, '[redacted]');
+  const queryAt = url.indexOf('?');
+  if (queryAt >= 0 && CREDENTIAL_QUERY_PATHS.test(url.slice(0, queryAt))) {
+    return `${scrubUrl(url.slice(0, queryAt))}?[redacted]`;
+  }
+  return url.replace(/[^/?&=]*(?:@|%40)[^/?&=#]*/gi, '[redacted]').replace(CREDENTIAL_PARAMETERS, '$1[redacted]');
 }
 
 interface LoggedRequest {

@@ -17,19 +17,29 @@ afterAll(() => {
 const PLAIN_LINE = /^Admin sign-in: admin@redline\.dev \/ (\S+) \(shown once[^\n]*$/gm;
 
 describe('the first start announces the generated admin sign-in', () => {
-  it('prints one plain line before "serving", the same password as the log record, and only on the seeding start', async () => {
+  it('prints one plain line on stderr before "serving", never in the JSON log, and only on the seeding start', async () => {
     const dataDir = freshDataDir();
     const port = await freePort();
     const first = startServer({ DATA_DIR: dataDir, ADMIN_PASSWORD: '', ADMIN_EMAIL: '' }, port);
+    let stdout = '';
+    let stderr = '';
+    first.child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    first.child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     await waitForHealthy(first);
     const output = first.output();
 
     const lines = [...output.matchAll(PLAIN_LINE)];
     expect(lines).toHaveLength(1);
     const password = lines[0]?.[1] ?? '';
-    expect(output).toContain(`Demo admin account: admin@redline.dev / password ${password} `);
-    // Shown in the plain line and the log record, nowhere else.
-    expect(output.split(password)).toHaveLength(3);
+    // Shown in the plain line on stderr, nowhere else: no JSON log record holds it.
+    expect(output.split(password)).toHaveLength(2);
+    expect(stdout).not.toContain(password);
+    expect(stderr).toContain(`Admin sign-in: admin@redline.dev / ${password} `);
+    for (const line of output.split('\n').filter((l) => l.startsWith('{'))) expect(line).not.toContain(password);
     // Whoever reads up to "listening" or "serving" has already seen it.
     expect(output.indexOf('Admin sign-in:')).toBeLessThan(output.indexOf('Server listening at'));
     expect(output.indexOf('Admin sign-in:')).toBeLessThan(output.indexOf('Redline Parts is serving on'));

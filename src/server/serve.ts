@@ -71,9 +71,10 @@ async function main(): Promise<void> {
 
   try {
     if (config.SEED_DEMO_DATA === 'true') {
-      // A plain stdout line, whatever LOG_LEVEL says, written before "serving" so whoever sees that has seen it.
+      // A plain line on stderr (the terminal, not the JSON log on stdout), whatever LOG_LEVEL says, written before
+      // "serving" so whoever sees that has seen it.
       await seedDemoData(handle.db, config, app.log, {
-        announceAdminSignIn: (line) => process.stdout.write(`${line}\n`),
+        announceAdminSignIn: (line) => process.stderr.write(`${line}\n`),
       });
     }
     await app.listen({ port: config.PORT, host: config.HOST, backlog: LISTEN_BACKLOG });
@@ -96,6 +97,14 @@ async function main(): Promise<void> {
     }
     const where = handle.driver === 'pglite' ? `PGlite in ${path.resolve(config.DATA_DIR)}` : 'PostgreSQL';
     app.log.info(`Redline Parts is serving on http://localhost:${config.PORT} (database: ${where})`);
+    if (config.NODE_ENV === 'production' && config.paymentProvider === 'test') {
+      // Chosen by name (config.ts refuses a production start that merely lacks Stripe's keys), but still worth a
+      // line at every start: no order paid here was paid with money.
+      app.log.warn(
+        'PAYMENT_PROVIDER=test in production: the test gateway takes the published test card numbers and charges ' +
+          'nothing, and the payment page says so. Configure Stripe before selling.',
+      );
+    }
     if (config.NODE_ENV === 'production' && !config.PUBLIC_URL) {
       // Links in mails (verify email, reset password, pay an order) are built from PUBLIC_URL, never from a request's
       // Host header: without it they point at localhost, which no customer can open.

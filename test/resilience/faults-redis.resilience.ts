@@ -27,10 +27,21 @@ interface Health {
   rateLimits: { counting: string; redisConfigured: boolean; redisReachable: boolean };
 }
 
-async function health(base: string): Promise<Health> {
-  const res = await call<Health>(base, 'GET', '/api/health');
-  expect(res.status).toBe(200);
-  return res.body;
+/** The health port (HEALTH_PORT): the public port says only up or down, the report with rateLimits is given here. */
+let healthBase = '';
+
+async function health(_base: string): Promise<Health> {
+  // The health listener opens a moment after the shop's port answers.
+  for (let tries = 0; ; tries++) {
+    try {
+      const res = await call<Health>(healthBase, 'GET', '/api/health');
+      expect(res.status).toBe(200);
+      return res.body;
+    } catch (error) {
+      if (tries >= 50) throw error;
+      await sleep(100);
+    }
+  }
 }
 
 async function waitForCounting(base: string, counting: 'redis' | 'memory', timeoutMs: number): Promise<number> {
@@ -72,6 +83,8 @@ describe('Redis stopped and frozen (private redis-server)', () => {
   it('sign-in answers within 1 s, limits hold in memory, health shows it, and Redis takes over again', async () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-faults-redis-'));
     const redis: PrivateRedis = await startPrivateRedis();
+    const healthPort = await freePort();
+    healthBase = `http://127.0.0.1:${healthPort}`;
     server = startServer(
       {
         DATA_DIR: scratch,
@@ -85,6 +98,7 @@ describe('Redis stopped and frozen (private redis-server)', () => {
         RATE_LIMIT_LOGIN_PER_ACCOUNT: String(FAILURES_ALLOWED),
         RATE_LIMIT_LOGIN_DELAY_MAX_MS: '0',
         RATE_LIMIT_NAMESPACE: `faults-${Date.now()}:`,
+        HEALTH_PORT: String(healthPort),
       },
       await freePort(),
     );

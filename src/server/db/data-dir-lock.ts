@@ -7,7 +7,7 @@ import path from 'node:path';
  * (its pid no longer alive) is taken over.
  */
 export function lockDataDir(dataDir: string): () => void {
-  fs.mkdirSync(dataDir, { recursive: true });
+  makeDataDirPrivate(dataDir);
   const lockPath = path.join(dataDir, 'server.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
@@ -41,4 +41,25 @@ function isAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * The data directory holds the embedded database's files (password hashes, who is an admin), the session key and the
+ * mail: they are the shop's user's alone. PGlite creates its files with mode 0666, so under the usual umask 022 any
+ * local user could read them and, on a umask 000 machine, change them. From here on this process creates nothing
+ * that its group or others may open (umask 077), and what an earlier start or a restore left open is closed now.
+ */
+export function makeDataDirPrivate(dataDir: string): void {
+  process.umask(0o077);
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  closeToOthers(dataDir);
+}
+
+/** Drops the group's and others' rights from a directory and everything under it (links are left as they are). */
+function closeToOthers(entry: string): void {
+  const stat = fs.lstatSync(entry);
+  if (stat.isSymbolicLink()) return;
+  if ((stat.mode & 0o077) !== 0) fs.chmodSync(entry, stat.mode & 0o700);
+  if (!stat.isDirectory()) return;
+  for (const name of fs.readdirSync(entry)) closeToOthers(path.join(entry, name));
 }

@@ -35,6 +35,8 @@ describe('the embedded database below its disk floor', () => {
 
   it('refuses writes with 507 insufficient_storage and Retry-After, still serves reads, and health says why', async () => {
     const user = await createUser(ctx);
+    // The health report's details are an admin's (the public learns only up or down).
+    const admin = await createUser(ctx, { admin: true });
     disk.full = true;
     try {
       const signUp = await app.inject({
@@ -57,7 +59,7 @@ describe('the embedded database below its disk floor', () => {
       expect((await app.inject({ method: 'GET', url: '/api/part' })).statusCode).toBe(200);
       expect((await app.inject({ method: 'GET', url: '/api/me', headers: user.headers })).statusCode).toBe(200);
 
-      const health = await app.inject({ method: 'GET', url: '/api/health' });
+      const health = await app.inject({ method: 'GET', url: '/api/health', headers: admin.headers });
       expect(health.statusCode).toBe(503);
       expect(health.json().error.code).toBe('insufficient_storage');
       expect(health.json().error.details[0]).toMatchObject({

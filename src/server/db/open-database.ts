@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { AppConfig } from '../config.ts';
 import { type DatabaseHandle, defaultPostgresTimeouts, openPglite, openPostgres } from './client.ts';
-import { lockDataDir } from './data-dir-lock.ts';
+import { lockDataDir, makeDataDirPrivate } from './data-dir-lock.ts';
 import { DiskFloor } from './disk-floor.ts';
 import { runMigrations } from './migrate.ts';
 
@@ -53,6 +53,8 @@ export async function openDatabase(config: DatabaseSettings): Promise<{ handle: 
     } catch (error) {
       throw explainOpenFailure(error, pgdata, disk);
     }
+    // PGlite unpacks its first files with mode 0666 whatever the umask: closed here, after it made them.
+    makeDataDirPrivate(config.DATA_DIR);
     await runMigrations(handle);
     return { handle, release };
   } catch (error) {

@@ -12,8 +12,8 @@ type SeedLogger = Pick<FastifyBaseLogger, 'info' | 'warn'>;
 
 export interface SeedOptions {
   /**
-   * Receives the generated admin's sign-in as one plain line, besides the log record: on a first start the JSON log
-   * is easy to scroll past, and this line is the only way to learn the password. Never called with ADMIN_PASSWORD.
+   * Receives the generated admin's sign-in as one plain line, the only place the password is ever shown (the log
+   * record says only that it was printed). Never called with ADMIN_PASSWORD.
    */
   announceAdminSignIn?: (line: string) => void;
 }
@@ -86,9 +86,11 @@ export async function seedDemoData(
     `Seeded the demo catalogue: ${seedParts.length} parts, ${seedReviews.length} reviews, ${vehicleCount} vehicles.`,
   );
   if (generated) {
-    // Printed once, on the start that creates it; it is never stored in clear anywhere.
+    // The password goes to the terminal once and never into the structured log: log records are shipped, kept and
+    // read by others, and a password in them is a password handed out. It is never stored in clear anywhere.
     log.warn(
-      `Demo admin account: ${adminEmail} / password ${adminPassword} (shown once; set ADMIN_PASSWORD to choose it).`,
+      `Demo admin account created: ${adminEmail} (its generated password is printed once to the terminal, not to ` +
+        'the log; set ADMIN_PASSWORD to choose it).',
     );
     options.announceAdminSignIn?.(
       `Admin sign-in: ${adminEmail} / ${adminPassword} (shown once and stored only as a hash: note it now)`,

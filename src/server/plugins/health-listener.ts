@@ -1,6 +1,17 @@
 import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
 
+/**
+ * Marks a request that came in on the health port: there the readiness report is given in full (the port is meant for
+ * the orchestrator's probes, on a private network), while the shop's own port says only up or down.
+ */
+export const CAME_IN_ON_HEALTH_PORT = Symbol('came in on the health port');
+
+/** True for a request the health listener handed to the app. */
+export function cameInOnHealthPort(raw: http.IncomingMessage): boolean {
+  return (raw as http.IncomingMessage & { [CAME_IN_ON_HEALTH_PORT]?: boolean })[CAME_IN_ON_HEALTH_PORT] === true;
+}
+
 /** The paths the health listener answers; anything else there is a 404 (it is no second door into the shop). */
 const HEALTH_PATHS = new Set(['/api/health', '/api/health/live']);
 
@@ -23,6 +34,7 @@ export async function listenForHealth(
     (request, response) => {
       const pathName = (request.url ?? '').split('?')[0] ?? '';
       if ((request.method === 'GET' || request.method === 'HEAD') && HEALTH_PATHS.has(pathName)) {
+        (request as http.IncomingMessage & { [CAME_IN_ON_HEALTH_PORT]?: boolean })[CAME_IN_ON_HEALTH_PORT] = true;
         app.routing(request, response);
         return;
       }

@@ -109,5 +109,11 @@ export const healthResponseSchema = z.object({
 });
 export type HealthReport = z.infer<typeof healthResponseSchema>;
 
+/**
+ * `GET /api/health` as the public sees it: up (`ok`, `degraded`) or down (503). The report above, which names the
+ * database driver and the free disk space, goes only to the health port (HEALTH_PORT) and to a signed-in admin.
+ */
+export const healthSummarySchema = z.object({ status: z.enum(['ok', 'degraded']) });
+
 /** `GET /api/health/live` (liveness): the process answers; it asks no dependency. */
 export const livenessResponseSchema = z.object({ status: z.literal('ok') });

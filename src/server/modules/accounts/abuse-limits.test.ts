@@ -2,7 +2,12 @@ import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeEachDatabase, TEST_SESSION_SECRET, testConfig } from '../../../../test/support/test-app.ts';
+import {
+  createUser,
+  describeEachDatabase,
+  TEST_SESSION_SECRET,
+  testConfig,
+} from '../../../../test/support/test-app.ts';
 import { buildApp } from '../../app.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 
@@ -164,7 +169,11 @@ describe.runIf(haveRedis)('abuse limits shared through Redis', () => {
       // Until its Redis connection is up an instance counts in its own memory (not an outage): on a busy machine
       // that can outlast app.ready(), and the first attempts would not be shared. Wait until health says Redis.
       const deadline = Date.now() + 15_000;
-      while ((await app.inject({ method: 'GET', url: '/api/health' })).json().rateLimits?.counting !== 'redis') {
+      // The health report's details are an admin's (the public learns only up or down).
+      const { headers } = await createUser({ ...ctx(), app, config }, { admin: true });
+      while (
+        (await app.inject({ method: 'GET', url: '/api/health', headers })).json().rateLimits?.counting !== 'redis'
+      ) {
         if (Date.now() > deadline) throw new Error('the instance never started counting in Redis');
         await new Promise((resolve) => setTimeout(resolve, 50));
       }

@@ -413,10 +413,10 @@ describe('L8: without PUBLIC_URL', () => {
 
   it('production refuses to start with Google configured and no PUBLIC_URL, in a sentence naming it', () => {
     const { PUBLIC_URL: _unset, ...withoutPublicUrl } = googleEnv;
-    expect(() => loadConfig({ ...withoutPublicUrl, NODE_ENV: 'production' })).toThrow(
+    expect(() => loadConfig({ ...withoutPublicUrl, NODE_ENV: 'production', PAYMENT_PROVIDER: 'test' })).toThrow(
       /PUBLIC_URL must be set when Google sign-in is configured in production/,
     );
-    expect(() => loadConfig({ ...googleEnv, NODE_ENV: 'production' })).not.toThrow();
+    expect(() => loadConfig({ ...googleEnv, NODE_ENV: 'production', PAYMENT_PROVIDER: 'test' })).not.toThrow();
   });
 });
 

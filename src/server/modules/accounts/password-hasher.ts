@@ -2,12 +2,35 @@ import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import type { AppConfig } from '../../config.ts';
 
-const scrypt = promisify(crypto.scrypt) as (
+const scryptOnThreadPool = promisify(crypto.scrypt) as (
   password: string,
   salt: Buffer,
   keylen: number,
   options: crypto.ScryptOptions,
 ) => Promise<Buffer>;
+
+/**
+ * How many hashes run on libuv's thread pool at once: one thread fewer than the pool, so files and DNS always find one.
+ * The rest wait here, in JavaScript, and not in libuv's queue: a process exit (a graceful stop at its time cap) waits
+ * for every piece of work queued in libuv, so a burst of sign-ups queued there held a stop for seconds past its cap.
+ * Waiting here, they simply vanish with the process.
+ */
+const HASHES_AT_ONCE = Math.max(1, (Number(process.env.UV_THREADPOOL_SIZE) || 4) - 1);
+let hashesRunning = 0;
+const waitingForThread: Array<() => void> = [];
+
+async function scrypt(password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions): Promise<Buffer> {
+  if (hashesRunning >= HASHES_AT_ONCE) await new Promise<void>((resolve) => waitingForThread.push(resolve));
+  else hashesRunning += 1;
+  try {
+    return await scryptOnThreadPool(password, salt, keylen, options);
+  } finally {
+    // The thread passes straight to the next in line (the count stays), or is given back.
+    const next = waitingForThread.shift();
+    if (next) next();
+    else hashesRunning -= 1;
+  }
+}
 
 export interface ScryptParams {
   N: number;

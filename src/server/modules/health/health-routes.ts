@@ -4,11 +4,13 @@ import {
   errorResponseSchema,
   type HealthReport,
   healthResponseSchema,
+  healthSummarySchema,
   livenessResponseSchema,
 } from '../../../shared/schemas/common.ts';
 import type { DatabaseHandle, DatabaseProbe } from '../../db/client.ts';
 import type { DiskFloor } from '../../db/disk-floor.ts';
 import { errorBody } from '../../errors.ts';
+import { cameInOnHealthPort } from '../../plugins/health-listener.ts';
 import type { RateLimitStoreState } from '../../plugins/rate-limit-store.ts';
 
 /** The job runner as readiness sees it; app.ts fills it in when the services run one. */
@@ -67,17 +69,22 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthOptions> = async (app, op
         description:
           '200 `ok`, or `degraded` when the instance serves but a shared dependency is missing (Redis down: limits ' +
           'count per instance). 503 with `Retry-After` when it cannot take orders: `database_unreachable`, ' +
-          '`database_not_writable` or `insufficient_storage`; the report is the error’s one detail.',
-        response: { 200: healthResponseSchema, 503: errorResponseSchema },
+          '`database_not_writable` or `insufficient_storage`. The public answer is `{ status }` only (up or down); ' +
+          'the full report (database driver, disk space, rate limits, jobs, cache) is given on HEALTH_PORT and to a ' +
+          'signed-in admin, as the 200 body or the 503 error’s one detail.',
+        response: { 200: healthResponseSchema.or(healthSummarySchema), 503: errorResponseSchema },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       const result = await checks.run();
-      if (result.ready) return result.report;
+      // The report names the database driver and the free disk space: of use to an operator, and to an attacker
+      // sizing up the machine, so the public only learns up or down.
+      const detailed = cameInOnHealthPort(request.raw) || request.user?.isAdmin === true;
+      if (result.ready) return detailed ? result.report : { status: result.report.status };
       reply.header('retry-after', '5');
-      return reply
-        .status(503)
-        .send(errorBody(result.code ?? 'not_ready', result.message ?? 'Not ready.', [result.report]));
+      const code = result.code ?? 'not_ready';
+      const message = result.message ?? 'Not ready.';
+      return reply.status(503).send(errorBody(code, message, detailed ? [result.report] : undefined));
     },
   );
 };

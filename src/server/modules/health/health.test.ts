@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_SESSION_SECRET, testConfig } from '../../../../test/support/test-app.ts';
+import { createUser, TEST_SESSION_SECRET, testConfig } from '../../../../test/support/test-app.ts';
 import { createTestDatabase, type TestDatabase, testDrivers } from '../../../../test/support/test-database.ts';
 import { buildApp } from '../../app.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { DiskFloor } from '../../db/disk-floor.ts';
 import { healthProbe } from '../../db/schema.ts';
+import { closeHealthListener, listenForHealth } from '../../plugins/health-listener.ts';
 
 /** The real app over a database handle the test may change (a probe that hangs, a disk below its floor). */
 async function appOver(database: DatabaseHandle, overrides: Record<string, string> = {}): Promise<FastifyInstance> {
@@ -25,8 +26,44 @@ describe.each(testDrivers)('health [%s]', (driver) => {
     return app;
   };
 
+  /** The full report goes to a signed-in admin (and the health port); the public learns only up or down. */
+  const asAdmin = async (app: FastifyInstance) =>
+    (await createUser({ driver, app, database, config: testConfig() }, { admin: true })).headers;
+  const detailed = async (app: FastifyInstance) =>
+    app.inject({ method: 'GET', url: '/api/health', headers: await asAdmin(app) });
+
   beforeAll(async () => {
     database = await createTestDatabase(driver);
+  });
+
+  it('tells the public only up or down; the driver and disk go to an admin and to the health port', async () => {
+    const app = await build(database);
+    const anonymous = await app.inject({ method: 'GET', url: '/api/health' });
+    expect(anonymous.statusCode).toBe(200);
+    expect(anonymous.json()).toEqual({ status: 'ok' });
+    const customer = await createUser({ driver, app, database, config: testConfig() });
+    const signedIn = await app.inject({ method: 'GET', url: '/api/health', headers: customer.headers });
+    expect(signedIn.json()).toEqual({ status: 'ok' });
+    expect((await detailed(app)).json()).toMatchObject({ database: { driver }, disk: { freeMb: expect.any(Number) } });
+
+    const server = await listenForHealth(app, { port: 0, host: '127.0.0.1', headersTimeoutMs: 5000 });
+    try {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      const onHealthPort = (await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()) as object;
+      expect(onHealthPort).toMatchObject({ status: 'ok', database: { driver }, disk: { freeMb: expect.any(Number) } });
+    } finally {
+      await closeHealthListener(server);
+    }
+
+    // Down: the code says why, but the report stays private.
+    const down = await build({ ...database, probe: async () => ({ reachable: true, writable: false, problem: 'x' }) });
+    const refused = await down.inject({ method: 'GET', url: '/api/health' });
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json()).toEqual({
+      error: { code: 'database_not_writable', message: expect.any(String) },
+    });
+    expect(JSON.stringify(refused.json())).not.toMatch(/driver|freeMb|pglite|postgres/);
   });
   afterAll(async () => {
     for (const app of apps) await app.close();
@@ -43,7 +80,7 @@ describe.each(testDrivers)('health [%s]', (driver) => {
 
   it('readiness proves the database takes a write, and says so', async () => {
     const app = await build(database);
-    const res = await app.inject({ method: 'GET', url: '/api/health' });
+    const res = await detailed(app);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ status: 'ok', database: { reachable: true, writable: true, driver } });
     const rows = await database.db.select().from(healthProbe);
@@ -52,7 +89,7 @@ describe.each(testDrivers)('health [%s]', (driver) => {
 
   it('reports whether the catalogue cache hears of writes; not hearing them is degraded (issue 15)', async () => {
     const listening = await build(database);
-    const ok = await listening.inject({ method: 'GET', url: '/api/health' });
+    const ok = await detailed(listening);
     expect(ok.json()).toMatchObject({ status: 'ok', catalogCache: { listening: true } });
 
     const deaf = await build({
@@ -62,18 +99,19 @@ describe.each(testDrivers)('health [%s]', (driver) => {
         return { listening: false, caughtUp: async () => false, close: async () => {} };
       },
     });
-    const degraded = await deaf.inject({ method: 'GET', url: '/api/health' });
+    const degraded = await detailed(deaf);
     expect(degraded.statusCode).toBe(200);
     expect(degraded.json()).toMatchObject({ status: 'degraded', catalogCache: { listening: false } });
 
     const off = await build(database, { CATALOG_CACHE: 'off' });
-    expect((await off.inject({ method: 'GET', url: '/api/health' })).json().catalogCache).toBeUndefined();
+    expect((await detailed(off)).json().catalogCache).toBeUndefined();
   });
 
   it('a database that hangs is reported within the bound: 503 database_unreachable with Retry-After', async () => {
     const app = await build({ ...database, probe: () => new Promise(() => {}) }, { HEALTH_CHECK_TIMEOUT_MS: '300' });
+    const headers = await asAdmin(app);
     const started = Date.now();
-    const res = await app.inject({ method: 'GET', url: '/api/health' });
+    const res = await app.inject({ method: 'GET', url: '/api/health', headers });
     const took = Date.now() - started;
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBe('5');
@@ -90,7 +128,7 @@ describe.each(testDrivers)('health [%s]', (driver) => {
       ...database,
       probe: async () => ({ reachable: true, writable: false, problem: 'read-only' }),
     });
-    const res = await app.inject({ method: 'GET', url: '/api/health' });
+    const res = await detailed(app);
     expect(res.statusCode).toBe(503);
     expect(res.json().error).toMatchObject({ code: 'database_not_writable' });
     expect(res.json().error.details[0].database).toMatchObject({ reachable: true, writable: false });
@@ -100,7 +138,7 @@ describe.each(testDrivers)('health [%s]', (driver) => {
     // A floor no disk can meet: the disk is "below" it.
     const disk = new DiskFloor('.', 100_000_000);
     const app = await build({ ...database, disk });
-    const res = await app.inject({ method: 'GET', url: '/api/health' });
+    const res = await detailed(app);
     expect(res.statusCode).toBe(503);
     const body = res.json();
     expect(body.error.code).toBe('insufficient_storage');

@@ -44,7 +44,7 @@ describe('mail without SMTP_URL: .eml files under DATA_DIR/mail', () => {
     expect(fs.statSync(path.join(dataDir, 'mail')).mode & 0o777).toBe(0o700);
   });
 
-  it('writes a mailparser-readable .eml file and logs its name, recipient and subject', async () => {
+  it('writes a mailparser-readable .eml file and logs its name, never its recipient or subject', async () => {
     const lines: Array<{ obj: object; msg: string }> = [];
     const log = { info: (obj: object, msg: string) => lines.push({ obj, msg }), warn: () => {} };
     const transport = createMailTransport({ DATA_DIR: dataDir }, log);
@@ -64,12 +64,23 @@ describe('mail without SMTP_URL: .eml files under DATA_DIR/mail', () => {
     expect(parsed.messageId).toBe(mail.messageId);
     expect(parsed.html).toContain('Your password was changed');
     expect(parsed.text).toContain('January 1, 2030 at 10:00 AM UTC');
-    expect(lines).toEqual([
-      {
-        obj: { file, to: 'ann@example.com', subject: 'Your Redline Parts password was changed' },
-        msg: 'mail written to file',
-      },
-    ]);
+    // A subject can name a person ('New paid order: $520.00 from ann@example.com'): the log keeps the file and id.
+    expect(lines).toEqual([{ obj: { file, mailId: mail.id }, msg: 'mail written to file' }]);
+  });
+
+  it('keeps a subject that names a buyer out of the log', async () => {
+    const lines: string[] = [];
+    const log = { info: (obj: object, msg: string) => lines.push(JSON.stringify({ obj, msg })), warn: () => {} };
+    const transport = createMailTransport({ DATA_DIR: dataDir }, log);
+    const mail = {
+      ...(await outgoing()),
+      to: 'owner@shop.test',
+      subject: 'New paid order: $520.00 from ann@buyer.test',
+    };
+    await transport.send(mail);
+    transport.close();
+    expect(lines).toHaveLength(1);
+    expect(lines.join('\n')).not.toMatch(/ann@buyer\.test|owner@shop\.test|New paid order/);
   });
 
   it('a retry of the same mail overwrites its file, never leaves a second one or a temp file', async () => {

@@ -124,8 +124,9 @@ export function createFileTransport(directory: string, log: MailLogger): MailTra
       const stamp = mail.date.toISOString().replace(/[:.]/g, '-');
       const file = path.join(directory, `${stamp}-${mail.id}.eml`);
       await write(file, raw);
-      // The development stand-in for an inbox: say where the mail is and what it is.
-      log.info({ file, to: mail.to, subject: mail.subject }, 'mail written to file');
+      // The development stand-in for an inbox: say where the mail is. Not to whom nor its subject: subjects name
+      // people ('New paid order: … from <buyer>'), and personal data stays out of logs (the file holds it all).
+      log.info({ file, mailId: mail.id }, 'mail written to file');
       return `file ${file}`;
     },
     close: () => composer?.close(),
