@@ -110,14 +110,19 @@ export interface TestUser {
 /** Inserts a user directly (no password) and opens a session for them. */
 export async function createUser(
   context: TestContext,
-  options: { admin?: boolean; email?: string; displayName?: string } = {},
+  options: { admin?: boolean; email?: string; displayName?: string; verified?: boolean } = {},
 ): Promise<TestUser> {
   userCounter += 1;
   const email = options.email ?? `user${userCounter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   const displayName = options.displayName ?? `Test User ${userCounter}`;
   const [row] = await context.database.db
     .insert(users)
-    .values({ email, displayName, isAdmin: options.admin ?? false })
+    .values({
+      email,
+      displayName,
+      isAdmin: options.admin ?? false,
+      emailVerifiedAt: options.verified ? new Date() : null,
+    })
     .returning({ id: users.id });
   if (!row) throw new Error('user not created');
   const { token } = await context.app.sessions.create(row.id);

@@ -47,7 +47,7 @@ describeEachDatabase('catalogue read cache', (ctx) => {
 
   beforeAll(async () => {
     admin = await createUser(ctx(), { admin: true });
-    customer = await createUser(ctx());
+    customer = await createUser(ctx(), { verified: true });
   });
 
   const get = (url: string, headers: Record<string, string> = {}) => ctx().app.inject({ method: 'GET', url, headers });

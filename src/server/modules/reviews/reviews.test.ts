@@ -5,7 +5,7 @@ import { databaseChecksum } from '../../../../test/support/table-checksum.ts';
 import { createUser, describeEachDatabase, type TestUser } from '../../../../test/support/test-app.ts';
 import { REVIEW_FALLBACK_IMAGE } from '../../../shared/schemas/review-image.ts';
 import { REVIEW_PAGE_SIZE, reviewMessages, reviewSchema } from '../../../shared/schemas/reviews.ts';
-import { reviews, users } from '../../db/schema.ts';
+import { reviews } from '../../db/schema.ts';
 import { DEFAULT_REVIEW_LIMITS } from './review-limits.ts';
 
 const valid = {
@@ -50,11 +50,7 @@ describeEachDatabase('reviews API', (ctx) => {
   let addressCounter = 0;
   /** Each limit test posts from an address of its own, so the tests' counts do not add up. */
   const nextAddress = () => `203.0.113.${++addressCounter}`;
-  async function verifiedUser(): Promise<TestUser> {
-    const user = await createUser(ctx());
-    await ctx().database.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, user.id));
-    return user;
-  }
+  const verifiedUser = (): Promise<TestUser> => createUser(ctx(), { verified: true });
   const post = (user: TestUser, remoteAddress?: string, payload: object = valid) =>
     ctx().app.inject({
       method: 'POST',
