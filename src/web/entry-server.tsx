@@ -30,7 +30,7 @@ import { documentTitle, SHOP_DESCRIPTION } from './lib/use-page-title.ts';
 import { vehicleTypesQueryOptions } from './lib/vehicle-queries.ts';
 
 /**
- * The server-rendering entry (issue 15, ADR 015), built by `vite build --ssr` into dist/ssr and loaded by the server's
+ * The server-rendering entry (ADR 015), built by `vite build --ssr` into dist/ssr and loaded by the server's
  * static-spa plugin. It renders the public pages with the browser's own routes, components and query functions;
  * their data comes from the server's own API and travels to the browser in the page, under the same query keys, so
  * the browser's first render is this HTML. Signed-in pages are left to the browser (the shell).

@@ -32,7 +32,7 @@ export function inlineStyleHashes(root: string): string[] {
 /**
  * Serves the built SPA: hashed assets cached for a year, everything else revalidated, and `index.html` for every
  * non-API path so the web app's router decides what to show: with 200 for the app's pages (src/shared/paths.ts),
- * with 404 for any other address, where the app shows its not-found page (issue 15: an unknown address is no page).
+ * with 404 for any other address, where the app shows its not-found page (an unknown address is no page).
  * `/robots.txt` and the sitemaps are the app's own answers (modules/seo): a build must not carry files of those
  * names (each file becomes a route here, and two routes for one path stop the start with Fastify's error).
  */
@@ -126,7 +126,7 @@ async function compressPage(
 }
 
 /**
- * Issue 15 (ADR 015): the public pages rendered on the server by the web app's own bundle (`vite build --ssr`, in
+ * ADR 015: the public pages rendered on the server by the web app's own bundle (`vite build --ssr`, in
  * `ssr/` beside the web build), loaded at the first page request so a server that serves only the API never pays
  * for React. The page's data comes from this app's own API through `app.inject`, so validation, caching and limits
  * apply as for any client. When there is no bundle, or rendering fails, the shell is served as before: the browser

@@ -17,7 +17,7 @@ function snapshotRule(part: CartPartSnapshot) {
 }
 
 /**
- * The one cart of the app (issue 12), given to every page: a visitor's in this browser, a signed-in customer's on
+ * The one cart of the app, given to every page: a visitor's in this browser, a signed-in customer's on
  * the server. When someone signs in (or up) with parts in the browser's cart, those join the account's cart
  * (POST /api/cart/merge) and the browser's copy is cleared; until the merge answers, the cart shows as pending.
  */

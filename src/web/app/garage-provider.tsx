@@ -26,7 +26,7 @@ function currentOf(garage: Garage): Vehicle | null {
 }
 
 /**
- * The one garage of the app (issue 13), given to every page: a visitor's in this browser, a signed-in user's on the
+ * The one garage of the app, given to every page: a visitor's in this browser, a signed-in user's on the
  * server. When someone signs in (or up) with vehicles in the browser's garage, those join the account's garage
  * (POST /api/garage/merge, the browser's current vehicle becoming the current one) and the browser's copy is cleared.
  */
@@ -100,7 +100,7 @@ export function GarageProvider({ children }: { children: ReactNode }) {
 
   // The garage every part card reads (fit badges): its value changes only when what it says changes, not on each
   // render of this provider (a query's or mutation's result is a new object every render, their functions are not).
-  // Re-rendering every card when the page said it was hydrated was a 140 ms task on a 4× slower CPU (issue 15, TBT).
+  // Re-rendering every card when the page says it is hydrated would be a long task on a slow phone's CPU.
   const { error: serverError, refetch } = server;
   const value = useMemo<GarageState>(() => {
     const account = {

@@ -35,7 +35,7 @@ export const routes: RouteObject[] = [
           return import('./routes/home-page.tsx');
         },
       },
-      // Issue 12 (spec §1): visitors browse the catalogue; Place Order, the cart's Checkout and paying ask them to
+      // Spec §1: visitors browse the catalogue; Place Order, the cart's Checkout and paying ask them to
       // sign in (docs/spec-deviations.md).
       {
         path: paths.parts,
@@ -92,7 +92,7 @@ function preloadImage(href: string) {
 
 /**
  * /allparts with whatever search, order, page and filters its URL holds, for the vehicle last shown as current in
- * this browser (issue 13; the garage confirms it, and the page asks again if it differs).
+ * this browser (the garage confirms it, and the page asks again if it differs).
  */
 function prefetchPartsPage({ request }: LoaderFunctionArgs) {
   // On the server the page's data is fetched by entry-server.tsx into the request's own query client.
@@ -122,7 +122,7 @@ function prefetchPart({ params }: LoaderFunctionArgs) {
 
 /**
  * The layout, plus the watcher that sends the user to /login when a session ends under them (a 401), inside the
- * garage every page reads the shopper's vehicle from (issue 13).
+ * garage every page reads the shopper's vehicle from.
  */
 function AppShell() {
   return (

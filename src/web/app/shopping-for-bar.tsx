@@ -15,7 +15,7 @@ function toastError(error: unknown) {
 }
 
 /**
- * Under the navigation bar (issue 13): 'Shopping for: 2019 Yamaha YZ250F', with Change (another vehicle of the
+ * Under the navigation bar: 'Shopping for: 2019 Yamaha YZ250F', with Change (another vehicle of the
  * garage, or a new one) and Clear. Shown once the shopper has a vehicle; outside the collapsing menu, so a phone
  * shows it too.
  */

@@ -77,7 +77,7 @@ export function SiteNavbar() {
 }
 
 /**
- * Issue 12: the cart, with how many parts it holds, visible at every width (outside the collapsing menu, after it
+ * The cart, with how many parts it holds, visible at every width (outside the collapsing menu, after it
  * on wide screens). The count is in its accessible name.
  */
 function CartLink({ onClick }: { onClick(): void }) {

@@ -34,7 +34,7 @@ export function FormField<T extends FieldValues>({
   const describedBy = [hint ? `${fieldId}-hint` : null, error ? `${fieldId}-error` : null].filter(Boolean).join(' ');
   // The form's default is in the server's HTML too (react-hook-form sets a registered field only once it runs in the
   // browser): a server-rendered field does not show empty and then fill in when the page is hydrated, and a visitor
-  // who starts typing before then starts from what they see (issue 15). Only there: in the browser react-hook-form
+  // who starts typing before then starts from what they see. Only there: in the browser react-hook-form
   // sets it, and a `defaultValue` would also become a text area's text.
   const initial: unknown = import.meta.env.SSR ? get(form.formState.defaultValues ?? {}, name) : undefined;
   return (

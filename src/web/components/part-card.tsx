@@ -20,9 +20,9 @@ interface PartCardProps {
   children?: ReactNode;
   /** The first cards of a list are the page's largest paint: load their images at once, not lazily. */
   priority?: boolean;
-  /** Under the name: whether the part fits the shopper's vehicle (issue 13), given by the page that knows it. */
+  /** Under the name: whether the part fits the shopper's vehicle, given by the page that knows it. */
   badge?: ReactNode;
-  /** Instead of the picture: e.g. the purchase screen's gallery of uploaded photos (issue 14). */
+  /** Instead of the picture: e.g. the purchase screen's gallery of uploaded photos. */
   media?: ReactNode;
 }
 
@@ -36,7 +36,7 @@ const stockBadgeColours: Record<StockLevel, string> = {
   out: 'text-bg-danger',
 };
 
-/** 'In Stock', 'Only N Left' or 'Out Of Stock' (issue 12 item 8), by the one rule in src/shared. */
+/** 'In Stock', 'Only N Left' or 'Out Of Stock', by the one rule in src/shared. */
 export function StockBadge({ status, id }: { status: StockStatus; id?: string }) {
   return (
     <span id={id} className={`badge ${stockBadgeColours[status.level]} part-card-stock`}>
@@ -54,7 +54,7 @@ export function partStock(part: Pick<Part, 'availablequantity' | 'minimunorder'>
 const CARD_SIZES = '(min-width: 1200px) 400px, (min-width: 768px) 50vw, 100vw';
 
 /**
- * Issue 14: an uploaded main photo's `img` is its 640 px WebP; its 320 px one always exists beside it, so a phone's
+ * An uploaded main photo's `img` is its 640 px WebP; its 320 px one always exists beside it, so a phone's
  * card can take the smaller file. Links and the demo pictures have no srcset.
  */
 function uploadedSrcSet(img: string): string | undefined {

@@ -9,7 +9,7 @@ import './part-gallery.css';
 const smallest = (photo: PartPhoto) => photo.srcset.split(', ')[0]?.split(' ')[0] ?? photo.url;
 
 /**
- * Issue 14: a part's uploaded photos on the purchase screen. The main photo first; thumbnails, Previous and Next
+ * A part's uploaded photos on the purchase screen. The main photo first; thumbnails, Previous and Next
  * buttons, and the arrow keys move between them; a click (or Enter) on the photo opens it large in a dialog that
  * Escape closes. `srcset`/`sizes` let a phone download the 320 or 640 px file, never the 1280 one.
  */

@@ -25,7 +25,7 @@ export function onUnauthorized(listener: UnauthorizedListener): () => void {
 
 /**
  * Where requests go and what sends them: in the browser its own origin and `fetch`; while the server renders a page
- * (issue 15, entry-server.tsx) the server's own app, so the same query functions fill the page's cache.
+ * (entry-server.tsx) the server's own app, so the same query functions fill the page's cache.
  */
 interface ApiTransport {
   origin(): string;
@@ -109,7 +109,7 @@ export async function apiRequest<T>(path: string, options: ApiRequest<T> = {}): 
   const token = ownToken ? readToken() : options.token;
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (token) headers.authorization = `Bearer ${token}`;
-  // A Blob (a chosen file, issue 14's photos) is sent as its bytes; anything else as JSON.
+  // A Blob (a chosen file, such as a part's photo) is sent as its bytes; anything else as JSON.
   const raw = options.body instanceof Blob ? options.body : undefined;
   if (options.body !== undefined)
     headers['content-type'] = raw ? raw.type || 'application/octet-stream' : 'application/json';
@@ -186,7 +186,7 @@ export async function apiOnce<T>(
 }
 
 /**
- * One Idempotency-Key per state of a form (issue 12 item 4): submitting the same state again (Enter pressed twice,
+ * One Idempotency-Key per state of a form: submitting the same state again (Enter pressed twice,
  * a second click before the page caught up) sends the same key, so the server does it once and replays its answer;
  * a changed form is a new request with a new key. The state is what the request sends, in a fixed key order.
  */

@@ -13,7 +13,7 @@ export interface CartPartSnapshot {
 }
 
 /**
- * The cart, for every page (issue 12): a visitor's lives in this browser (localStorage, so it survives a reload), a
+ * The cart, for every page: a visitor's lives in this browser (localStorage, so it survives a reload), a
  * signed-in customer's on the server; a visitor's joins the account's at sign-in or sign-up. The app provides it
  * (app/cart-provider.tsx); features read it here, so none of them depends on the feature that stores it.
  */

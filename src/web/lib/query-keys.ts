@@ -12,10 +12,10 @@ export const queryRoots = {
   profile: ['profile'],
   payments: ['payments'],
   jobs: ['jobs'],
-  /** Issue 13: the vehicle lists (selector, admin pickers) and the signed-in user's garage. */
+  /** The vehicle lists (selector, admin pickers) and the signed-in user's garage. */
   vehicles: ['vehicles'],
   garage: ['garage'],
-  /** Issue 12: the signed-in customer's cart (checkout empties it) and address book. */
+  /** The signed-in customer's cart (checkout empties it) and address book. */
   cart: ['cart'],
   addresses: ['addresses'],
 } as const;

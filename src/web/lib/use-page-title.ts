@@ -6,12 +6,12 @@ const SHOP_NAME = 'Redline Parts';
 export const SHOP_DESCRIPTION =
   'Redline Parts: brakes, seats, helmets, chains, filters and riding gear for cars and motorcycles, shipped from our workshop.';
 
-/** "<page> | Redline Parts", or just the shop's name on the home page; the server renders the same (issue 15). */
+/** "<page> | Redline Parts", or just the shop's name on the home page; the server renders the same. */
 export function documentTitle(title?: string): string {
   return title ? `${title} | ${SHOP_NAME}` : `${SHOP_NAME}: vehicle and motorcycle parts`;
 }
 
-/** The address the server wrote the page's head for (issue 15: description, canonical, Open Graph, JSON-LD). */
+/** The address the server wrote the page's head for (description, canonical, Open Graph, JSON-LD). */
 const firstAddress = typeof location === 'undefined' ? '' : `${location.pathname}${location.search}`;
 
 /**

@@ -34,8 +34,8 @@ const ImportProducts = page(() => import('../../features/catalog-transfer/import
 const NotFound = page(() => import('../../features/content/not-found-page.tsx'));
 
 /**
- * Spec §2: the side menu per role, in the spec's order; Jobs (issue 10), Vehicles and My Garage (issue 13) come after
- * the spec's pages.
+ * Spec §2: the side menu per role, in the spec's order; Jobs, Vehicles and My Garage, which the spec does not
+ * list, come after the spec's pages.
  */
 const customerMenu = [
   { to: paths.dashboard.myOrder, label: 'My Order' },

@@ -9,7 +9,7 @@ import { useConfirmPayment } from '../../features/payments/use-confirm-payment.t
 const MAX_ORDERS = 50;
 
 /**
- * /dashboard/pay?orders=… (issue 12): several orders of the orders feature paid at once through the payments
+ * /dashboard/pay?orders=…: several orders of the orders feature paid at once through the payments
  * feature, with the checkout feature's address step for orders placed without a shipping address.
  */
 export function Component() {

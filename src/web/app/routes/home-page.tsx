@@ -83,7 +83,7 @@ function HeroBanner() {
   );
 }
 
-/** Issue 13: the vehicle selector, right under the banner; the parts list then shows what fits. */
+/** The vehicle selector, right under the banner; the parts list then shows what fits. */
 function FindYourVehicle() {
   const { current } = useGarage();
   return (

@@ -5,7 +5,7 @@ import { VehicleFinder } from '../../features/fitment/vehicle-finder.tsx';
 import { useGarage } from '../../lib/current-vehicle.tsx';
 
 /**
- * /allparts: the catalogue's parts list for the shopper's current vehicle (issue 13). Without one, the vehicle
+ * /allparts: the catalogue's parts list for the shopper's current vehicle. Without one, the vehicle
  * selector stands above the list; with one, each card says whether the part fits it.
  */
 export function Component() {

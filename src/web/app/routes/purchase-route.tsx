@@ -9,7 +9,7 @@ import { useForgetVanishedVehicle, useGarage } from '../../lib/current-vehicle.t
 
 /**
  * /part/{partId}: the catalogue's part, ordered through the orders feature's purchase screen, with what the fitment
- * feature says about it (issue 13): the fit badge for the current vehicle, the vehicles it fits when it does not fit
+ * feature says about it: the fit badge for the current vehicle, the vehicles it fits when it does not fit
  * that one, its full fitment, and the question to ask before ordering a part that does not fit.
  */
 export function Component() {

@@ -84,7 +84,7 @@ export function googleSignInUrl(returnTo: string): string {
   return `/api/auth/google?${new URLSearchParams({ returnTo }).toString()}`;
 }
 
-/* Issue 10: proof of email, a way back in, and sessions the owner controls (docs/api.md). */
+/* Proof of email, a way back in, and sessions the owner controls (docs/api.md). */
 
 export function verifyEmail(token: string): Promise<VerifyEmailResponse> {
   // The link may be opened in another browser, or by someone else signed in here: the token alone proves it.

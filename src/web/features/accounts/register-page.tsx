@@ -16,7 +16,7 @@ import { afterSignIn, returnPath } from './session-ended-redirect.tsx';
 
 /**
  * Spec §2 Register: the display name comes from Name; afterwards the user goes to the home page, unless a page sent
- * them to sign in (issue 12: a visitor at checkout signs up and comes back to it, their cart joined to the account).
+ * them to sign in (a visitor at checkout signs up and comes back to it, their cart joined to the account).
  */
 export function Component() {
   usePageTitle('Sign Up');

@@ -51,7 +51,7 @@ export function returnPath(state: unknown): string {
 
 /**
  * Where a user who just signed in goes: back to `path`, except that an admin page would sign a non-admin out again
- * at once (issue 10, the admin-page loop), so a non-admin goes home instead.
+ * at once, in a loop, so a non-admin goes home instead.
  */
 export function afterSignIn(path: string, user: { isAdmin: boolean }): string {
   if (user.isAdmin) return path;

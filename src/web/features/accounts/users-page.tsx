@@ -16,7 +16,7 @@ import { useMakeAdmin, useRemoveAdmin } from './use-account-mutations.ts';
 
 /**
  * Spec §2 Users (admin): every user with a Make Admin button; admins show a badge instead, and other admins a
- * 'Remove Admin' button that asks first (issue 10: the server refuses to remove the last admin).
+ * 'Remove Admin' button that asks first (the server refuses to remove the last admin).
  */
 export function Component() {
   usePageTitle('Users');

@@ -16,7 +16,7 @@ import { usePageTitle } from '../../lib/use-page-title.ts';
 import './cart.css';
 
 /**
- * Issue 12: the cart. Every part with its unit price, a quantity (within its minimum and the live stock), its line
+ * The cart. Every part with its unit price, a quantity (within its minimum and the live stock), its line
  * total and Remove; the total, and Checkout (a visitor is asked to sign in first, and comes back here with the cart).
  */
 export function Component() {

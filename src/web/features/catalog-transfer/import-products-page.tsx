@@ -28,7 +28,7 @@ function timeLeft(seconds: number): string {
 }
 
 /**
- * Import Products (admin, issue 14): upload a CSV, check it (dry run) or import it, watch its progress (which a
+ * Import Products (admin): upload a CSV, check it (dry run) or import it, watch its progress (which a
  * reload finds again: the latest import is the server's), cancel it; and download the products or orders as CSV.
  */
 export function Component() {

@@ -27,7 +27,7 @@ export function Component() {
           pendingPhotos={pending}
           onSubmit={async (values) => {
             const part = await create.mutateAsync(values);
-            // Issue 14: the photos chosen meanwhile, in their order; one refused does not undo the part.
+            // The photos chosen meanwhile, in their order; one refused does not undo the part.
             const files = pending.files.map((item) => item.file);
             if (files.length > 0) {
               const refused = await uploadPhotos.mutateAsync({ partId: part._id, files });

@@ -35,7 +35,7 @@ export interface CatalogSearch {
   /** Manage Products: parts that are not universal and have no fitment yet. */
   noFitment: boolean;
   /**
-   * Issue 15: the page reached by Next or Previous, as the API's cursor (`after` / `before` in the URL): the API
+   * The page reached by Next or Previous, as the API's cursor (`after` / `before` in the URL): the API
    * reads it from the index wherever it is in the catalogue. `page` is then only the number shown. Without it the
    * page is read by offset (page 1, a page number picked, a search by relevance).
    */
@@ -154,7 +154,7 @@ function catalogView(search: CatalogSearch, vehicleId?: string | null) {
 
 /**
  * The one page of parts the parts page shows: the page asks for it, the router prefetches exactly the same query.
- * It and `catalogFacetsQueryOptions` are answered by one request for both (issue 13).
+ * It and `catalogFacetsQueryOptions` are answered by one request for both.
  */
 export function catalogPageQueryOptions(search: CatalogSearch, vehicleId?: string | null) {
   const params = pageParams(search, vehicleId);

@@ -82,7 +82,7 @@ export function SearchBar({
   sort: PartSort | undefined;
   onSearch(text: string): void;
   onSort(sort: PartSort | undefined): void;
-  /** With it, the box suggests parts, categories and brands while typing (issue 14); this receives the pick. */
+  /** With it, the box suggests parts, categories and brands while typing; this receives the pick. */
   onSuggestion?(choice: SuggestionChoice): void;
 }) {
   const [text, setText] = useState(q);

@@ -19,7 +19,7 @@ import { emptyFitmentRow, type ProductFormValues } from './product-form-schema.t
 type ProductForm = UseFormReturn<ProductFormValues, unknown, PartInput>;
 
 /**
- * The product form's fitment rows (issue 13): each row is make → model → year range (+ variant), picked from the
+ * The product form's fitment rows: each row is make → model → year range (+ variant), picked from the
  * same vehicle lists as the garage's selector. Saving replaces every row of the part.
  */
 export function FitmentRowsField({ form, idPrefix }: { form: ProductForm; idPrefix: string }) {

@@ -182,7 +182,7 @@ function EditProduct({
   );
 }
 
-/** Manage Products' own filters (issue 13), kept in the URL: a category, and parts that fit nothing yet. */
+/** Manage Products' own filters, kept in the URL: a category, and parts that fit nothing yet. */
 function ProductFilters({
   category,
   noFitment,

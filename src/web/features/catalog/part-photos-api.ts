@@ -4,7 +4,7 @@ import { api } from '../../lib/api-client.ts';
 const photosPath = (partId: string) => `/part/${encodeURIComponent(partId)}/photos`;
 
 /**
- * Issue 14: one photo, sent as its bytes. Declared as plain bytes whatever the file says it is: the server decides
+ * One photo, sent as its bytes. Declared as plain bytes whatever the file says it is: the server decides
  * by the content alone, so its answer is the same for a renamed file as for any other.
  */
 export function uploadPartPhoto(partId: string, file: Blob): Promise<PartPhoto[]> {

@@ -193,7 +193,7 @@ function PhotoList({
   );
 }
 
-/** Edit: a saved part's photos, each change sent at once (issue 14). */
+/** Edit: a saved part's photos, each change sent at once. */
 export function PartPhotosField({
   partId,
   name,

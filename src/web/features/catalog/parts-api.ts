@@ -10,8 +10,8 @@ const schemas = lazySchemas(
 );
 
 /**
- * The list's parameters as `GET /api/part` names them (issue 13 adds vehicle, fits, category, brand, price range,
- * in stock and "no fitment yet"); an absent one is not sent, so the plain list asks exactly as before.
+ * The list's parameters as `GET /api/part` names them (among them vehicle, fits, category, brand, price range, in
+ * stock and "no fitment yet"); an absent one is not sent, so a list without filters asks for the plain list.
  */
 export type PartListParams = { [K in keyof PartListQuery]?: PartListQuery[K] | undefined };
 export type PartFilterParams = { [K in keyof PartFacetsQuery]?: PartFacetsQuery[K] | undefined };
@@ -22,7 +22,7 @@ export interface PartPage {
   total: number;
   /** A search with more matches than the shop ranks (X-Total-Count-Capped): `total` means "at least". */
   capped?: boolean;
-  /** Issue 15: where the next and previous pages start (X-Next-Cursor / X-Prev-Cursor, or the page's own fields). */
+  /** Where the next and previous pages start (X-Next-Cursor / X-Prev-Cursor, or the page's own fields). */
   nextCursor?: string | null;
   prevCursor?: string | null;
 }
@@ -40,7 +40,7 @@ export const partKeys = {
 };
 
 /**
- * `GET /api/part/suggest` (issue 14): what the search box offers while typing, and the corrections and closest names
+ * `GET /api/part/suggest`: what the search box offers while typing, and the corrections and closest names
  * of a search that found nothing. Kept a minute: the same letters are often typed again.
  */
 export function partSuggestionsQueryOptions(q: string) {
@@ -73,7 +73,7 @@ export function partsQueryOptions(params: PartListParams) {
 }
 
 /**
- * `GET /api/part/page` (issue 13): a page of the list with the counts beside its filters, in one request. The parts
+ * `GET /api/part/page`: a page of the list with the counts beside its filters, in one request. The parts
  * page's page and facet queries both read it (`catalog-search-params.ts`), so they share one request; it counts as
  * fresh for a few seconds so the second of them finds the first one's answer. No abort signal: two queries wait on it.
  */

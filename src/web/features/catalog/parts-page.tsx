@@ -27,7 +27,7 @@ import { PartsPagination } from './parts-pagination.tsx';
 import { SearchHelp } from './search-suggestions.tsx';
 
 interface PartsPageProps {
-  /** The shopper's current vehicle (issue 13): the list then shows what fits it, unless they ask for all. */
+  /** The shopper's current vehicle: the list then shows what fits it, unless they ask for all. */
   vehicle: Vehicle | null;
   /** False while the current vehicle is not known yet (a signed-in user's garage loading): the list waits. */
   vehicleReady: boolean;
@@ -37,7 +37,7 @@ interface PartsPageProps {
   renderBadge?(part: Part): ReactNode;
 }
 
-/** /allparts (spec §2 Parts list), with issue 13's vehicle, filters and part-number search. */
+/** /allparts (spec §2 Parts list), with the shopper's vehicle, filters and part-number search. */
 export function PartsPage({ vehicle, vehicleReady, vehiclePanel, renderBadge }: PartsPageProps) {
   usePageTitle('Parts');
   const { search, update } = useCatalogSearch();
@@ -142,7 +142,7 @@ export function PartsPage({ vehicle, vehicleReady, vehiclePanel, renderBadge }: 
   );
 }
 
-/** Says whose parts the list shows, with the one click that switches (issue 13's 'show all'). */
+/** Says whose parts the list shows, with the one click that switches ('show all'). */
 function VehicleScope({
   vehicle,
   limited,

@@ -4,10 +4,11 @@ import { type PartDetails, partInputSchema } from '../../../shared/schemas/parts
 import { blankNumber } from '../../lib/form.ts';
 
 /*
- * The product form's schema: the shared `partInputSchema`, with the issue 13 fields as a form holds them. Text boxes
- * hold strings, so an empty brand, MPN or category is sent as null (cleared), OEM numbers are typed one per line or
- * comma-separated, and each fitment row also remembers its make (the picker's first step; the API names only the
- * model). Every value still ends up checked by the shared schemas, so a field's message is the server's.
+ * The product form's schema: the shared `partInputSchema`, with the brand, part number, category and fitment fields
+ * as a form holds them. Text boxes hold strings, so an empty brand, MPN or category is sent as null (cleared), OEM
+ * numbers are typed one per line or comma-separated, and each fitment row also remembers its make (the picker's first
+ * step; the API names only the model). Every value still ends up checked by the shared schemas, so a field's message
+ * is the server's.
  */
 
 const { brand, mpn, category, oemNumbers } = partInputSchema.shape;

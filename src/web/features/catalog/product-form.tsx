@@ -70,13 +70,13 @@ interface ProductFormProps {
   /** Resolves when saved; `'reset'` clears the form (adding). A rejection is shown as a toast and under the fields. */
   onSubmit(values: PartInput): Promise<'reset' | 'keep'>;
   onCancel?: () => void;
-  /** Adding (issue 14): photos chosen before the part exists; the page uploads them once it is saved. */
+  /** Adding: photos chosen before the part exists; the page uploads them once it is saved. */
   pendingPhotos?: PendingPhotos;
 }
 
 /**
  * The one product form, for Add A Product and for Edit on Manage Products. Same zod schemas as the server, with
- * issue 13's brand, part numbers, category, universal flag and fitment rows.
+ * the brand, part numbers, category, universal flag and fitment rows.
  */
 export function ProductForm({ adminEmail, part, submitLabel, onSubmit, onCancel, pendingPhotos }: ProductFormProps) {
   const form = useForm<ProductFormValues, unknown, PartInput>({
@@ -118,7 +118,7 @@ export function ProductForm({ adminEmail, part, submitLabel, onSubmit, onCancel,
         ))}
       </Row>
       <ProductField form={form} idPrefix={idPrefix} name="img" />
-      {/* Issue 14: uploaded photos beside the link; the main photo is the part's image while it has one. */}
+      {/* Uploaded photos beside the link; the main photo is the part's image while it has one. */}
       {part ? (
         <PartPhotosField
           partId={part._id}

@@ -11,7 +11,7 @@ import { PartCard, PurchaseLink } from '../../components/part-card.tsx';
 import { partSuggestionsQueryOptions } from './parts-api.ts';
 import './search-suggestions.css';
 
-/** What a shopper can pick from the suggestions (issue 14): a part, a category or brand filter, or a correction. */
+/** What a shopper can pick from the suggestions: a part, a category or brand filter, or a correction. */
 export type SuggestionChoice =
   | { kind: 'part'; part: Part }
   | { kind: 'category'; slug: string; name: string }
@@ -233,7 +233,7 @@ export function SearchCombobox({
 }
 
 /**
- * Under a search that found nothing (issue 14): "Did you mean …?" when the catalogue has a name like it, and the
+ * Under a search that found nothing: "Did you mean …?" when the catalogue has a name like it, and the
  * parts whose names are closest, so the page is never an empty answer alone.
  */
 export function SearchHelp({ q, onSearch }: { q: string; onSearch(text: string): void }) {

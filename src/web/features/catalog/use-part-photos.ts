@@ -10,7 +10,7 @@ export type PhotoChange =
   | { kind: 'remove'; photoId: string };
 
 /**
- * Issue 14: every change to a part's photos, answered with its photos as they now are. Each refreshes every parts
+ * Every change to a part's photos, answered with its photos as they now are. Each refreshes every parts
  * list and detail: the main photo is the part's image everywhere.
  */
 export function usePartPhotoChange(partId: string) {

@@ -6,7 +6,7 @@ import { errorMessage } from '../../lib/api-client.ts';
 import { addressesQueryOptions } from './checkout-api.ts';
 import { useDeleteAddress } from './use-checkout-mutations.ts';
 
-/** My Profile's address book (issue 12): the addresses checkout saved, offered next time; each can be removed. */
+/** My Profile's address book: the addresses checkout saved, offered next time; each can be removed. */
 export function AddressBookPanel() {
   const saved = useQuery(addressesQueryOptions);
   const remove = useDeleteAddress();

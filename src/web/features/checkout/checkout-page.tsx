@@ -25,7 +25,7 @@ function refusedLines(error: unknown): { partId: string; message: string }[] {
 }
 
 /**
- * Issue 12: checkout. Where the orders ship (a saved address or a new one, required), what will be ordered, and one
+ * Checkout. Where the orders ship (a saved address or a new one, required), what will be ordered, and one
  * button that places every line as an order (all or none) and goes on to pay for them all at once.
  */
 export function Component() {

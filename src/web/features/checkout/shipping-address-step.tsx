@@ -4,7 +4,7 @@ import { AddressPicker } from './address-picker.tsx';
 import { useSetOrdersAddress } from './use-checkout-mutations.ts';
 
 /**
- * The payment page's first step for orders placed without a shipping address (issue 12): nothing is paid that
+ * The payment page's first step for orders placed without a shipping address: nothing is paid that
  * cannot be shipped, so the address comes before the card.
  */
 export function ShippingAddressStep({ orderIds }: { orderIds: readonly string[] }) {

@@ -16,7 +16,7 @@ function SkillMeter({ skill }: { skill: PortfolioSkill }) {
         </span>
       </div>
       {/* An SVG bar, not Bootstrap's: its width is an attribute, where Bootstrap's is a style attribute, which the
-          Content-Security-Policy refuses in HTML the server renders (issue 15). */}
+          Content-Security-Policy refuses in HTML the server renders. */}
       <div
         className="content-skill-bar"
         role="progressbar"

@@ -1,7 +1,7 @@
 import type { FitStatus } from '../../../shared/schemas/fitment.ts';
 import './fitment.css';
 
-/** The words of each fit status (issue 13), used by the badge and by the purchase screen's confirmation. */
+/** The words of each fit status, used by the badge and by the purchase screen's confirmation. */
 export function fitText(fit: FitStatus, vehicleLabel: string): string {
   if (fit === 'fits') return `Fits your ${vehicleLabel}`;
   if (fit === 'universal') return 'Universal fit';

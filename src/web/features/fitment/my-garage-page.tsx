@@ -18,7 +18,7 @@ import { usePageTitle } from '../../lib/use-page-title.ts';
 import { submitOrShow } from './submit-or-show.ts';
 import { VehicleSelector } from './vehicle-selector.tsx';
 
-/** /dashboard/mygarage (issue 13): the signed-in user's vehicles: add, name, remove, choose the current one. */
+/** /dashboard/mygarage: the signed-in user's vehicles: add, name, remove, choose the current one. */
 export function Component() {
   usePageTitle('My Garage');
   const garage = useGarage();

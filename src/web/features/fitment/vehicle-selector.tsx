@@ -45,7 +45,7 @@ const EMPTY: Choice = { type: '', year: '', makeId: '', modelId: '', vehicleId: 
 export const BASE_VARIANT = 'Standard';
 
 /**
- * The vehicle selector (issue 13): Type → Year → Make → Model → Variant, each a labelled native select that lists
+ * The vehicle selector: Type → Year → Make → Model → Variant, each a labelled native select that lists
  * only what exists for the choices before it (the server's selector calls), so it works with a keyboard and a
  * screen reader as any form does. A later step is disabled until the steps before it are chosen; changing a step
  * clears the ones after it. A model year with no variants to tell apart is picked without asking.

@@ -51,7 +51,7 @@ interface PendingDelete {
 }
 
 /**
- * /dashboard/vehicles (admin, issue 13): makes, their models, and each model's years and variants: the data the
+ * /dashboard/vehicles (admin): makes, their models, and each model's years and variants: the data the
  * garage's selector and the product form's fitment pickers offer.
  */
 export function Component() {

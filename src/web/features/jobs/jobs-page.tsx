@@ -18,7 +18,7 @@ function When({ at }: { at: string | number }) {
 }
 
 /**
- * Jobs (admin, issue 10): is the background work keeping up? Waiting and failed jobs per queue, the mail outbox,
+ * Jobs (admin): is the background work keeping up? Waiting and failed jobs per queue, the mail outbox,
  * and the last failure with its job id, which the server's log names too.
  */
 export function Component() {

@@ -17,7 +17,7 @@ import { useDeliverOrder, useRefundOrder, useShipOrder } from './use-order-mutat
 const who = (order: Order) => order.userName || order.email;
 
 /**
- * The admin's next step for an order (issue 12): Ship (carrier and tracking number, then a confirmation), Mark
+ * The admin's next step for an order: Ship (carrier and tracking number, then a confirmation), Mark
  * Delivered once shipped, and Refund while paid and not shipped. Used by Manage Orders and the order page.
  */
 export function AdminOrderActions({ order }: { order: Order }) {

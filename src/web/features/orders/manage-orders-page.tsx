@@ -24,7 +24,7 @@ import './orders.css';
 
 const PAGE_SIZE = 25;
 
-/** The status filter: every order but cancelled ones by default, as the lists show them (issue 12). */
+/** The status filter: every order but cancelled ones by default, as the lists show them. */
 const statusOptions: { value: '' | OrderStatus; label: string }[] = [
   { value: '', label: 'All (not cancelled)' },
   { value: 'unpaid', label: 'Unpaid' },

@@ -128,7 +128,7 @@ export function Component() {
 const MAX_ORDERS_PER_PAYMENT = 50;
 
 /**
- * Issue 12: one payment, one card entry, for every unpaid order shown (placed one by one or at checkout). Orders
+ * One payment, one card entry, for every unpaid order shown (placed one by one or at checkout). Orders
  * without a shipping address get one on the payment page first.
  */
 function PayAllUnpaid({ orders }: { orders: readonly Order[] }) {

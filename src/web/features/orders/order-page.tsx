@@ -33,7 +33,7 @@ const eventLabels: Record<OrderDetail['timeline'][number]['event'], string> = {
   disputed: 'Payment disputed',
 };
 
-/** /dashboard/order/{orderId} (issue 12): the order page, for its buyer and for admins. */
+/** /dashboard/order/{orderId}: the order page, for its buyer and for admins. */
 export function Component() {
   const { orderId = '' } = useParams();
   const { user } = useAuth();

@@ -2,7 +2,7 @@ import type { Order } from '../../../shared/schemas/orders.ts';
 
 /**
  * The wording of each state: the customer's (spec: 'Paid') and the admin's (spec: 'Unpaid', 'pending to shipped');
- * issue 12's states after those read the same for both.
+ * the states the shop added after those read the same for both.
  */
 export function orderStatusLabel(order: Pick<Order, 'status'>, view: 'customer' | 'admin'): string {
   switch (order.status) {
@@ -25,7 +25,7 @@ export function OrderStatusText({ order, view }: { order: Pick<Order, 'status'>;
   return <span className={`order-status-${order.status}`}>{orderStatusLabel(order, view)}</span>;
 }
 
-/** Carrier and tracking number once the order has shipped (issue 12: customers see the tracking number). */
+/** Carrier and tracking number once the order has shipped: customers see the tracking number too. */
 export function TrackingText({ order }: { order: Pick<Order, 'carrier' | 'trackingNumber'> }) {
   if (!order.trackingNumber) return null;
   return (

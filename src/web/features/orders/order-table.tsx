@@ -10,7 +10,7 @@ import type { useDeleteOrder } from './use-delete-order.ts';
 
 const orderDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 
-/** Order: the day it was placed and a link to its page (issue 12). */
+/** Order: the day it was placed and a link to its page. */
 export function OrderDateCell({ order, link }: { order: Pick<Order, 'createdAt'>; link: ReactNode }) {
   return (
     <td data-label="Order" className="text-nowrap-sm">

@@ -22,7 +22,7 @@ export const orderKeys = {
 /** Manage Orders' list: a status (or all but cancelled), a search over customer and part, one page. */
 export interface AdminOrdersFilter {
   limit: number;
-  /** Page 1 and a page picked by number; Next and Previous use `after` / `before` instead (issue 15). */
+  /** Page 1 and a page picked by number; Next and Previous use `after` / `before` instead. */
   offset?: number | undefined;
   after?: string | undefined;
   before?: string | undefined;
@@ -34,7 +34,7 @@ export interface AdminOrdersFilter {
 const MY_ORDERS_PAGE_SIZE = 100;
 
 /**
- * My Order, page by page (newest first): each page loads after the previous one's cursor (`X-Next-Cursor`, issue 15),
+ * My Order, page by page (newest first): each page loads after the previous one's cursor (`X-Next-Cursor`),
  * so an order placed or cancelled meanwhile neither repeats nor hides another; no cursor, nothing more to load.
  */
 export const myOrdersQueryOptions = infiniteQueryOptions({

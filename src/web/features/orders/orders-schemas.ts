@@ -3,7 +3,7 @@ import { orderDetailSchema, orderSchema } from '../../../shared/schemas/orders.t
 
 /**
  * The orders API's answers as `orders-api.ts` checks them. Imported on demand (`lazySchemas`, ADR 018): the part page
- * places orders but should not build every order schema while it starts (issue 15, TBT).
+ * places orders but should not build every order schema while it starts (it would lengthen the first task).
  */
 export const orderAnswers = {
   order: orderSchema,

@@ -1,6 +1,6 @@
 /**
- * What a visitor chose on the purchase screen (quantity, address, phone) when Place Order sent them to sign in
- * (issue 12): kept in this tab (sessionStorage) and put back in the form when they come back, then forgotten.
+ * What a visitor chose on the purchase screen (quantity, address, phone) when Place Order sent them to sign in:
+ * kept in this tab (sessionStorage) and put back in the form when they come back, then forgotten.
  */
 export interface PurchaseDraft {
   quantity: number;

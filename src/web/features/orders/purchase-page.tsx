@@ -49,7 +49,7 @@ export interface FitNotice {
 
 interface PurchasePageProps {
   part: UseQueryResult<Part>;
-  /** Under the part's name: whether it fits the current vehicle (issue 13). */
+  /** Under the part's name: whether it fits the current vehicle. */
   badge?: ReactNode;
   /** Set when the part does not fit the current vehicle: said beside the card, and asked once before ordering. */
   fitNotice?: FitNotice | null;
@@ -60,7 +60,7 @@ interface PurchasePageProps {
   fitPending?: boolean;
   /** The part's full fitment, below the order form. */
   fitment?: ReactNode;
-  /** Issue 14: the part's uploaded photos, shown in place of its picture. */
+  /** The part's uploaded photos, shown in place of its picture. */
   gallery?: ReactNode;
 }
 
@@ -136,7 +136,7 @@ function PurchaseScreen({
   const navigate = useNavigate();
   const location = useLocation();
   const [placed, setPlaced] = useState<Order | null>(null);
-  // Issue 12: a visitor sent to sign in by Place Order comes back to what they chose.
+  // A visitor sent to sign in by Place Order comes back to what they chose.
   const [draft] = useState(() => readPurchaseDraft(part._id));
   useEffect(() => {
     if (authStatus === 'signed-in') clearPurchaseDraft(part._id);
@@ -158,19 +158,19 @@ function PurchaseScreen({
   const stockReasonId = useId();
 
   const order = usePlaceOrder();
-  // Issue 12 item 4: one order per submit. The ref closes the gap before the disabled button renders (two Enters
+  // One order per submit. The ref closes the gap before the disabled button renders (two Enters
   // land before React re-renders), and the key per form state makes a repeat of the same form the same order.
   const inFlight = useRef(false);
   const [submitKeys] = useState(() => new SubmitKeys());
   const lastPlacedId = useRef<string | null>(null);
-  // Issue 13: ordering a part that does not fit the current vehicle is asked about once, then trusted.
+  // Ordering a part that does not fit the current vehicle is asked about once, then trusted.
   const [fitConfirmed, setFitConfirmed] = useState<string | null>(null);
   const [askFit, setAskFit] = useState<PurchaseForm | null>(null);
   const mustAsk = fitNotice !== null && fitNotice !== undefined && fitConfirmed !== fitNotice.text;
   // An order placed before the fit for the current vehicle is known, held until it is.
   const [heldForFit, setHeldForFit] = useState<PurchaseForm | null>(null);
 
-  /** Issue 12: into the cart (a visitor's stays in this browser), with the quantity the order rule accepts. */
+  /** Into the cart (a visitor's stays in this browser), with the quantity the order rule accepts. */
   const addToCart = form.handleSubmit(async (values) => {
     const check = checkOrderQuantity(orderablePart, values.quantity);
     if (!check.ok) {
@@ -263,7 +263,7 @@ function PurchaseScreen({
       <Row className="g-4">
         <Col md={5} lg={4}>
           {/* The card fills its parent's height in a grid; here it sits on top of the total, at its own height.
-              Its image is the page's largest paint: fetched at once, not lazily (LCP, issue 15). */}
+              Its image is the page's largest paint: fetched at once, not lazily (LCP). */}
           <div>
             <PartCard part={part} badge={badge} media={gallery} priority />
           </div>

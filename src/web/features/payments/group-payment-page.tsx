@@ -29,7 +29,7 @@ interface GroupPaymentProps {
 }
 
 /**
- * Issue 12: one payment for several orders (a checkout's, or Pay All Unpaid): the orders and their total, a
+ * One payment for several orders (a checkout's, or Pay All Unpaid): the orders and their total, a
  * shipping address first for any order without one, then one card entry for the amount the server computed.
  */
 export function GroupPaymentPage({ group, addressStep, confirm }: GroupPaymentProps) {

@@ -28,7 +28,7 @@ export function PaymentPage({
 }: {
   order: UseQueryResult<Order>;
   markPaid: MarkPaid;
-  /** Issue 12: asks for a shipping address, shown before the card when the order has none. */
+  /** Asks for a shipping address, shown before the card when the order has none. */
   addressStep?: ReactNode;
 }) {
   usePageTitle('Payment');
@@ -63,7 +63,7 @@ function PaymentPanel({ order, markPaid, addressStep }: { order: Order; markPaid
   // earlier one, so the form stays until the success message replaces it.
   const [recording, setRecording] = useState(false);
   const unpaid = !order.paid && paidWith === null;
-  // Issue 12: nothing is paid that cannot be shipped; an order placed without an address gets one first.
+  // Nothing is paid that cannot be shipped; an order placed without an address gets one first.
   const needsAddress = unpaid && order.address.trim() === '';
   const config = useQuery({ ...paymentsConfigQueryOptions, enabled: unpaid && !needsAddress });
   const intent = useQuery({ ...paymentIntentQueryOptions(order._id), enabled: unpaid && !needsAddress });

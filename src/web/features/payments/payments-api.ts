@@ -36,7 +36,7 @@ export function paymentIntentQueryOptions(orderId: string) {
 }
 
 /**
- * Issue 12: one intent for several orders; the server computes the amount from them, and asking again for the same
+ * One intent for several orders; the server computes the amount from them, and asking again for the same
  * orders returns the same intent.
  */
 export function groupPaymentIntentQueryOptions(orderIds: readonly string[]) {
