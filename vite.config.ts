@@ -17,8 +17,8 @@ const COMPRESSIBLE = /\.(js|mjs|css|svg|json|txt|xml|webmanifest|html)$/;
 /**
  * Writes `file.br` (quality 11) and `file.gz` (level 9) beside every compressible file of the build, once, at build
  * time. @fastify/static with `preCompressed: true` sends them as they are: maximum compression that would be far
- * too slow per request, and no compression work at all on the server (on-the-fly brotli of the main chunk costs
- * ~30 ms of CPU per request; see docs/performance.md).
+ * too slow per request, and no compression work at all on the server (on-the-fly brotli of the main chunk would cost
+ * CPU on every request).
  */
 function precompress(): Plugin {
   let outDir = '';
@@ -66,10 +66,10 @@ function precompress(): Plugin {
 }
 
 /**
- * The modules the browser loads for a first visit to the home page, as two chunks instead of ~30:
+ * The modules the browser loads for a first visit to the home page, as two chunks instead of dozens:
  * `app` for what the entry (`main.tsx`) imports statically, loaded by every page, and `home` for what the home route
  * adds. Left to itself the bundler makes a chunk of every set of modules shared by a different set of routes, and the
- * home page loaded 33 files of 0.2–2.5 KB (each a request with ~1.2 KB of headers, each a module to compile). The
+ * home page loaded dozens of tiny files (each a request with its own headers, each a module to compile; ADR 021). The
  * sets are the static import graphs, read once the build has parsed every module; dynamic imports stay their own
  * chunks (the zod schemas, the other routes, the toast container).
  */
@@ -120,9 +120,8 @@ const firstLoad = firstLoadGraph('src/web/main.tsx', 'src/web/app/routes/home-pa
  * Chromium's explicit compile hint (`//# allFunctionsCalledOnLoad`, Chrome 136+; other browsers read a comment) on the
  * chunks a server-rendered page runs as it loads (the entry, its static imports, and each such page's route module
  * with its static imports): V8 compiles their functions while it streams the file, off the main thread, instead of
- * each function on its first call, which was half of the hydration task in a CPU profile of the home page (issue 15,
- * TBT: the home page's hydration task 290 → 115 ms on a 4× slower CPU). Not on other chunks: eager compilation of
- * code that may never run would be waste.
+ * each function on its first call, which was a large part of the home page's hydration task (ADR 021). Not on
+ * other chunks: eager compilation of code that may never run would be waste.
  */
 function compileHints(routeModules: readonly string[]): Plugin {
   return {
@@ -158,7 +157,7 @@ function compileHints(routeModules: readonly string[]): Plugin {
  * Vite preloads only the entry's own imports; a lazy route's chunks are found only once the entry has downloaded and
  * run, one round trip and one script evaluation later. The home page is where most visits start, and most of its
  * chunks (zod, TanStack Query's hooks, the part card, the query states) are the ones every other data page needs
- * too; only ~9 KiB of it (the home page itself, Modal) is home-only.
+ * too; only a small part of it (the home page itself, Modal) is home-only.
  */
 function preloadRoute(entry: string): Plugin {
   return {
@@ -192,7 +191,7 @@ function preloadRoute(entry: string): Plugin {
 }
 
 /**
- * Issue 15: `vite build --ssr src/web/entry-server.tsx --outDir dist/ssr` (part of `npm run build`) builds the
+ * ADR 015: `vite build --ssr src/web/entry-server.tsx --outDir dist/ssr` (part of `npm run build`) builds the
  * server-rendering bundle with this same config; Node reads it from disk, so it needs neither the public files nor a
  * manifest.
  */
@@ -283,7 +282,7 @@ function purgeBootstrap(): Plugin {
 
 /**
  * The app's one stylesheet (`build.cssCodeSplit: false`) goes into index.html's <head> as a <style> element instead of
- * a <link>: a page paints with its first response, with no render-blocking request (issue 15, LCP; ADR 018). The CSP
+ * a <link>: a page paints with its first response, with no render-blocking request (LCP; ADR 018). The CSP
  * (`style-src 'self'`) allows that one element by its hash: the build writes `'sha256-…'` into
  * `.vite/inline-style-hashes.json` (not served: a dot directory), which the server reads into the header.
  */
@@ -338,9 +337,9 @@ function serverRenderingBundle(): Plugin {
           }
         : undefined,
     // ASCII only: V8 holds a module's source for as long as the module lives, and one character outside Latin-1
-    // (an em dash, an arrow) makes it a two-byte string, twice the file's size in the server's heap (issue 15 item 6:
-    // 4.4 MB for this bundle, 2.2 MB in ASCII). Escaping code units is exact in strings, templates, regular
-    // expressions, identifiers and comments; only a String.raw template would read the escape, and the bundle has none.
+    // (an em dash, an arrow) makes it a two-byte string, twice the file's size in the server's heap (ADR 022).
+    // Escaping code units is exact in strings, templates, regular expressions, identifiers and comments; only a
+    // String.raw template would read the escape, and the bundle has none.
     // In generateBundle: renderChunk is followed by Vite's own re-printing of the code, which writes the characters back.
     generateBundle: (_options, bundle) => {
       if (!serverBundleBuild) return;
@@ -371,7 +370,7 @@ export default defineConfig({
   publicDir: 'public',
   build: {
     outDir: 'dist/web',
-    // Issue 15: which CSS each route module needs, so a server-rendered page links its styles from the start.
+    // Which CSS each route module needs, so a server-rendered page links its styles from the start.
     manifest: true,
     emptyOutDir: true,
     sourcemap: false,
@@ -387,8 +386,8 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             {
-              // What every page needs before its first paint, in one file instead of a handful of 1-6 KiB ones (each
-              // file costs a request and ~1 KiB of response headers). Libraries change only on a dependency
+              // What every page needs before its first paint, in one file instead of a handful of small ones (each
+              // file costs a request and its response headers). Libraries change only on a dependency
               // upgrade, so this chunk stays in the browser's cache (its name is a content hash) across releases
               // of the shop; the app's own code is the small entry chunk.
               name: 'vendor',

@@ -11,7 +11,7 @@ import { expect, expectAccessible, test, uniqueEmail } from './support/fixtures.
 import { linkIn, mailTo, waitForMail } from './support/mailbox.ts';
 
 /*
- * Issue 10 in the browser: proof of email, a way back in after a forgotten password, sessions the owner controls, and
+ * In the browser: proof of email, a way back in after a forgotten password, sessions the owner controls, and
  * links that cannot sign anyone in. Mail is read from the real SMTP server the test server sends to.
  */
 

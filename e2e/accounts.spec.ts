@@ -25,7 +25,7 @@ test.describe('accounts', () => {
     await expect(nav(page).getByRole('link', { name: 'Login' })).toBeVisible();
     expect(await storedToken(page)).toBeNull();
 
-    // In the app, without a reload: visitors browse the parts (issue 12, spec §1), and Place Order asks to log in.
+    // In the app, without a reload: visitors browse the parts (spec §1), and Place Order asks to log in.
     await nav(page).getByRole('link', { name: 'Parts', exact: true }).click();
     await expect(page).toHaveURL(/\/allparts$/);
     await page
@@ -68,7 +68,7 @@ test.describe('accounts', () => {
     await expect(page.getByText('Name Is Required')).toBeVisible();
     await expect(page.getByText('Email Is Required')).toBeVisible();
     await expect(page.getByText('Password Is Required')).toBeVisible();
-    // Issue 10 (L5): any 2–63 letter ending is valid now (`.comx` too); an address with no ending is not.
+    // Any 2–63 letter ending is valid (`.comx` too); an address with no ending is not.
     await page.getByLabel('Email').fill('rider@example');
     await page.getByRole('button', { name: 'SignUp' }).click();
     await expect(page.getByText('Provide A Valid Email')).toBeVisible();

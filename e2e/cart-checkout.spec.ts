@@ -4,7 +4,7 @@ import { expect, expectAccessible, expectHydrated, test, uniqueEmail } from './s
 import { waitForMail } from './support/mailbox.ts';
 
 /**
- * Issue 12 items 1–4: a visitor browses the catalogue, fills a cart, signs up at checkout, gives one address and
+ * A visitor browses the catalogue, fills a cart, signs up at checkout, gives one address and
  * pays once for every order; a visitor's Place Order keeps what they chose across sign-in; an order placed without
  * an address gets one on the payment page before the card.
  */

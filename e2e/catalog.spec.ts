@@ -96,14 +96,14 @@ test.describe('parts list (/allparts)', () => {
     await expect(page.getByRole('link', { name: /^Purchase / }).first()).toBeVisible();
   });
 
-  // Issue 12 (spec §1): visitors browse; ordering asks them to sign in (e2e/cart-checkout.spec.ts).
+  // Spec §1: visitors browse; ordering asks them to sign in (e2e/cart-checkout.spec.ts).
   test('lets a visitor browse without signing in', async ({ page }) => {
     await page.goto('/allparts');
     await expect(page).toHaveURL(/\/allparts$/);
     await expect(page.getByRole('link', { name: /^Purchase / }).first()).toBeVisible();
   });
 
-  // Issue 15: Next and Previous follow the API's cursors (after=/before= beside page=), by keyboard too; the URL is
+  // Next and Previous follow the API's cursors (after=/before= beside page=), by keyboard too; the URL is
   // still the state, so it can be shared and Back returns to the page before.
   test('pages by cursor with Next and Previous, from the keyboard, at 768 px', async ({ page, request }) => {
     const admin = await signInAdminViaApi(request);

@@ -1,7 +1,7 @@
 import { expect, expectHydrated, test } from './support/fixtures.ts';
 
 /*
- * Issue 15: Lighthouse's best-practices score drops below 100 for any issue Chromium raises about a page. A CSP
+ * Lighthouse's best-practices score drops below 100 for any issue Chromium raises about a page. A CSP
  * violation raises no console message (the fixture would not see it), only a DevTools issue: zod's `new Function`
  * probe was one on every page until every zod import of the browser build went through src/web/zod-config.ts.
  */

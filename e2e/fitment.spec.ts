@@ -3,7 +3,7 @@ import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts
 import { expect, expectAccessible, expectHydrated, holdRequests, test, uniqueEmail } from './support/fixtures.ts';
 
 /*
- * Issue 13 in the browser: the vehicle selector, the visitor's garage joining the account at sign-up, fit badges and
+ * In the browser: the vehicle selector, the visitor's garage joining the account at sign-up, fit badges and
  * filters on the parts list, the purchase screen of a part that does not fit, My Garage, and an admin's fitment
  * reaching a customer. The demo seed has the 2019 Yamaha YZ250F: the chain, spark plug, brake pads and clutch lever
  * fit it, the helmet, gloves, boots, chest protector and pressure meter are universal, the exhaust silencer fits only

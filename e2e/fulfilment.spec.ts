@@ -4,7 +4,7 @@ import { expect, expectAccessible, test } from './support/fixtures.ts';
 import { mailTo, waitForMail } from './support/mailbox.ts';
 
 /**
- * Issue 12, fulfilment: the admin opens a paid order, ships it with a carrier and tracking number, the customer sees
+ * Fulfilment: the admin opens a paid order, ships it with a carrier and tracking number, the customer sees
  * the tracking number and gets the mail; an admin refunds another paid order and its stock returns. At 375 and 1280
  * px, and Manage Orders at 768 px (a tablet: every column on screen).
  */
@@ -179,7 +179,7 @@ test.describe('on a 768 px tablet', () => {
   });
 });
 
-// Issue 15: Manage Orders keeps its filter and page in the URL and pages by the API's cursors.
+// Manage Orders keeps its filter and page in the URL and pages by the API's cursors.
 test.describe('Manage Orders paging at 375 px', () => {
   test.use({ viewport: { width: 375, height: 900 } });
 

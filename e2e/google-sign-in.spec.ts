@@ -89,7 +89,7 @@ test.describe('Sign In With Google', () => {
     const email = uniqueEmail('google');
     provider.signInAs({ sub: `sub-${email}`, email, email_verified: true, name: 'Gigi Google' });
 
-    // My Order needs a sign-in (the parts list is public since issue 12).
+    // My Order needs a sign-in (the parts list is public).
     await page.goto(`${origin}/dashboard/myorder`);
     await expect(page).toHaveURL(`${origin}/login`);
     const google = page.getByRole('link', { name: 'Sign In With Google' });

@@ -86,7 +86,7 @@ test.describe('home page', () => {
     const older = await addPartViaApi(request, admin.token, `Older ${tag}`);
     const newer = await addPartViaApi(request, admin.token, `Newer ${tag}`);
 
-    // Issue 15: the server renders the home page with its data, so the list is asked for there, by the page's own
+    // The server renders the home page with its data, so the list is asked for there, by the page's own
     // query; the page carries its key (its parameters) to the browser, which then asks for nothing more.
     const response = await page.goto('/');
     const html = (await response?.text()) ?? '';
@@ -161,7 +161,7 @@ test.describe('home page when the shop is unreachable', () => {
           })
         : route.continue(),
     );
-    // Issue 15: a home page loaded afresh comes with its parts from the server; the browser asks for them itself
+    // A home page loaded afresh comes with its parts from the server; the browser asks for them itself
     // when the visitor comes to it from another page.
     await page.goto('/blog');
     await expectHydrated(page);

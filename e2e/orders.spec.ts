@@ -70,7 +70,7 @@ test('a customer is told the real minimum, Stock Out, and then places an order',
   await page.getByLabel('Phone Number').fill('+39 555 0199');
   await expect(page.getByText('Total Price: $125.00')).toBeVisible();
   await page.getByRole('button', { name: 'Place Order' }).click();
-  // Issue 12: one customer may hold at most half the stock in unpaid orders (never below the minimum).
+  // One customer may hold at most half the stock in unpaid orders (never below the minimum).
   await expect(toast(page, 'You Can Hold At Most 5 Unpaid PCS Of This Part')).toBeVisible();
   await quantity.fill('5');
   await expect(page.getByText('Total Price: $62.50')).toBeVisible();
@@ -96,7 +96,7 @@ test('the server’s answer is shown when the stock went while the page was open
   await useToken(page, customer.token);
   await page.goto(`/part/${part._id}`);
   await expect(page.getByText('Available Quantity: 4 PCS')).toBeVisible();
-  // The rival takes half (the most one customer may hold unpaid, issue 12): 2 left, the page still says 4.
+  // The rival takes half (the most one customer may hold unpaid): 2 left, the page still says 4.
   await orderViaApi(request, rival.token, part._id, 2);
 
   await page.getByPlaceholder('Add Quantity').fill('3');

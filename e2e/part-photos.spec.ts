@@ -4,7 +4,7 @@ import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts
 import { expect, expectAccessible, expectHydrated, test } from './support/fixtures.ts';
 
 /**
- * Issue 14: an admin uploads three photos to a part in Manage Products, picks the main one, and a customer sees them
+ * An admin uploads three photos to a part in Manage Products, picks the main one, and a customer sees them
  * as a gallery on the purchase screen (keyboard, zoom, Escape), at phone, tablet and desktop widths.
  */
 

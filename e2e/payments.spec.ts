@@ -26,7 +26,7 @@ async function orderOfOwnPart(request: APIRequestContext, token: string, price =
   const { _id: partId, name } = (await part.json()) as { _id: string; name: string };
   const order = await request.post('/api/myorder', {
     headers: { authorization: `Bearer ${token}` },
-    // Issue 12: an order is paid only with a shipping address (without one, the payment page asks for it first).
+    // An order is paid only with a shipping address (without one, the payment page asks for it first).
     data: { partId, quantity, address: '1 Test Track', phone: '555-0100' },
   });
   if (!order.ok()) throw new Error(`ordering failed: ${order.status()} ${await order.text()}`);
@@ -143,7 +143,7 @@ test('an admin sees a paid order as pending to shipped and ships it; the custome
   await expect(unpaidRow.getByRole('button', { name: /^Delete order/ })).toBeEnabled();
   await expectAccessible(page);
 
-  // Issue 12: Ship asks for the carrier and tracking number, then for a confirmation.
+  // Ship asks for the carrier and tracking number, then for a confirmation.
   await row.getByRole('button', { name: /^Ship / }).click();
   await page.getByRole('dialog').getByLabel('Carrier').fill('DHL');
   await page.getByRole('dialog').getByLabel('Tracking Number').fill('JD014600006281230704');
@@ -187,7 +187,7 @@ test.describe('on a 375 px phone', () => {
     await useToken(page, admin.token);
     await page.goto('/dashboard/manageorder');
     const row = page.getByRole('row').filter({ hasText: name });
-    // Issue 12: the filter bar sits above the cards now; the card's Ship is reached by scrolling down, never sideways.
+    // The filter bar sits above the cards; the card's Ship is reached by scrolling down, never sideways.
     await row.getByRole('button', { name: /^Ship / }).scrollIntoViewIfNeeded();
     await expect(row.getByRole('button', { name: /^Ship / })).toBeInViewport();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);

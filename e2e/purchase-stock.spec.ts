@@ -3,7 +3,7 @@ import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts
 import { expect, expectAccessible, holdRequests, test } from './support/fixtures.ts';
 
 /**
- * Issue 12 items 4 and 8 on the purchase screen and the part cards: honest stock ('In Stock', 'Only N Left',
+ * On the purchase screen and the part cards: honest stock ('In Stock', 'Only N Left',
  * 'Out Of Stock' with Purchase and Place Order disabled for that reason), no total for a refused quantity, and one
  * order per submit however fast Enter is pressed.
  */

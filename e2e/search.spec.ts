@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { expect, expectAccessible, test } from './support/fixtures.ts';
 
 /**
- * Issue 14, search: suggestions under the parts list's search box work with the keyboard alone (WAI-ARIA combobox:
+ * Search: suggestions under the parts list's search box work with the keyboard alone (WAI-ARIA combobox:
  * arrows, Enter, Escape, aria-activedescendant, an announced count), at phone and desktop widths; a search that
  * finds nothing offers a correction and the closest parts. Over the demo catalogue the e2e server seeds.
  */

@@ -3,7 +3,7 @@ import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts
 import { expect, expectAccessible, expectHydrated, holdRequests, test } from './support/fixtures.ts';
 
 /*
- * Issue 15: the public pages arrive rendered by the server and React takes them over (hydration) without rendering
+ * The public pages arrive rendered by the server and React takes them over (hydration) without rendering
  * anything different: any hydration warning or error fails the test (the fixture fails on console errors; the
  * warnings are caught here), and the page answers clicks afterwards.
  */

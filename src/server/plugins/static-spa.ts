@@ -49,7 +49,7 @@ export const staticSpaPlugin = fp(
         else res.header('cache-control', 'public, max-age=86400');
       };
       // The hashed assets, most of the build's files, through one wildcard route (a route per file made the start
-      // ~50 ms slower); the build writes .br and .gz beside each: served as they are, no compression per request.
+      // noticeably slower); the build writes .br and .gz beside each: served as they are, no compression per request.
       await app.register(fastifyStatic, {
         root: path.join(root, 'assets'),
         prefix: '/assets/',
@@ -100,8 +100,8 @@ const gzip = promisify(zlib.gzip);
 
 /**
  * A rendered page compressed as the browser accepts it. The not-found handler is no route, so @fastify/compress (which
- * hooks into each route) never sees its answers; and a page carries the app's whole stylesheet inline (ADR 018), ~140
- * KB of HTML that brotli at quality 5 makes ~25 KB in ~2 ms on libuv's thread pool.
+ * hooks into each route) never sees its answers; and a page carries the app's whole stylesheet inline (ADR 018), so
+ * it is large and compresses well. Brotli at quality 5 keeps the work small, and it runs on libuv's thread pool.
  */
 async function compressPage(
   html: string,

@@ -42,9 +42,10 @@ export function setApiTransport(next: ApiTransport): void {
 }
 
 /**
- * A schema loaded when the first answer must be checked (ADR 018): zod and the shared schemas are ~25 KiB gzip that
- * no page needs before it has asked the API for something, and a server-rendered page arrives with its data. The
- * loader is a dynamic import of the feature's `…-schemas.ts`, which builds its answers from `src/shared/schemas`.
+ * A schema loaded when the first answer must be checked (ADR 018): zod and the shared schemas are a large part of
+ * the code, and no page needs them before it has asked the API for something, while a server-rendered page arrives
+ * with its data. The loader is a dynamic import of the feature's `…-schemas.ts`, which builds its answers from
+ * `src/shared/schemas`.
  */
 export interface LazySchema<T> {
   readonly load: () => Promise<z.ZodType<T>>;
