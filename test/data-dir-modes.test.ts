@@ -4,19 +4,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/server/db/open-database.ts';
-
-/** Every entry under `dir` (itself included) that its group or others may read, write or enter. */
-function openToOthers(dir: string): string[] {
-  const found: string[] = [];
-  const walk = (entry: string) => {
-    const stat = fs.lstatSync(entry);
-    if (stat.isSymbolicLink()) return;
-    if ((stat.mode & 0o077) !== 0) found.push(`${(stat.mode & 0o777).toString(8)} ${path.relative(dir, entry) || '.'}`);
-    if (stat.isDirectory()) for (const name of fs.readdirSync(entry)) walk(path.join(entry, name));
-  };
-  walk(dir);
-  return found;
-}
+import { openToOthers } from './support/file-modes.ts';
 
 describe('the embedded database keeps its files to the shop user', () => {
   const before = process.umask();

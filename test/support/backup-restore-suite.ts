@@ -10,6 +10,7 @@ import { type DatabaseDriver, type DatabaseHandle, pgliteExtensions } from '../.
 import { openDatabase } from '../../src/server/db/open-database.ts';
 import { parts, reviews, users } from '../../src/server/db/schema.ts';
 import { seedDemoData } from '../../src/server/db/seed.ts';
+import { openToOthers } from './file-modes.ts';
 import { adminConnectionUrl, withAdminClient } from './postgres-admin.ts';
 import { freePort, startServer, waitForHealthy } from './server-process.ts';
 import { databaseChecksum } from './table-checksum.ts';
@@ -66,19 +67,6 @@ async function newLocation(driver: DatabaseDriver, scratch: string, migrated = f
       await withAdminClient(baseUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
     },
   };
-}
-
-/** Every entry under `dir` that its group or others may read, write or enter. */
-function openToOthers(dir: string): string[] {
-  const found: string[] = [];
-  const walk = (entry: string) => {
-    const stat = fs.lstatSync(entry);
-    if (stat.isSymbolicLink()) return;
-    if ((stat.mode & 0o077) !== 0) found.push(`${(stat.mode & 0o777).toString(8)} ${path.relative(dir, entry) || '.'}`);
-    if (stat.isDirectory()) for (const name of fs.readdirSync(entry)) walk(path.join(entry, name));
-  };
-  walk(dir);
-  return found;
 }
 
 function runScript(
