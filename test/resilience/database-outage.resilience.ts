@@ -92,6 +92,33 @@ function expect503(answer: Answer, what: string): void {
   expect(answer.result?.body?.error?.code, what).toBe('service_unavailable');
 }
 
+/**
+ * Runs `fault` while every customer's order is inside its transaction, waiting on the part's row that the test holds
+ * locked: each order holds a connection checked out of the server's pool. The test's own connections are closed and
+ * every order has answered when it returns, whatever `fault` did.
+ */
+async function withOrdersWaitingInTransactions(
+  clusterUrl: string,
+  partId: string,
+  orders: (() => Promise<Answer>)[],
+  fault: (inFlight: Promise<Answer>[], observer: pg.Client) => Promise<void>,
+): Promise<void> {
+  const holder = await testClient(clusterUrl);
+  const observer = await testClient(clusterUrl);
+  let inFlight: Promise<Answer>[] = [];
+  try {
+    await holder.query('begin');
+    await holder.query('select id from parts where id = $1 for update', [partId]);
+    inFlight = orders.map((order) => order());
+    await untilWaitingOnLock(observer, orders.length);
+    await fault(inFlight, observer);
+  } finally {
+    await Promise.allSettled(inFlight);
+    await holder.end().catch(() => {});
+    await observer.end().catch(() => {});
+  }
+}
+
 describe('a database that crashes or hangs (private cluster)', () => {
   it('stopped -m immediate mid-transaction: in-flight requests get 503, the process lives and serves again', async () => {
     const cluster: PrivatePostgres = await startPrivatePostgres();
@@ -113,36 +140,27 @@ describe('a database that crashes or hangs (private cluster)', () => {
       });
     expect((await order(customers[0]?.token ?? '')).status).toBe(201);
 
-    // The part's row locked by the test: every order's transaction is opened and then waits inside it, holding a
-    // connection checked out of the server's pool.
-    const holder = await testClient(cluster.url);
-    const observer = await testClient(cluster.url);
-    let inFlight: Promise<Answer>[] = [];
-    try {
-      await holder.query('begin');
-      await holder.query('select id from parts where id = $1 for update', [part._id]);
-      inFlight = customers.map((customer) => timed(() => order(customer.token)));
-      await untilWaitingOnLock(observer, customers.length);
+    await withOrdersWaitingInTransactions(
+      cluster.url,
+      part._id,
+      customers.map((customer) => () => timed(() => order(customer.token))),
+      async (inFlight) => {
+        cluster.stop();
+        const answers = await Promise.all(inFlight);
+        answers.forEach((answer, i) => {
+          expect503(answer, `order ${i} in flight when the database stopped`);
+        });
+        expect(server.child.exitCode, server.output().slice(-3000)).toBeNull();
+        expect(server.child.signalCode).toBeNull();
 
-      cluster.stop();
-      const answers = await Promise.all(inFlight);
-      answers.forEach((answer, i) => {
-        expect503(answer, `order ${i} in flight when the database stopped`);
-      });
-      expect(server.child.exitCode, server.output().slice(-3000)).toBeNull();
-      expect(server.child.signalCode).toBeNull();
-
-      // While it is down: answered, 503 with Retry-After, by the same process.
-      const whileDown = await timed(() => order(customers[1]?.token ?? ''));
-      expect503(whileDown, 'an order while the database is down');
-      const healthDown = await health(base);
-      expect(healthDown.status).toBe(503);
-      expect(healthDown.ms).toBeLessThan(HEALTH_BOUND_MS);
-    } finally {
-      await Promise.allSettled(inFlight);
-      await holder.end().catch(() => {});
-      await observer.end().catch(() => {});
-    }
+        // While it is down: answered, 503 with Retry-After, by the same process.
+        const whileDown = await timed(() => order(customers[1]?.token ?? ''));
+        expect503(whileDown, 'an order while the database is down');
+        const healthDown = await health(base);
+        expect(healthDown.status).toBe(503);
+        expect(healthDown.ms).toBeLessThan(HEALTH_BOUND_MS);
+      },
+    );
 
     cluster.start();
     const readyAgainMs = await untilReady(base, 30_000);
@@ -172,30 +190,24 @@ describe('a database that crashes or hangs (private cluster)', () => {
         body: { partId: part._id, quantity: 1 },
       });
 
-    const holder = await testClient(cluster.url);
-    const observer = await testClient(cluster.url);
-    let inFlight: Promise<Answer>[] = [];
-    try {
-      await holder.query('begin');
-      await holder.query('select id from parts where id = $1 for update', [part._id]);
-      inFlight = customers.map((customer) => timed(() => order(customer.token)));
-      await untilWaitingOnLock(observer, customers.length);
-      const { rows } = await observer.query<{ ended: boolean }>(
-        `select pg_terminate_backend(pid) as ended from pg_stat_activity
-          where wait_event_type = 'Lock' and state = 'active' and pid <> pg_backend_pid()`,
-      );
-      expect(rows.filter((row) => row.ended)).toHaveLength(customers.length);
-      const answers = await Promise.all(inFlight);
-      answers.forEach((answer, i) => {
-        expect503(answer, `order ${i} whose connection PostgreSQL ended`);
-      });
-      expect(server.child.exitCode, server.output().slice(-3000)).toBeNull();
-      expect(server.child.signalCode).toBeNull();
-    } finally {
-      await Promise.allSettled(inFlight);
-      await holder.end().catch(() => {});
-      await observer.end().catch(() => {});
-    }
+    await withOrdersWaitingInTransactions(
+      cluster.url,
+      part._id,
+      customers.map((customer) => () => timed(() => order(customer.token))),
+      async (inFlight, observer) => {
+        const { rows } = await observer.query<{ ended: boolean }>(
+          `select pg_terminate_backend(pid) as ended from pg_stat_activity
+            where wait_event_type = 'Lock' and state = 'active' and pid <> pg_backend_pid()`,
+        );
+        expect(rows.filter((row) => row.ended)).toHaveLength(customers.length);
+        const answers = await Promise.all(inFlight);
+        answers.forEach((answer, i) => {
+          expect503(answer, `order ${i} whose connection PostgreSQL ended`);
+        });
+        expect(server.child.exitCode, server.output().slice(-3000)).toBeNull();
+        expect(server.child.signalCode).toBeNull();
+      },
+    );
     const after = await order(customers[0]?.token ?? '');
     expect(after.status, JSON.stringify(after.body)).toBe(201);
     expect(server.output()).not.toMatch(/Unhandled 'error' event|"statusCode":500/);
