@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config.ts';
-import { AppError } from '../../errors.ts';
+import { Limiter } from '../../rate-limiter.ts';
 
 type LimitConfig = Pick<
   AppConfig,
@@ -18,81 +18,6 @@ type LimitConfig = Pick<
 
 /** What a refused sign-in carries (M3): the way back in that no limit blocks, for the web to link to. */
 export const LOGIN_LIMIT_DETAILS = [{ resetPasswordPath: '/forgot-password' }];
-
-class RateLimitedError extends AppError {
-  readonly retryAfterSeconds: number;
-  constructor(retryAfterSeconds: number, details?: unknown[]) {
-    const wait =
-      retryAfterSeconds > 90 ? `${Math.ceil(retryAfterSeconds / 60)} minutes` : `${retryAfterSeconds} seconds`;
-    super(429, 'rate_limited', `Too many attempts. Please try again in ${wait}.`, details);
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
-}
-
-/**
- * One counter of @fastify/rate-limit (in memory, or in Redis when REDIS_URL is set, so every instance shares it).
- * `hit` counts an attempt and refuses past the limit; `check` only looks, for limits that count failures alone.
- */
-class Limiter {
-  readonly #limit: ReturnType<FastifyInstance['createRateLimit']>;
-  readonly #max: number;
-  readonly #log: FastifyInstance['log'];
-  readonly #details: unknown[] | undefined;
-
-  constructor(
-    app: FastifyInstance,
-    name: string,
-    max: number,
-    windowMs: number,
-    namespace: string,
-    keyOf: (request: FastifyRequest) => string,
-    details?: unknown[],
-  ) {
-    this.#max = max;
-    this.#log = app.log;
-    this.#details = details;
-    this.#limit = app.createRateLimit({
-      max,
-      timeWindow: windowMs,
-      keyGenerator: (request) => `${namespace}${name}:${keyOf(request)}`,
-    });
-  }
-
-  // Arrow functions, so a route can name them as its preHandler as they are.
-  readonly hit = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const result = await this.#run(request, true);
-    if (result && !result.isAllowed && result.isExceeded) refuse(reply, result.ttlInSeconds, this.#details);
-  };
-
-  readonly check = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const result = await this.#run(request, false);
-    if (result && !result.isAllowed && result.remaining <= 0 && result.ttl > 0) {
-      refuse(reply, result.ttlInSeconds, this.#details);
-    }
-  };
-
-  /** How many times this request's key was counted in the current window (0 when the store is down). */
-  async count(request: FastifyRequest): Promise<number> {
-    const result = await this.#run(request, false);
-    return result && !result.isAllowed ? this.#max - result.remaining : 0;
-  }
-
-  async #run(request: FastifyRequest, increment: boolean) {
-    try {
-      return await this.#limit(request, { increment });
-    } catch (error) {
-      // The shared store is down: keep signing people in (scrypt still slows guessing) and say so in the log.
-      this.#log.warn({ err: error, max: this.#max }, 'rate-limit store unavailable; request allowed');
-      return undefined;
-    }
-  }
-}
-
-function refuse(reply: FastifyReply, seconds: number, details?: unknown[]): never {
-  const retryAfter = Math.max(1, seconds);
-  reply.header('retry-after', String(retryAfter));
-  throw new RateLimitedError(retryAfter, details);
-}
 
 function bodyEmail(request: FastifyRequest): string {
   const email = (request.body as { email?: unknown } | undefined)?.email;
@@ -132,7 +57,7 @@ export function createAbuseLimits(app: FastifyInstance, config: LimitConfig): Ab
   const ip = (request: FastifyRequest) => request.ip;
   const ipAndEmail = (request: FastifyRequest) => `${request.ip}|${bodyEmail(request)}`;
   const userId = (request: FastifyRequest) => request.user?.id ?? `anonymous:${request.ip}`;
-  const login = LOGIN_LIMIT_DETAILS;
+  const login = { details: LOGIN_LIMIT_DETAILS };
   const failuresPerAccount = new Limiter(app, 'login-account-failures', 1_000_000, windowMs, ns, bodyEmail);
   const maxDelay = config.RATE_LIMIT_LOGIN_DELAY_MAX_MS;
   return {

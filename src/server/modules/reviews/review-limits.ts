@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { reviewLimitMessage } from '../../../shared/schemas/reviews.ts';
-import { AppError } from '../../errors.ts';
+import { Limiter } from '../../rate-limiter.ts';
 
 /** How many reviews one account, and one address, may post in a window (docs/api.md). */
 export interface ReviewLimitOptions {
@@ -19,32 +19,14 @@ export const DEFAULT_REVIEW_LIMITS: ReviewLimitOptions = {
 };
 
 /**
- * Counters of @fastify/rate-limit (in Redis when REDIS_URL is set, so every instance shares them; else in memory),
- * counted only for a review that is about to be written: bad input and unverified accounts are refused before.
+ * The two counters (Redis when REDIS_URL is set, so every instance shares them; else memory), each a preHandler that
+ * counts only a review about to be written: bad input and unverified accounts are refused before.
  */
 export function createReviewLimits(app: FastifyInstance, options: ReviewLimitOptions) {
-  const counter = (name: string, max: number, keyOf: (request: FastifyRequest) => string) => {
-    const limit = app.createRateLimit({
-      max,
-      timeWindow: options.windowSeconds * 1000,
-      keyGenerator: (request) => `${options.namespace}${name}:${keyOf(request)}`,
-    });
-    return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-      let result: Awaited<ReturnType<typeof limit>>;
-      try {
-        result = await limit(request);
-      } catch (error) {
-        // The store failed outright (the shared store already falls back to memory): a review is not worth a 5xx.
-        request.log.warn({ err: error, limit: name }, 'review limit store unavailable; review allowed');
-        return;
-      }
-      if (!result.isAllowed && result.isExceeded) {
-        const retryAfter = Math.max(1, result.ttlInSeconds);
-        reply.header('retry-after', String(retryAfter));
-        throw new AppError(429, 'rate_limited', reviewLimitMessage(retryAfter));
-      }
-    };
-  };
+  const windowMs = options.windowSeconds * 1000;
+  const refusal = { message: reviewLimitMessage };
+  const counter = (name: string, max: number, keyOf: (request: FastifyRequest) => string) =>
+    new Limiter(app, name, max, windowMs, options.namespace, keyOf, refusal).hit;
   return {
     perAccount: counter('review-account', options.perAccount, (request) => request.user?.id ?? request.ip),
     perAddress: counter('review-ip', options.perAddress, (request) => request.ip),
