@@ -23,7 +23,7 @@ export const orderSchema = z.object({
   status: z.enum(orderStatuses),
   transactionId: z.string().nullable(),
   createdAt: z.string(),
-  carrier: z.string().nullable().describe('Set when the order shipped (issue 12)'),
+  carrier: z.string().nullable().describe('Set when the order shipped'),
   trackingNumber: z.string().nullable().describe("The carrier's tracking number, shown to the buyer"),
 });
 export type Order = z.infer<typeof orderSchema>;

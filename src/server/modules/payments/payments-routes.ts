@@ -42,7 +42,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService; 
         tags: ['payments'],
         summary: "Start paying for one of the caller's orders, or for several at once",
         description:
-          '`{orderId}` (the spec’s form) or `{orderIds: […]}` (issue 12: one payment for several orders). The amount ' +
+          '`{orderId}` (the spec’s form) or `{orderIds: […]}` (one payment for several orders). The amount ' +
           'is the orders’ total (unit price × quantity, in cents); a `price` in the body is ignored. Asking again for ' +
           'the same order(s) returns the same intent. A paid order answers 409; an order without a shipping address ' +
           '422 `address_required` (details name the orders). Takes an `Idempotency-Key`.',
