@@ -157,8 +157,8 @@ const configSchema = z
     MAIL_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
     /**
      * This instance's name, kept across restarts: the mail it was sending and the imports it was running when it
-     * died are taken back at once by its next start. Unset: a random id kept in DATA_DIR/instance-id. Instances that
-     * share one DATA_DIR (PostgreSQL) must each set their own.
+     * died are taken back at once by its next start. Unset: made of a random id kept in DATA_DIR/instance-id, the
+     * host's name and PORT (instance-identity.ts).
      */
     INSTANCE_ID: optionalString.pipe(
       z

@@ -28,8 +28,8 @@ afterAll(async () => {
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-async function launch(env: Record<string, string>): Promise<ServerProcess> {
-  const server = startServer(env, await freePort());
+async function launch(env: Record<string, string>, port?: number): Promise<ServerProcess> {
+  const server = startServer(env, port ?? (await freePort()));
   running.add(server);
   void server.exited.then(() => running.delete(server));
   await waitForHealthy(server, 90_000);
@@ -85,7 +85,8 @@ async function importCrash(driver: 'pglite' | 'postgres'): Promise<void> {
   expect(fs.readdirSync(spoolDir).filter((name) => name.startsWith('catalog-'))).toEqual([`catalog-import-${id}.csv`]);
   await first.stop('SIGKILL');
 
-  const second = await launch(env);
+  // On its port again: the instance's name is its DATA_DIR's id, its host and its port (instance-identity.ts).
+  const second = await launch(env, first.port);
   const after = await call<WireImport>(second.url, 'GET', `/api/admin/catalog/import/${id}`, {
     token: await logInAdmin(second.url),
   });

@@ -33,9 +33,9 @@ afterAll(async () => {
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-async function launch(env: Record<string, string>): Promise<ServerProcess> {
+async function launch(env: Record<string, string>, port?: number): Promise<ServerProcess> {
   // Each start asks the OS for a free port: the one a killed server held may meanwhile belong to someone else.
-  const server = startServer(env, await freePort());
+  const server = startServer(env, port ?? (await freePort()));
   running.add(server);
   void server.exited.then(() => running.delete(server));
   await waitForHealthy(server, 90_000);
@@ -150,8 +150,8 @@ async function startSilentSmtp(): Promise<{ url: string; connections(): number; 
 
 /*
  * A mail claimed for sending holds a five-minute lease, so that an instance that died mid-send is taken over only
- * once it surely is not sending any more. The same instance starting again (same DATA_DIR, so the same name in
- * DATA_DIR/instance-id) knows it is not: its mails are sent right after the restart, not five minutes later.
+ * once it surely is not sending any more. The same instance starting again (same DATA_DIR, host and port, so the
+ * same name) knows it is not: its mails are sent right after the restart, not five minutes later.
  */
 async function crashMidSend(driver: 'pglite' | 'postgres'): Promise<void> {
   if (!smtp) throw new Error('no SMTP server');
@@ -192,7 +192,8 @@ async function crashMidSend(driver: 'pglite' | 'postgres'): Promise<void> {
   await first.stop('SIGKILL');
 
   // 2. The same instance restarts (its mail server reachable again): the mails go out at once, not after the lease.
-  const second = await launch({ ...env, SMTP_URL: smtp.url });
+  // On its port again: the instance's name is its DATA_DIR's id, its host and its port (instance-identity.ts).
+  const second = await launch({ ...env, SMTP_URL: smtp.url }, first.port);
   const servingAt = Date.now();
   await waitForAll(addresses, 30_000);
   const elapsed = Date.now() - servingAt;

@@ -10,7 +10,7 @@ import {
   purgeOldMailTask,
 } from '../mail/ports.ts';
 import { createHousekeepingJob, type HousekeepingTask, pruneJobFailures } from './housekeeping.ts';
-import { createJobRunner, type JobLogger, type JobRunner, type JobSchedule } from './job-runner.ts';
+import { createJobRunner, failureMessage, type JobLogger, type JobRunner, type JobSchedule } from './job-runner.ts';
 
 /** A module's own recurring job (e.g. the order expiry), run once across instances like housekeeping. */
 export interface ScheduledTask {
@@ -92,7 +92,12 @@ export function createBackgroundJobs(options: {
       if (started) return;
       // First, whatever the runner: mail this instance's previous life was sending when it died is due again now,
       // for whichever instance delivers (a lease would otherwise hold it for minutes).
-      await mail.reclaim();
+      // Not fatal: without it those mails still go out when their lease ends.
+      await mail
+        .reclaim()
+        .catch((error: unknown) =>
+          log.warn({ error: failureMessage(error) }, 'mail leases of this instance not given back'),
+        );
       if (!enabled) return;
       await runner.schedule('mail-delivery', { seconds: config.MAIL_POLL_SECONDS }, async () => {
         await mail.run();
