@@ -130,7 +130,12 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
       {
         name: 'payment-reconciliation',
         every: { seconds: config.PAYMENT_RECONCILE_SECONDS },
-        run: async () => void (await payments?.reconcilePending()),
+        run: async () => {
+          const reconciled = await payments?.reconcilePending();
+          if (reconciled && reconciled.paid + reconciled.cancelled > 0) {
+            settings.log.info(reconciled, 'open payments settled from what the payment provider says');
+          }
+        },
       },
     ],
     // The accounts module's chores, formerly a timer in accounts-routes.ts.
