@@ -20,16 +20,24 @@ describe.each(testDrivers)('imports and spool files left by a crash, after a res
   let database: TestDatabase;
   const apps: FastifyInstance[] = [];
   const files: string[] = [];
-  const spoolDir = os.tmpdir();
+  // The apps' temporary directory (their spool directory) is this suite's own: the sweep with a clock an hour ahead
+  // must not meet other test files' spool files.
+  const previousTmpdir = process.env.TMPDIR;
+  let spoolDir = '';
 
   beforeAll(async () => {
     database = await createTestDatabase(driver);
+    spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-import-recovery-'));
+    process.env.TMPDIR = spoolDir;
   });
   afterEach(async () => {
     for (const app of apps.splice(0)) await app.close();
     for (const file of files.splice(0)) fs.rmSync(file, { force: true });
   });
   afterAll(async () => {
+    if (previousTmpdir === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = previousTmpdir;
+    if (spoolDir) fs.rmSync(spoolDir, { recursive: true, force: true });
     await database?.close();
   });
 
@@ -89,6 +97,7 @@ describe.each(testDrivers)('imports and spool files left by a crash, after a res
     const unrelated = spoolFile(`not-an-import-${crypto.randomUUID()}.csv`);
 
     const app = await start(me);
+    expect(os.tmpdir()).toBe(spoolDir);
 
     const failed = await recordOf(mine.id);
     expect(failed).toMatchObject({ status: 'failed' });
