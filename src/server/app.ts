@@ -58,6 +58,11 @@ interface BuildAppOptions {
    * time before the shop answers (ADR 022).
    */
   startJobs?: 'on-ready' | 'by-caller';
+  /**
+   * The name this server keeps across restarts (instance-identity.ts): what it held when it died is taken back at
+   * its next start. Default: INSTANCE_ID, else a random one (a test app's, or a restart that finds no earlier life).
+   */
+  instanceId?: string;
 }
 
 /** Pino settings: request ids on every line, and no personal data or secret ever written (log-safety.ts). */
@@ -155,12 +160,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(dbPlugin, { handle: options.database });
   // `reply.idempotent(…)`: money-moving routes run once per Idempotency-Key (idempotency.ts).
   await app.register(idempotencyPlugin);
-  const services = createServices(options.database, config, { sessionSecret: options.sessionSecret, log: app.log });
+  const services = createServices(options.database, config, {
+    sessionSecret: options.sessionSecret,
+    log: app.log,
+    instanceId: options.instanceId ?? config.INSTANCE_ID ?? crypto.randomUUID(),
+  });
   app.decorate('services', services);
   app.decorate('sessions', services.sessions);
   // Jobs start once the app (and so the database it was given) is ready, or when the caller says (startJobs), and
   // stop before the database is closed by its owner (serve.ts or a test): first the forgot-password work already
   // answered, then the runner and mail.
+  // What this instance's previous life left running (an import shown as running, its spool file) is cleared before
+  // the first request: nothing of this life runs yet, so whatever is marked as this instance's is from before.
+  app.addHook('onReady', async () => services.catalogImports.recover());
   if (options.startJobs !== 'by-caller') app.addHook('onReady', async () => services.jobs.start());
   app.addHook('onClose', async () => {
     await services.accounts.settled();

@@ -156,6 +156,22 @@ const configSchema = z
     MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
     MAIL_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
     /**
+     * This instance's name, kept across restarts: the mail it was sending and the imports it was running when it
+     * died are taken back at once by its next start. Unset: made of a random id kept in DATA_DIR/instance-id, the
+     * host's name and PORT (instance-identity.ts).
+     */
+    INSTANCE_ID: optionalString.pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9._-]{1,64}$/, 'INSTANCE_ID must be 1–64 letters, digits, dots, dashes or underscores')
+        .optional(),
+    ),
+    /**
+     * How often payments still open (a minute after their last change) are checked with the payment provider: a
+     * charge that went through while its confirmation was lost (a crash) marks its orders paid.
+     */
+    PAYMENT_RECONCILE_SECONDS: z.coerce.number().int().min(10).max(86_400).default(60),
+    /**
      * `false` on an instance that should run no background jobs: it starts no job runner and delivers no mail (the
      * mail it writes to the outbox is delivered by the instances that run jobs). The test harness sets it.
      */

@@ -4,6 +4,7 @@ import { loadConfig, publicUrl } from './config.ts';
 import { openDatabase } from './db/open-database.ts';
 import { seedDemoData } from './db/seed.ts';
 import { startIdleMemoryRelease } from './idle-memory.ts';
+import { instanceIdentity } from './instance-identity.ts';
 import { closeHealthListener, listenForHealth } from './plugins/health-listener.ts';
 import { resolveSessionSecret } from './secrets.ts';
 import { startWatchdog } from './watchdog.ts';
@@ -23,12 +24,20 @@ const LISTEN_BACKLOG = 4096;
 async function main(): Promise<void> {
   const config = loadConfig();
   const { handle, release } = await openDatabase(config);
+  const instance = instanceIdentity(config);
   const app = await buildApp({
     config,
     database: handle,
     sessionSecret: resolveSessionSecret(config),
     startJobs: 'by-caller',
+    instanceId: instance.id,
   });
+  if (!instance.persisted) {
+    app.log.warn(
+      `DATA_DIR/instance-id could not be written: after a crash, this instance's mail and imports are taken back ` +
+        'only when their leases run out. Set INSTANCE_ID or make DATA_DIR writable.',
+    );
+  }
   // From here on the process stops by itself if its event loop stalls (a wedged database) or a stop overruns.
   const watchdog = startWatchdog(config.WATCHDOG_STALL_SECONDS);
 

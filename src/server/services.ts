@@ -93,6 +93,8 @@ declare module 'fastify' {
 interface ServiceSettings {
   sessionSecret: string;
   log: FastifyBaseLogger;
+  /** This instance's name across restarts (instance-identity.ts): mail leases and imports are marked with it. */
+  instanceId: string;
 }
 
 /**
@@ -111,16 +113,29 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
   let google: GoogleSignIn | undefined;
   // Built after the jobs (they kick its mail); the expiry job reads it when the runner starts.
   let orders: OrdersService | undefined;
+  let payments: PaymentsService | undefined;
   const jobs = createBackgroundJobs({
     database,
     config,
     log: settings.log,
+    instanceId: settings.instanceId,
     scheduled: () => [
       // Unpaid orders past ORDER_HOLD_HOURS are cancelled, their stock released and their buyers mailed.
       {
         name: 'order-expiry',
         every: { seconds: ORDER_EXPIRY_PERIOD_SECONDS },
         run: async () => void (await orders?.expireOverdue()),
+      },
+      // Payments the provider took but whose confirmation never ran (a crash, a closed tab) mark their orders paid.
+      {
+        name: 'payment-reconciliation',
+        every: { seconds: config.PAYMENT_RECONCILE_SECONDS },
+        run: async () => {
+          const reconciled = await payments?.reconcilePending();
+          if (reconciled && reconciled.paid + reconciled.cancelled > 0) {
+            settings.log.info(reconciled, 'open payments settled from what the payment provider says');
+          }
+        },
       },
     ],
     // The accounts module's chores, formerly a timer in accounts-routes.ts.
@@ -176,7 +191,7 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
     adminEmails: (tx) => users.adminEmails(tx),
   });
   const provider = createPaymentProvider(config, paymentRecords);
-  const payments = new PaymentsService(db, provider, paymentRecords, orderPayments, () => jobs.kick());
+  payments = new PaymentsService(db, provider, paymentRecords, orderPayments, () => jobs.kick());
   const refunds = new RefundsService({
     db,
     provider,
@@ -228,7 +243,12 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
     fitment: fitmentBulk,
     modelKey,
     log: settings.log,
-    settings: { spoolDir: os.tmpdir(), maxBytes: CATALOG_IMPORT_MAX_BYTES, batchSize: 500 },
+    settings: {
+      spoolDir: os.tmpdir(),
+      maxBytes: CATALOG_IMPORT_MAX_BYTES,
+      batchSize: 500,
+      instanceId: settings.instanceId,
+    },
   });
   const catalogExports = new CatalogExportService(catalogBulk, fitmentBulk, new OrderExportRepository(db));
 

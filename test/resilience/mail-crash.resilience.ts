@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,9 +33,9 @@ afterAll(async () => {
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-async function launch(env: Record<string, string>): Promise<ServerProcess> {
+async function launch(env: Record<string, string>, port?: number): Promise<ServerProcess> {
   // Each start asks the OS for a free port: the one a killed server held may meanwhile belong to someone else.
-  const server = startServer(env, await freePort());
+  const server = startServer(env, port ?? (await freePort()));
   running.add(server);
   void server.exited.then(() => running.delete(server));
   await waitForHealthy(server, 90_000);
@@ -118,5 +119,96 @@ describe('mail survives a crash between commit and delivery, and goes out exactl
 
   it.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL', async () => {
     await commitThenCrash('postgres');
+  });
+});
+
+/**
+ * An SMTP server that accepts connections and never greets: a send to it hangs (until the transport's greeting
+ * timeout), so the mail stays claimed, mid-send, when the process is killed.
+ */
+async function startSilentSmtp(): Promise<{ url: string; connections(): number; close(): Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  let accepted = 0;
+  const server = net.createServer((socket) => {
+    accepted += 1;
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    connections: () => accepted,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/*
+ * A mail claimed for sending holds a five-minute lease, so that an instance that died mid-send is taken over only
+ * once it surely is not sending any more. The same instance starting again (same DATA_DIR, host and port, so the
+ * same name) knows it is not: its mails are sent right after the restart, not five minutes later.
+ */
+async function crashMidSend(driver: 'pglite' | 'postgres'): Promise<void> {
+  if (!smtp) throw new Error('no SMTP server');
+  const silent = await startSilentSmtp();
+  cleanups.push(silent.close);
+  const dataDir = fs.mkdtempSync(path.join(scratch, `midsend-${driver}-`));
+  let url = '';
+  if (driver === 'postgres') {
+    const database = await scratchDatabase('mailmidsend');
+    cleanups.push(database.drop);
+    url = database.url;
+  }
+  const env = {
+    DATABASE_URL: url,
+    DATA_DIR: dataDir,
+    SESSION_SECRET,
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    SEED_DEMO_DATA: 'false',
+    REDIS_URL: '',
+    LOG_LEVEL: 'info',
+    TEST_ONLY_FAST_PASSWORD_HASH: 'true',
+    MAIL_FROM: 'Redline Parts <no-reply@redline.test>',
+    MAIL_POLL_SECONDS: '1',
+    JOBS_ENABLED: 'true',
+    STATIC_DIR: path.join(dataDir, 'no-web-build'),
+  };
+
+  // 1. Sign-ups whose mails are claimed and being sent (to a server that never answers) when the process dies.
+  const first = await launch({ ...env, SMTP_URL: silent.url });
+  const addresses: string[] = [];
+  for (let i = 0; i < SIGN_UPS; i++) addresses.push((await signUp(first.url, `midsend-${driver}-${i}`)).email);
+  const deadline = Date.now() + 10_000;
+  while (silent.connections() === 0 && Date.now() < deadline) await sleep(100);
+  expect(silent.connections(), 'a send was under way when the process was killed').toBeGreaterThan(0);
+  // A period more: the periodic run claims what the first kick's run had not (well within the greeting timeout).
+  await sleep(1_500);
+  await first.stop('SIGKILL');
+
+  // 2. The same instance restarts (its mail server reachable again): the mails go out at once, not after the lease.
+  // On its port again: the instance's name is its DATA_DIR's id, its host and its port (instance-identity.ts).
+  const second = await launch({ ...env, SMTP_URL: smtp.url }, first.port);
+  const servingAt = Date.now();
+  await waitForAll(addresses, 30_000);
+  const elapsed = Date.now() - servingAt;
+  await second.stop('SIGTERM');
+  const received = receivedFor(addresses);
+  for (const address of addresses) expect(received.get(address), `mails to ${address}`).toHaveLength(1);
+  expect(elapsed, 'sent right after the restart, not when the five-minute lease ended').toBeLessThan(30_000);
+}
+
+describe('mail being sent when the server died goes out right after its restart', () => {
+  it('PGlite', async () => {
+    await crashMidSend('pglite');
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL', async () => {
+    await crashMidSend('postgres');
   });
 });

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { FastifyBaseLogger } from 'fastify';
@@ -10,7 +11,7 @@ import { InvalidError, NotFoundError } from '../../errors.ts';
 import type { ImportRecord, ImportRepository } from './import-repository.ts';
 import type { CatalogBulkPort, FitmentBulkPort, ImportPart } from './ports.ts';
 import { type ImportRow, importedFields, type RowContext, readHeader, readRow } from './product-csv.ts';
-import { CSV_OPTIONS, csvProblem, spoolUpload } from './upload-spool.ts';
+import { CSV_OPTIONS, csvProblem, importFileName, spoolFileOf, spoolUpload, uploadFileName } from './upload-spool.ts';
 
 export interface CatalogImportSettings {
   /** Where uploads wait while they are imported (removed after). */
@@ -18,6 +19,8 @@ export interface CatalogImportSettings {
   maxBytes: number;
   /** Rows per transaction. */
   batchSize: number;
+  /** This instance's name across restarts: its imports are marked with it, and its next start fails those left. */
+  instanceId: string;
 }
 
 interface Collaborators {
@@ -34,6 +37,10 @@ interface Collaborators {
 const notFound = () => new NotFoundError('This import does not exist.');
 /** A running import moves on with every batch (seconds); one still for this long died with its server. */
 const STALE_MS = 2 * 60 * 1000;
+/** The spool directory is swept this often for files of imports no longer running (a crash leaves them). */
+const SWEEP_MS = 60 * 60 * 1000;
+/** Another instance's upload file untouched this long is no upload under way (each chunk written touches it). */
+const ABANDONED_UPLOAD_MS = 60 * 60 * 1000;
 const STOPPED =
   'The import stopped: its server stopped or restarted. Upload the file again (rows already imported are updated).';
 
@@ -71,6 +78,9 @@ export function toWireImport(record: ImportRecord, now = Date.now()): CatalogImp
 export class CatalogImportService {
   readonly #c: Collaborators;
   readonly #running = new Map<string, { done: Promise<void>; abort: AbortController }>();
+  /** Upload files this process is receiving or checking (not an import's yet): the sweep leaves them. */
+  readonly #uploads = new Set<string>();
+  #sweeper: NodeJS.Timeout | undefined;
 
   constructor(collaborators: Collaborators) {
     this.#c = collaborators;
@@ -82,9 +92,12 @@ export class CatalogImportService {
   ): Promise<CatalogImport> {
     const { settings } = this.#c;
     await mkdir(settings.spoolDir, { recursive: true, mode: 0o700 });
-    const upload = await spoolUpload(body, settings.spoolDir, settings.maxBytes);
+    const uploadFile = path.join(settings.spoolDir, uploadFileName(settings.instanceId));
+    this.#uploads.add(uploadFile);
     let record: ImportRecord;
+    let file: string;
     try {
+      const upload = await spoolUpload(body, settings.spoolDir, settings.maxBytes, path.basename(uploadFile));
       const { problems } = readHeader(upload.header);
       const [first] = problems;
       if (first) throw new InvalidError(`The header row is not valid: ${first.message}.`, problems);
@@ -94,13 +107,19 @@ export class CatalogImportService {
         fileName: options.fileName,
         createdByEmail: options.adminEmail,
         totalRows: upload.rows,
+        owner: settings.instanceId,
       });
+      // From here the file is the import's: a sweep keeps it while the import runs, and removes it once it does not.
+      file = path.join(settings.spoolDir, importFileName(record.id));
+      await rename(upload.file, file);
     } catch (error) {
-      await rm(upload.file, { force: true });
+      await rm(uploadFile, { force: true });
       throw error;
+    } finally {
+      this.#uploads.delete(uploadFile);
     }
     const abort = new AbortController();
-    const done = this.#run(record, upload.file, abort.signal)
+    const done = this.#run(record, file, abort.signal)
       .catch(async (error: unknown) => {
         const problem = csvProblem(error);
         this.#c.log.error({ importId: record.id, error: (error as Error).message }, 'catalog import failed');
@@ -110,7 +129,7 @@ export class CatalogImportService {
       })
       .finally(async () => {
         this.#running.delete(record.id);
-        await rm(upload.file, { force: true });
+        await rm(file, { force: true });
       });
     this.#running.set(record.id, { done, abort });
     return toWireImport(record);
@@ -145,6 +164,86 @@ export class CatalogImportService {
     return (await this.#c.imports.find(record.id)) ?? record;
   }
 
+  /**
+   * At start, before the first request: this instance's imports still marked running died with its previous life
+   * and are failed now (not 2 minutes later, when someone reads them), as are other instances' that stopped moving;
+   * then spool files that belong to no running import are removed, and again every hour. Another live instance's
+   * import moves on with every batch and is never taken. A failure here is logged, not fatal: reads still fail a
+   * stale import, and the next sweep removes its file.
+   */
+  async recover(now = new Date()): Promise<void> {
+    try {
+      const failed = await this.#c.imports.failAbandoned({
+        owner: this.#c.settings.instanceId,
+        staleBefore: new Date(now.getTime() - STALE_MS),
+        keep: [...this.#running.keys()],
+        message: STOPPED,
+      });
+      if (failed.length > 0) this.#c.log.warn({ imports: failed }, 'imports left running by a stopped server failed');
+      await this.sweepSpool(now);
+    } catch (error) {
+      this.#c.log.error({ error: (error as Error).message }, 'catalog import recovery failed');
+    }
+    if (!this.#sweeper) {
+      this.#sweeper = setInterval(() => {
+        this.sweepSpool().catch((error: unknown) =>
+          this.#c.log.warn({ error: (error as Error).message }, 'catalog import spool sweep failed'),
+        );
+      }, SWEEP_MS);
+      this.#sweeper.unref();
+    }
+  }
+
+  /**
+   * Removes the spool files nothing will read again: an import's file once the import is not running (finished, or
+   * failed after a crash), an upload of this instance that this process is not receiving (its previous life's), and
+   * another instance's upload untouched for an hour. Files of imports another database knows are left for an hour
+   * too (the temporary directory may be shared). Answers how many went.
+   */
+  async sweepSpool(now = new Date()): Promise<number> {
+    const dir = this.#c.settings.spoolDir;
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch {
+      return 0;
+    }
+    let removed = 0;
+    for (const name of names) {
+      const spool = spoolFileOf(name);
+      if (!spool) continue;
+      const file = path.join(dir, name);
+      let remove: boolean;
+      if (spool.kind === 'import') {
+        if (this.#running.has(spool.importId)) continue;
+        const record = await this.#c.imports.find(spool.importId);
+        remove = record
+          ? record.status !== 'running' || now.getTime() - record.updatedAt.getTime() >= STALE_MS
+          : await this.#untouchedFor(file, now, ABANDONED_UPLOAD_MS);
+      } else if (this.#uploads.has(file)) {
+        continue;
+      } else {
+        remove =
+          spool.instanceId === this.#c.settings.instanceId ||
+          (await this.#untouchedFor(file, now, ABANDONED_UPLOAD_MS));
+      }
+      if (remove) {
+        await rm(file, { force: true });
+        removed += 1;
+      }
+    }
+    if (removed > 0) this.#c.log.info({ files: removed }, 'catalog import spool files removed');
+    return removed;
+  }
+
+  async #untouchedFor(file: string, now: Date, ms: number): Promise<boolean> {
+    try {
+      return now.getTime() - (await stat(file)).mtimeMs >= ms;
+    } catch {
+      return false;
+    }
+  }
+
   /** Until every import under way has ended (tests; a stop). */
   async settled(): Promise<void> {
     await Promise.all([...this.#running.values()].map((run) => run.done));
@@ -152,6 +251,8 @@ export class CatalogImportService {
 
   /** On shutdown: each run stops after its current row and is marked failed (its committed batches stay). */
   async stop(): Promise<void> {
+    clearInterval(this.#sweeper);
+    this.#sweeper = undefined;
     for (const run of this.#running.values()) run.abort.abort();
     await this.settled();
   }

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, notInArray, or, sql } from 'drizzle-orm';
 import { CATALOG_IMPORT_KEPT_ERRORS, type ImportError } from '../../../shared/schemas/catalog-transfer.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { type CatalogImportStatus, catalogImports } from '../../db/schema.ts';
@@ -25,6 +25,7 @@ export class ImportRepository {
     fileName: string;
     createdByEmail: string;
     totalRows: number;
+    owner: string;
   }): Promise<ImportRecord> {
     const [row] = await this.#db.insert(catalogImports).values(values).returning();
     if (!row) throw new Error('import not saved');
@@ -68,6 +69,31 @@ export class ImportRepository {
       .update(catalogImports)
       .set({ status, message, finishedAt: sql`now()`, updatedAt: sql`now()` })
       .where(and(eq(catalogImports.id, id), eq(catalogImports.status, 'running')));
+  }
+
+  /**
+   * Fails the imports still marked running that no live run holds: those of `owner` (this instance, starting: they
+   * died with its previous life) and any whose last batch is older than `staleBefore` (their server is gone; a live
+   * run moves on with every batch). `keep`: this process's own runs. Answers the ids failed.
+   */
+  async failAbandoned(options: {
+    owner: string;
+    staleBefore: Date;
+    keep: readonly string[];
+    message: string;
+  }): Promise<string[]> {
+    const rows = await this.#db
+      .update(catalogImports)
+      .set({ status: 'failed', message: options.message, finishedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(
+        and(
+          eq(catalogImports.status, 'running'),
+          or(eq(catalogImports.owner, options.owner), lt(catalogImports.updatedAt, options.staleBefore)),
+          options.keep.length > 0 ? notInArray(catalogImports.id, [...options.keep]) : undefined,
+        ),
+      )
+      .returning({ id: catalogImports.id });
+    return rows.map((row) => row.id);
   }
 
   /** False: no such import. A finished import is left as it is. */

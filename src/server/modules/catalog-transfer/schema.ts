@@ -31,6 +31,11 @@ export const catalogImports = pgTable(
     message: text('message'),
     createdAt: createdAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /**
+     * The instance that runs it (INSTANCE_ID or DATA_DIR/instance-id): when that instance starts again, an import of
+     * its own still marked running died with its previous life and is failed at once.
+     */
+    owner: text('owner'),
     /** Moved on by every batch: a running import that has not moved for minutes died with its server. */
     updatedAt: updatedAt(),
   },

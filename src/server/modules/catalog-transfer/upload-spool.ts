@@ -24,6 +24,29 @@ export interface SpooledUpload {
   header: string[];
 }
 
+/**
+ * Spool files are named for what they are, so that a sweep can tell what may go: an upload still being received
+ * and checked carries the instance receiving it; once its import exists, the file carries the import's id.
+ */
+export function uploadFileName(instanceId: string): string {
+  return `catalog-upload-${crypto.randomUUID()}.${instanceId}.csv`;
+}
+
+export function importFileName(importId: string): string {
+  return `catalog-import-${importId}.csv`;
+}
+
+/** What a file in the spool directory is, by its name; undefined: not a spool file (left alone). */
+export function spoolFileOf(
+  name: string,
+): { kind: 'upload'; instanceId: string } | { kind: 'import'; importId: string } | undefined {
+  const upload = /^catalog-upload-[0-9a-f-]{36}\.([A-Za-z0-9._-]{1,64})\.csv$/.exec(name);
+  if (upload?.[1]) return { kind: 'upload', instanceId: upload[1] };
+  const spooled = /^catalog-import-([0-9a-f-]{36})\.csv$/.exec(name);
+  if (spooled?.[1]) return { kind: 'import', importId: spooled[1] };
+  return undefined;
+}
+
 /** csv-parse's settings, the same for the check at upload and for the import's run. */
 export const CSV_OPTIONS = {
   bom: true,
@@ -52,8 +75,13 @@ export function csvProblem(error: unknown): ImportError | undefined {
  * each chunk is decoded (to check it) and parsed (to count records and find syntax errors) as it passes. On any
  * refusal the file is removed.
  */
-export async function spoolUpload(source: Readable, dir: string, maxBytes: number): Promise<SpooledUpload> {
-  const file = path.join(dir, `catalog-import-${crypto.randomUUID()}.csv`);
+export async function spoolUpload(
+  source: Readable,
+  dir: string,
+  maxBytes: number,
+  name = uploadFileName('unnamed'),
+): Promise<SpooledUpload> {
+  const file = path.join(dir, name);
   const out = createWriteStream(file, { flags: 'wx', mode: 0o600 });
   // Listened to from the start: a write still queued when a refusal destroys the stream (the file may not even be
   // open yet) fails with ERR_STREAM_DESTROYED, which without a listener is an uncaught exception that ends the

@@ -10,7 +10,7 @@ import {
   purgeOldMailTask,
 } from '../mail/ports.ts';
 import { createHousekeepingJob, type HousekeepingTask, pruneJobFailures } from './housekeeping.ts';
-import { createJobRunner, type JobLogger, type JobRunner, type JobSchedule } from './job-runner.ts';
+import { createJobRunner, failureMessage, type JobLogger, type JobRunner, type JobSchedule } from './job-runner.ts';
 
 /** A module's own recurring job (e.g. the order expiry), run once across instances like housekeeping. */
 export interface ScheduledTask {
@@ -59,6 +59,8 @@ export function createBackgroundJobs(options: {
     | 'MAIL_POLL_SECONDS'
   >;
   log: JobLogger;
+  /** This instance's name across restarts: its mail claims carry it, and its next start gives them back. */
+  instanceId?: string;
   housekeeping: readonly HousekeepingTask[];
   /** Read when the runner starts, so modules built after the jobs (they kick mail through them) can add theirs. */
   scheduled?: () => readonly ScheduledTask[];
@@ -66,7 +68,12 @@ export function createBackgroundJobs(options: {
   const { database, config, log } = options;
   const enabled = config.JOBS_ENABLED === 'true';
   const transport = createMailTransport(config, log);
-  const mail = createMailDelivery({ db: database.db, transport, settings: mailDeliverySettings(config), log });
+  const mail = createMailDelivery({
+    db: database.db,
+    transport,
+    settings: mailDeliverySettings(config, options.instanceId),
+    log,
+  });
   const runner = createJobRunner({ database, log, enabled });
   const housekeeping = createHousekeepingJob(
     [...options.housekeeping, purgeOldMailTask(database.db), pruneJobFailures(database.db)],
@@ -82,7 +89,16 @@ export function createBackgroundJobs(options: {
       if (started) mail.kick();
     },
     async start() {
-      if (!enabled || started) return;
+      if (started) return;
+      // First, whatever the runner: mail this instance's previous life was sending when it died is due again now,
+      // for whichever instance delivers (a lease would otherwise hold it for minutes).
+      // Not fatal: without it those mails still go out when their lease ends.
+      await mail
+        .reclaim()
+        .catch((error: unknown) =>
+          log.warn({ error: failureMessage(error) }, 'mail leases of this instance not given back'),
+        );
+      if (!enabled) return;
       await runner.schedule('mail-delivery', { seconds: config.MAIL_POLL_SECONDS }, async () => {
         await mail.run();
       });

@@ -1,6 +1,6 @@
 import { renderMail } from './mail-layout.ts';
 import type { ClaimedMail, DbExecutor } from './mail-outbox.ts';
-import { claimDueMail, markMailAttemptFailed, markMailSent } from './mail-outbox.ts';
+import { claimDueMail, markMailAttemptFailed, markMailSent, releaseLeasesOf } from './mail-outbox.ts';
 import { type MailLogger, MailSendError, type MailTransport } from './mail-transport.ts';
 
 export interface MailDeliverySettings {
@@ -12,6 +12,8 @@ export interface MailDeliverySettings {
   leaseSeconds?: number;
   /** Rows claimed per round; one run keeps claiming until the outbox has nothing due. */
   batchSize?: number;
+  /** This instance's name (INSTANCE_ID), written on each claim so that its next start can give its leases back. */
+  holder?: string;
 }
 
 export interface DeliveryResult {
@@ -50,6 +52,7 @@ export async function deliverDueMail(
       leaseSeconds: settings.leaseSeconds ?? 300,
       limit: batchSize,
       messageIdDomain,
+      ...(settings.holder ? { holder: settings.holder } : {}),
     });
     for (const mail of claimed) {
       const log = { mailId: mail.id, kind: mail.kind, attempt: mail.attempts };
@@ -120,6 +123,11 @@ export interface MailDelivery {
   run(): Promise<DeliveryResult>;
   /** Call after the transaction that enqueued a mail commits: delivers it now instead of at the next period. */
   kick(): void;
+  /**
+   * At start, before any run: the mails this instance was sending when it died are due again at once (not when
+   * their lease ends). Answers how many.
+   */
+  reclaim(): Promise<number>;
   /** Waits for a run under way and refuses later kicks (app close). */
   close(): Promise<void>;
 }
@@ -159,6 +167,13 @@ export function createMailDelivery(options: {
 
   return {
     run,
+    async reclaim() {
+      if (!settings.holder) return 0;
+      const released = await releaseLeasesOf(db, settings.holder, (options.now ?? (() => new Date()))());
+      if (released > 0)
+        log.info({ mails: released }, 'mail left mid-send by this instance before a restart is due again');
+      return released;
+    },
     kick() {
       if (closed) return;
       if (running) {

@@ -5,11 +5,13 @@ import { type DbExecutor, purgeOldMail } from './mail-outbox.ts';
 /** The delivery settings from the checked configuration. */
 export function mailDeliverySettings(
   config: Pick<AppConfig, 'MAIL_FROM' | 'MAIL_MAX_ATTEMPTS' | 'MAIL_RETRY_BASE_SECONDS'>,
+  holder?: string,
 ): MailDeliverySettings {
   return {
     from: config.MAIL_FROM,
     maxAttempts: config.MAIL_MAX_ATTEMPTS,
     retryBaseSeconds: config.MAIL_RETRY_BASE_SECONDS,
+    ...(holder ? { holder } : {}),
   };
 }
 

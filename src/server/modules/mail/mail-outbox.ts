@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows-of.ts';
 import { type MailStatus, mailOutbox } from '../../db/schema.ts';
@@ -79,7 +79,14 @@ export async function enqueueMail(tx: DbExecutor, message: MailMessage | MailDoc
  */
 export async function claimDueMail(
   db: DbExecutor,
-  options: { now: Date; leaseSeconds: number; limit: number; messageIdDomain: string },
+  options: {
+    now: Date;
+    leaseSeconds: number;
+    limit: number;
+    messageIdDomain: string;
+    /** The instance claiming (INSTANCE_ID): its next start gives back what it still holds (`releaseLeasesOf`). */
+    holder?: string;
+  },
 ): Promise<ClaimedMail[]> {
   const due = db
     .select({ id: mailOutbox.id })
@@ -96,6 +103,7 @@ export async function claimDueMail(
       attempts: sql`${mailOutbox.attempts} + 1`,
       nextAttemptAt: leaseEnds,
       lastAttemptAt: options.now,
+      leasedBy: options.holder ?? null,
       // Fixed on the first attempt and never changed: a re-send after a crash is recognisably the same mail.
       messageId: sql`coalesce(${mailOutbox.messageId}, '<' || ${mailOutbox.id}::text || '@' || ${options.messageIdDomain}::text || '>')`,
     })
@@ -113,6 +121,21 @@ export async function claimDueMail(
     messageId: row.messageId ?? '',
     createdAt: row.createdAt,
   }));
+}
+
+/**
+ * At an instance's start: the mails its previous life had claimed are due again now rather than when their lease
+ * ends. That life is over (nothing of this one has claimed yet), so no send of them is still under way; a mail it
+ * sent but could not record is sent again with the same Message-ID, as after any lease. Another instance's leases
+ * are left alone: it may be sending them right now.
+ */
+export async function releaseLeasesOf(db: DbExecutor, holder: string, now: Date): Promise<number> {
+  const rows = await db
+    .update(mailOutbox)
+    .set({ nextAttemptAt: now })
+    .where(and(eq(mailOutbox.status, 'sending'), eq(mailOutbox.leasedBy, holder), gt(mailOutbox.nextAttemptAt, now)))
+    .returning({ id: mailOutbox.id });
+  return rows.length;
 }
 
 /**

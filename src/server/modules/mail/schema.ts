@@ -32,6 +32,8 @@ export const mailOutbox = pgTable(
      * is taken over (same Message-ID). */
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+    /** When `sending`: the instance holding the lease. Its next start gives the row back at once (it died mid-send). */
+    leasedBy: text('leased_by'),
     lastError: text('last_error'),
     /** `<row id@MAIL_FROM's domain>`, fixed by the first delivery attempt and reused by every retry. */
     messageId: text('message_id'),

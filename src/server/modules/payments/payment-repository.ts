@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne, notInArray, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, ne, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { PaymentProviderName } from '../../../shared/enums.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { paymentAttempts, paymentIntentOrders, paymentIntents, processedWebhookEvents } from '../../db/schema.ts';
@@ -137,6 +137,48 @@ export class PaymentRepository {
         : undefined;
     if (!stored) throw new Error('payment intent vanished after insert');
     return stored;
+  }
+
+  /**
+   * Live intents made within `lookbackMs` that the reconciliation should ask the provider about now: untouched for
+   * at least `graceMs` (a confirmation under way has had its chance), and for at least as long as they were old when
+   * last asked, so a payment that stays open is asked after 1, 2, 4, 8… minutes rather than every period. Oldest
+   * asked first.
+   */
+  async dueForReconciliation(
+    provider: PaymentProviderName,
+    options: { now: Date; graceMs: number; lookbackMs: number; limit: number },
+  ): Promise<PaymentIntentRow[]> {
+    const { now } = options;
+    const graceEnd = new Date(now.getTime() - options.graceMs);
+    return this.#db
+      .select()
+      .from(paymentIntents)
+      .where(
+        and(
+          eq(paymentIntents.provider, provider),
+          live,
+          gt(paymentIntents.createdAt, new Date(now.getTime() - options.lookbackMs)),
+          lt(paymentIntents.updatedAt, graceEnd),
+          sql`${now.toISOString()}::timestamptz - ${paymentIntents.updatedAt} >= ${paymentIntents.updatedAt} - ${paymentIntents.createdAt}`,
+        ),
+      )
+      .orderBy(asc(paymentIntents.updatedAt))
+      .limit(options.limit);
+  }
+
+  /**
+   * After the provider was asked about an open intent: its status as the provider said (never over a success or a
+   * cancel recorded meanwhile), and `updated_at` moved on so that the next question waits (`dueForReconciliation`).
+   */
+  async recordChecked(id: string, status: string, now: Date): Promise<void> {
+    await this.#db
+      .update(paymentIntents)
+      .set({
+        status: sql`case when ${paymentIntents.status} in ('succeeded', 'canceled') then ${paymentIntents.status} else ${status} end`,
+        updatedAt: now,
+      })
+      .where(eq(paymentIntents.id, id));
   }
 
   async setStatus(tx: Executor, id: string, status: string): Promise<void> {

@@ -22,8 +22,8 @@ import type { SessionUser } from '../../plugins/auth.ts';
 import type { OrderPaymentPort, PayableOrder } from '../orders/order-payment-port.ts';
 import type { PaymentGuard } from '../orders/ports.ts';
 import { chargeOutcome, checkCardDetails } from './card-rules.ts';
-import type { PaymentProvider } from './payment-provider.ts';
-import type { PaymentIntentRow, PaymentRepository } from './payment-repository.ts';
+import type { PaymentProvider, VerifiedPayment } from './payment-provider.ts';
+import type { IntentOrderLink, PaymentIntentRow, PaymentRepository } from './payment-repository.ts';
 import { StripeProvider } from './stripe-provider.ts';
 import { stripeStyleId } from './test-gateway-provider.ts';
 
@@ -74,6 +74,35 @@ function assertPayable(orders: readonly PayableOrder[]): void {
       unaddressed.map((order) => ({ orderId: order.id })),
     );
   }
+}
+
+/** A payment is asked about only once its confirmation has had this long to arrive by itself. */
+const RECONCILE_GRACE_MS = 60_000;
+/** Intents older than this are not asked about any more: their orders have long been expired or paid. */
+const RECONCILE_LOOKBACK_MS = 7 * 86_400_000;
+/** Intents asked about per run: the next run continues (the oldest asked come first). */
+const RECONCILE_BATCH = 100;
+
+/**
+ * What the provider's word on a payment lacks for its orders to be paid: the one check of the buyer's confirmation
+ * and of the reconciliation. The provider must know it under our id, for exactly the amount we asked (and that its
+ * orders add up to), in dollars, and say it succeeded.
+ */
+function paymentProblem(
+  intent: PaymentIntentRow,
+  links: readonly IntentOrderLink[],
+  payment: VerifiedPayment | undefined,
+): 'not_found' | 'amount_mismatch' | 'not_succeeded' | undefined {
+  if (!payment || payment.id !== intent.id) return 'not_found';
+  const linkedCents = links.reduce((sum, link) => sum + link.amountCents, 0);
+  if (
+    payment.amountCents !== intent.amountCents ||
+    linkedCents !== intent.amountCents ||
+    payment.currency.toLowerCase() !== 'usd'
+  ) {
+    return 'amount_mismatch';
+  }
+  return payment.status === 'succeeded' ? undefined : 'not_succeeded';
 }
 
 /** Stripe PaymentIntent states in which money has moved or is moving. */
@@ -298,19 +327,55 @@ export class PaymentsService implements PaymentGuard {
     const orders = await this.#orders.findManyForPayment(links.map((link) => link.orderId));
     if (orders.length === 0 || orders.some((order) => order.buyerId !== user.id)) throw notFound();
     const payment = await this.provider.retrievePayment(transactionId);
-    if (!payment || payment.id !== intent.id) throw notFound();
-    const linkedCents = links.reduce((sum, link) => sum + link.amountCents, 0);
-    if (
-      payment.amountCents !== intent.amountCents ||
-      linkedCents !== intent.amountCents ||
-      payment.currency.toLowerCase() !== 'usd'
-    ) {
+    const problem = paymentProblem(intent, links, payment);
+    if (problem === 'not_found') throw notFound();
+    if (problem === 'amount_mismatch') {
       throw new BusinessRuleError('payment_amount_mismatch', 'The payment does not match the amount of these orders.');
     }
-    if (payment.status !== 'succeeded') {
+    if (problem === 'not_succeeded') {
       throw new BusinessRuleError('payment_not_succeeded', 'This payment has not succeeded.');
     }
     return { intentId: intent.id, orderIds: links.map((link) => link.orderId) };
+  }
+
+  /**
+   * The periodic reconciliation: a charge can go through at the provider while its confirmation never reaches us
+   * (the server died between the two, the buyer closed the tab, Stripe's webhook was lost). Every open intent of
+   * the last week, a minute after its last change, is asked about at the provider (Stripe: the PaymentIntent; the
+   * test gateway: its ledger); one that succeeded for its whole amount marks its orders paid through `finishConfirm`,
+   * as the buyer's confirmation would (each order at most once, its row locked); one the provider cancelled is
+   * cancelled here; any other is left open and asked again later, less and less often. Never inside a transaction.
+   */
+  async reconcilePending(now = new Date(), limit = RECONCILE_BATCH): Promise<{ paid: number; cancelled: number }> {
+    const outcome = { paid: 0, cancelled: 0 };
+    const due = await this.#payments.dueForReconciliation(this.provider.name, {
+      now,
+      graceMs: RECONCILE_GRACE_MS,
+      lookbackMs: RECONCILE_LOOKBACK_MS,
+      limit,
+    });
+    for (const intent of due) {
+      const links = await this.#payments.linkedOrders(intent.id);
+      const orders = await this.#orders.findManyForPayment(links.map((link) => link.orderId));
+      // Nothing left to pay (paid, or cancelled): the provider is not asked.
+      if (!orders.some((order) => order.status === 'unpaid')) {
+        await this.#payments.recordChecked(intent.id, intent.status, now);
+        continue;
+      }
+      const payment = await this.provider.retrievePayment(intent.id);
+      if (paymentProblem(intent, links, payment) === undefined) {
+        const { orders: after } = await this.finishConfirm({
+          intentId: intent.id,
+          orderIds: links.map((link) => link.orderId),
+        });
+        if (after.some((order) => order.paid)) outcome.paid += 1;
+        continue;
+      }
+      if (payment?.status === 'canceled') outcome.cancelled += 1;
+      // Its status as the provider has it (a cancel there is a cancel here), and the next question later.
+      await this.#payments.recordChecked(intent.id, payment?.status ?? intent.status, now);
+    }
+    return outcome;
   }
 
   /** Second half: every order of the payment paid with its id, in one transaction (a savepoint under a key's). */

@@ -1,0 +1,2 @@
+ALTER TABLE "catalog_imports" ADD COLUMN "owner" text;--> statement-breakpoint
+ALTER TABLE "mail_outbox" ADD COLUMN "leased_by" text;
