@@ -280,7 +280,9 @@ class PostgresListener implements NotificationListener {
     try {
       const heard = await new Promise<boolean>((resolve) => {
         this.#waiting.set(marker, resolve);
-        timer = setTimeout(() => resolve(false), timeoutMs);
+        // After the timers, the loop reads the sockets: a marker that arrived while the event loop was blocked
+        // (a long synchronous task, a GC pause) is heard before the timeout counts, not taken for a dead connection.
+        timer = setTimeout(() => setImmediate(() => resolve(false)), timeoutMs);
         client.query('select pg_notify($1, $2)', [this.#channel, marker]).catch(() => resolve(false));
       });
       if (heard) this.#lastHeard = performance.now();

@@ -54,7 +54,10 @@ export const PUBLIC_CATALOG_READS: readonly string[] = [
   '/api/vehicle/:id',
 ];
 
-/** The longest a write's answer waits for this instance to have seen the write's own notification. */
+/**
+ * The longest a write's answer waits for this instance to have seen the write's own notification; a check not
+ * answered within it counts the listening connection lost (nothing kept is served until it is back).
+ */
 const WRITE_CATCH_UP_MS = 1000;
 
 /** Cache-Control of a kept answer: browsers and proxies may keep it, but ask again (a 304) before each use. */
