@@ -10,6 +10,7 @@ import { runMigrations } from '../../src/server/db/migrate.ts';
 import { parts } from '../../src/server/db/schema.ts';
 import { seedDemoData } from '../../src/server/db/seed.ts';
 import { seedParts } from '../../src/server/db/seed-data.ts';
+import { withAdminClient } from '../support/postgres-admin.ts';
 import { freePorts, type ServerProcess, startServer, waitForHealthy } from '../support/server-process.ts';
 import {
   ADMIN_EMAIL,
@@ -23,7 +24,9 @@ import {
   SESSION_SECRET,
   scratchDatabase,
   signUp,
+  sleep,
   stockOf,
+  type WirePart,
 } from './support.ts';
 
 /*
@@ -94,7 +97,72 @@ async function expectRedis(): Promise<void> {
   }
 }
 
+/**
+ * The PostgreSQL backend of `server`'s listening connection (every instance names its listener the same): the one
+ * whose client port belongs to a socket that server's process holds. The test runs on the database's machine.
+ */
+async function listenerBackendOf(server: ServerProcess, url: string): Promise<number> {
+  const inodes = new Set<string>();
+  for (const fd of fs.readdirSync(`/proc/${server.child.pid}/fd`)) {
+    try {
+      const socket = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${server.child.pid}/fd/${fd}`));
+      if (socket?.[1]) inodes.add(socket[1]);
+    } catch {
+      // Closed since it was listed.
+    }
+  }
+  const ports = new Set<number>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    const lines = fs.existsSync(table) ? fs.readFileSync(table, 'utf8').trim().split('\n').slice(1) : [];
+    for (const line of lines) {
+      const fields = line.trim().split(/\s+/);
+      const local = fields[1]?.split(':')[1];
+      if (local && inodes.has(fields[9] ?? '')) ports.add(Number.parseInt(local, 16));
+    }
+  }
+  const { rows } = await withAdminClient(url, (client) =>
+    client.query<{ pid: number; client_port: number; state: string }>(
+      `select pid, client_port, state from pg_stat_activity
+       where datname = current_database() and application_name = 'redline-listener'`,
+    ),
+  );
+  const mine = rows.filter((row) => ports.has(row.client_port));
+  if (mine.length !== 1) throw new Error(`expected one listener backend of this server, saw ${JSON.stringify(rows)}`);
+  return (mine[0] as { pid: number }).pid;
+}
+
+/** Thawed by every test that stops one, whatever happened: a stopped backend must not outlive its test. */
+const frozenBackends = new Set<number>();
+
+function thaw(pid: number): void {
+  frozenBackends.delete(pid);
+  try {
+    process.kill(pid, 'SIGCONT');
+  } catch {
+    // Gone already.
+  }
+}
+
+/** Stops a backend while it waits for its client (never mid-statement, where it could hold a lock others need). */
+async function freezeIdle(pid: number, url: string): Promise<void> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    process.kill(pid, 'SIGSTOP');
+    frozenBackends.add(pid);
+    const { rows } = await withAdminClient(url, (client) =>
+      client.query<{ state: string; wait_event: string | null }>(
+        'select state, wait_event from pg_stat_activity where pid = $1',
+        [pid],
+      ),
+    );
+    if (rows[0]?.state === 'idle' && rows[0].wait_event === 'ClientRead') return;
+    thaw(pid);
+    await sleep(20);
+  }
+  throw new Error(`backend ${pid} was never idle`);
+}
+
 afterAll(async () => {
+  for (const pid of [...frozenBackends]) thaw(pid);
   for (const server of running) await server.stop('SIGKILL');
   for (const cleanup of cleanups) await cleanup();
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
@@ -104,6 +172,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two instances on one PostgreSQL',
   let a: ServerProcess;
   let b: ServerProcess;
   let adminToken: string;
+  let databaseUrl: string;
   /** Every sign-in this machine sent to the pair: all of them count on the one shared per-IP limit. */
   let signIns = 0;
 
@@ -111,6 +180,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two instances on one PostgreSQL',
     await expectRedis();
     const database = await scratchDatabase('multi');
     cleanups.push(database.drop);
+    databaseUrl = database.url;
     // The database is fresh and unmigrated: both instances migrate and seed it at once.
     [a, b] = await startPair(database.url);
     adminToken = await logInAdmin(a.url);
@@ -224,6 +294,46 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two instances on one PostgreSQL',
       body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
     });
     expect(other.status).toBe(429);
+  });
+  it('an instance whose listening connection went silent stops serving kept answers within seconds', async () => {
+    // Its backend frozen: the connection stays open and says nothing, as when a NAT or firewall drops the flow.
+    const part = await createPart(a.url, adminToken, { name: 'Silent listener', price: 10, stock: 5 });
+    const priceOn = async (server: ServerProcess) =>
+      (await call<WirePart>(server.url, 'GET', `/api/part/${part._id}`)).body.price;
+    expect(await priceOn(b)).toBe(10);
+    expect(await priceOn(b)).toBe(10);
+    const pid = await listenerBackendOf(b, databaseUrl);
+    await freezeIdle(pid, databaseUrl);
+    try {
+      const patched = await call(a.url, 'PATCH', `/api/part/${part._id}`, { token: adminToken, body: { price: 11 } });
+      expect(patched.status).toBe(200);
+      // B writes nothing, so its idle probe (a check after 2 s without one, answered within 1 s) is what notices.
+      const acknowledged = performance.now();
+      while ((await priceOn(b)) !== 11) {
+        expect(performance.now() - acknowledged, 'B still answers the kept price').toBeLessThan(6000);
+        await sleep(100);
+      }
+      expect(b.output()).toContain('catalogue cache: lost the database notifications');
+      // A write on B waits no longer than its check's bound, and B's next read shows it.
+      const writing = performance.now();
+      const own = await call(b.url, 'PATCH', `/api/part/${part._id}`, { token: adminToken, body: { price: 12 } });
+      expect(own.status).toBe(200);
+      expect(performance.now() - writing).toBeLessThan(2000);
+      expect(await priceOn(b)).toBe(12);
+      // B listens again on a new connection while the old backend is still frozen, and says so.
+      const since = performance.now();
+      for (;;) {
+        const health = await call<{ catalogCache?: { listening: boolean } }>(b.url, 'GET', '/api/health', {
+          token: adminToken,
+        });
+        if (health.body.catalogCache?.listening) break;
+        expect(performance.now() - since, 'B is listening again').toBeLessThan(15_000);
+        await sleep(100);
+      }
+      expect(await listenerBackendOf(b, databaseUrl)).not.toBe(pid);
+    } finally {
+      thaw(pid);
+    }
   });
 });
 

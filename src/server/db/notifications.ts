@@ -8,9 +8,10 @@ export interface NotificationEvents {
   onNotification(payload: string): void;
   /**
    * `true` once LISTEN is in place, again after every reconnect; `false` when the connection is lost. Whatever was
-   * sent while it was down is lost, so the owner must treat every `true` as "anything may have changed".
+   * sent while it was down is lost, so the owner must treat every `true` as "anything may have changed". With
+   * `false` comes why, for the log.
    */
-  onListening(listening: boolean): void;
+  onListening(listening: boolean, reason?: string): void;
 }
 
 /** One LISTEN on one channel, on a connection of its own where the driver has several. */
@@ -18,7 +19,9 @@ export interface NotificationListener {
   readonly listening: boolean;
   /**
    * Resolves once every notification committed before this call has been handed to `onNotification` (true), or
-   * after `timeoutMs` / when not listening (false). A write's answer waits on this so the writer's next read is fresh.
+   * false: at once when not listening, or when the check's marker was not heard within `timeoutMs`, in which case
+   * the connection counts as lost (`onListening(false)`) before this resolves. A write's answer waits on this so the
+   * writer's next read is fresh.
    */
   caughtUp(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
@@ -73,17 +76,19 @@ export async function listenPglite(
 
 export interface PostgresListenerOptions {
   connectTimeoutMs: number;
-  /** How often the idle connection is checked with `select 1` (a silently dropped connection sends no 'end'). */
-  heartbeatMs?: number;
+  /**
+   * How often the connection is proved alive while nothing else has: a catch-up round of its own when no round was
+   * heard from for this long. A connection whose peer vanished without a word (a dropped NAT or firewall flow, a
+   * frozen backend) sends no 'end' and no error; only a marker that does not come back tells.
+   */
+  probeMs?: number;
+  /** How long the probe's marker may take before the connection counts as lost. */
+  probeTimeoutMs?: number;
   /** First wait before reconnecting; it doubles up to `maxRetryMs`. */
   retryMs?: number;
   maxRetryMs?: number;
 }
 
-/**
- * A dedicated PostgreSQL connection that LISTENs on `channel`, reconnecting (with backoff) whenever it is lost. The
- * first attempt is awaited, so an app that starts with the database up is listening before it answers anything.
- */
 export async function listenPostgres(
   connectionString: string,
   channel: string,
@@ -109,28 +114,40 @@ function named(connectionString: string): string {
   }
 }
 
+/** A caller of `caughtUp` waiting for the next marker round, and how long it may wait for it. */
+interface Joiner {
+  resolve(caughtUp: boolean): void;
+  timeoutMs: number;
+}
+
 class PostgresListener implements NotificationListener {
   readonly #connectionString: string;
   readonly #channel: string;
   readonly #events: NotificationEvents;
   readonly #options: Required<PostgresListenerOptions>;
   readonly #markerPrefix = `${MARKER_PREFIX}${crypto.randomUUID()}:`;
-  readonly #waiting = new Map<string, () => void>();
+  /** Markers on their way, each told whether it came back. */
+  readonly #waiting = new Map<string, (heard: boolean) => void>();
+  /** The listening connection: set once LISTEN is in place and a marker came back on it, unset while lost. */
   #client: pg.Client | undefined;
+  /** Connections already given up: each is reported lost, and replaced, once. */
+  readonly #dropped = new WeakSet<pg.Client>();
   #closed = false;
   #retryMs: number;
   #retryTimer: NodeJS.Timeout | undefined;
-  #heartbeat: NodeJS.Timeout | undefined;
+  #probeTimer: NodeJS.Timeout | undefined;
   #markers = 0;
+  /** When a marker last came back (performance.now()): no probe is sent while rounds prove the connection anyway. */
+  #lastHeard = 0;
   /** Callers of caughtUp waiting for the next marker, and whether a marker round is under way. */
-  #joiners: ((caughtUp: boolean) => void)[] = [];
+  #joiners: Joiner[] = [];
   #roundRunning = false;
 
   constructor(connectionString: string, channel: string, events: NotificationEvents, options: PostgresListenerOptions) {
     this.#connectionString = connectionString;
     this.#channel = channel;
     this.#events = events;
-    this.#options = { heartbeatMs: 10_000, retryMs: 250, maxRetryMs: 5000, ...options };
+    this.#options = { probeMs: 2000, probeTimeoutMs: 1000, retryMs: 250, maxRetryMs: 5000, ...options };
     this.#retryMs = this.#options.retryMs;
   }
 
@@ -146,19 +163,13 @@ class PostgresListener implements NotificationListener {
       keepAlive: true,
       query_timeout: this.#options.connectTimeoutMs,
     });
-    let lost = false;
-    const onLost = () => {
-      if (lost) return;
-      lost = true;
-      this.#lost(client);
-    };
-    client.on('error', onLost);
-    client.on('end', onLost);
+    client.on('error', () => this.#lost(client, 'connection error'));
+    client.on('end', () => this.#lost(client, 'connection closed'));
     client.on('notification', (message) => {
       if (message.channel !== this.#channel) return;
       const payload = message.payload ?? '';
       if (payload.startsWith(MARKER_PREFIX)) {
-        this.#waiting.get(payload)?.();
+        this.#waiting.get(payload)?.(true);
         return;
       }
       this.#events.onNotification(payload);
@@ -167,32 +178,58 @@ class PostgresListener implements NotificationListener {
       await client.connect();
       await client.query(`LISTEN ${pg.escapeIdentifier(this.#channel)}`);
     } catch {
-      onLost();
+      this.#lost(client, 'could not connect');
       return;
     }
-    if (this.#closed || lost) {
-      await client.end().catch(() => {});
+    // LISTEN answered, but what counts is that notifications come back on this connection: one marker must.
+    if (!this.#closed && !this.#dropped.has(client) && !(await this.#marker(client, this.#options.connectTimeoutMs))) {
+      this.#lost(client, `no marker back within ${this.#options.connectTimeoutMs} ms of connecting`);
+      return;
+    }
+    if (this.#dropped.has(client)) return;
+    if (this.#closed) {
+      await this.#end(client);
       return;
     }
     this.#client = client;
     this.#retryMs = this.#options.retryMs;
     this.#events.onListening(true);
-    // The heartbeat is a catch-up round too: every query on this connection goes through one queue.
-    this.#heartbeat = setInterval(() => {
-      void this.caughtUp(this.#options.connectTimeoutMs).then((ok) => {
-        if (!ok && this.#client === client) onLost();
-      });
-    }, this.#options.heartbeatMs).unref();
+    this.#probe(client, this.#options.probeMs);
   }
 
-  #lost(client: pg.Client): void {
+  /**
+   * A marker round when none was heard for `probeMs`, so an instance that only reads learns of a silently dead
+   * connection too. It shares the one queue of rounds with the writers' (one query at a time on this connection).
+   */
+  #probe(client: pg.Client, delayMs: number): void {
+    this.#probeTimer = setTimeout(() => {
+      if (this.#client !== client) return;
+      const quietMs = performance.now() - this.#lastHeard;
+      if (quietMs < this.#options.probeMs) {
+        this.#probe(client, this.#options.probeMs - quietMs);
+        return;
+      }
+      void this.caughtUp(this.#options.probeTimeoutMs).then(() => {
+        if (this.#client === client) this.#probe(client, this.#options.probeMs);
+      });
+    }, delayMs).unref();
+  }
+
+  /**
+   * The connection is of no more use: the owner hears `false` at once (before any waiting caller is answered), the
+   * socket is destroyed (a peer that vanished will never answer a goodbye), and a new connection is tried later.
+   */
+  #lost(client: pg.Client, why: string): void {
+    // Once per connection: its error, its end and a check that went unanswered may all report the one loss.
+    if (this.#dropped.has(client)) return;
+    this.#dropped.add(client);
     if (this.#client === client) {
       this.#client = undefined;
-      clearInterval(this.#heartbeat);
-      this.#events.onListening(false);
+      clearTimeout(this.#probeTimer);
+      this.#events.onListening(false, why);
     }
-    for (const wake of this.#waiting.values()) wake();
-    client.end().catch(() => {});
+    for (const wake of this.#waiting.values()) wake(false);
+    client.connection.stream.destroy();
     if (this.#closed) return;
     const wait = this.#retryMs;
     this.#retryMs = Math.min(this.#retryMs * 2, this.#options.maxRetryMs);
@@ -201,12 +238,15 @@ class PostgresListener implements NotificationListener {
 
   /**
    * PostgreSQL delivers notifications in commit order, so once a marker sent now comes back on this connection,
-   * every notification committed before it (the caller's own write's) has arrived.
+   * every notification committed before it (the caller's own write's) has arrived. A marker that does not come back
+   * within its round's timeout means the connection is dead, even if it said nothing: it is dropped at once. While
+   * lost the answer is false at once (the owner serves nothing it kept meanwhile, so there is nothing to wait for).
    */
   caughtUp(timeoutMs: number): Promise<boolean> {
+    if (!this.#client) return Promise.resolve(false);
     return new Promise<boolean>((resolve) => {
-      this.#joiners.push(resolve);
-      if (!this.#roundRunning) void this.#rounds(timeoutMs);
+      this.#joiners.push({ resolve, timeoutMs });
+      if (!this.#roundRunning) void this.#rounds();
     });
   }
 
@@ -215,48 +255,61 @@ class PostgresListener implements NotificationListener {
    * every caller that arrived meanwhile: a marker already on its way may have left before a caller's write
    * committed, so those callers wait for the next one, which leaves after it.
    */
-  async #rounds(timeoutMs: number): Promise<void> {
+  async #rounds(): Promise<void> {
     this.#roundRunning = true;
     try {
       while (this.#joiners.length > 0) {
         const round = this.#joiners;
         this.#joiners = [];
-        const ok = await this.#marker(timeoutMs);
-        for (const resolve of round) resolve(ok);
+        const client = this.#client;
+        const timeoutMs = Math.min(...round.map((joiner) => joiner.timeoutMs));
+        const heard = client !== undefined && (await this.#marker(client, timeoutMs));
+        // Lost before anyone is answered: a write's answer leaves only once its instance serves nothing it kept.
+        if (!heard && client && this.#client === client) this.#lost(client, `no marker back within ${timeoutMs} ms`);
+        for (const joiner of round) joiner.resolve(heard);
       }
     } finally {
       this.#roundRunning = false;
     }
   }
 
-  async #marker(timeoutMs: number): Promise<boolean> {
-    const client = this.#client;
-    if (!client) return false;
+  async #marker(client: pg.Client, timeoutMs: number): Promise<boolean> {
     this.#markers += 1;
     const marker = `${this.#markerPrefix}${this.#markers}`;
     let timer: NodeJS.Timeout | undefined;
     try {
-      return await new Promise<boolean>((resolve) => {
-        this.#waiting.set(marker, () => resolve(this.#client === client));
-        timer = setTimeout(() => resolve(false), timeoutMs);
+      const heard = await new Promise<boolean>((resolve) => {
+        this.#waiting.set(marker, resolve);
+        // After the timers, the loop reads the sockets: a marker that arrived while the event loop was blocked
+        // (a long synchronous task, a GC pause) is heard before the timeout counts, not taken for a dead connection.
+        timer = setTimeout(() => setImmediate(() => resolve(false)), timeoutMs);
         client.query('select pg_notify($1, $2)', [this.#channel, marker]).catch(() => resolve(false));
       });
+      if (heard) this.#lastHeard = performance.now();
+      return heard;
     } finally {
       clearTimeout(timer);
       this.#waiting.delete(marker);
     }
   }
 
+  /** A goodbye to a live server, bounded: one that does not answer it has its socket destroyed. */
+  async #end(client: pg.Client): Promise<void> {
+    const timer = setTimeout(() => client.connection.stream.destroy(), this.#options.connectTimeoutMs);
+    await client.end().catch(() => {});
+    clearTimeout(timer);
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#retryTimer);
-    clearInterval(this.#heartbeat);
+    clearTimeout(this.#probeTimer);
     const client = this.#client;
     this.#client = undefined;
-    for (const wake of this.#waiting.values()) wake();
+    for (const wake of this.#waiting.values()) wake(false);
     if (client) {
       this.#events.onListening(false);
-      await client.end().catch(() => {});
+      await this.#end(client);
     }
   }
 }

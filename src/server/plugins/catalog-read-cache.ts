@@ -9,7 +9,8 @@
  * every instance LISTENs. A statement on `parts` names the rows it changed: those parts' own answers
  * (`GET /api/part/:id`) are forgotten, and every other answer (lists, search, facets, which may show any part); the
  * other parts' own answers stay. Any other notification forgets everything. While the listening connection is down
- * nothing is kept or served from memory.
+ * nothing is kept or served from memory; it counts as down as soon as a catch-up check (every write's, and a probe
+ * while idle) goes unanswered, since a connection whose peer vanished says nothing.
  *
  * Answers that depend on the caller are never kept: an administrator's (parts carry the adding admin's email) goes
  * past the cache both ways. Signed-in customers see exactly what anonymous visitors see.
@@ -53,7 +54,10 @@ export const PUBLIC_CATALOG_READS: readonly string[] = [
   '/api/vehicle/:id',
 ];
 
-/** The longest a write's answer waits for this instance to have seen the write's own notification. */
+/**
+ * The longest a write's answer waits for this instance to have seen the write's own notification; a check not
+ * answered within it counts the listening connection lost (nothing kept is served until it is back).
+ */
 const WRITE_CATCH_UP_MS = 1000;
 
 /** Cache-Control of a kept answer: browsers and proxies may keep it, but ask again (a 304) before each use. */
@@ -178,11 +182,14 @@ export class CatalogReadCache {
     this.#listener = await database.listen(CATALOG_CHANNEL, {
       onNotification: (payload) => this.forget(catalogChange(payload)),
       // Up again after a loss: whatever changed meanwhile went unheard, so everything kept is forgotten.
-      onListening: (listening) => {
+      onListening: (listening, reason) => {
         this.clear();
         if (!listening && this.#listening && !this.#closing) {
           lost = true;
-          log?.warn('catalogue cache: lost the database notifications; reads go to the database until they are back');
+          log?.warn(
+            { reason },
+            'catalogue cache: lost the database notifications; reads go to the database until they are back',
+          );
         } else if (listening && lost) {
           lost = false;
           log?.info('catalogue cache: database notifications are back; the cache starts empty');
