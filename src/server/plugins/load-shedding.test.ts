@@ -141,7 +141,11 @@ describeEachDatabase(
           app.inject({
             method: 'POST',
             url: '/api/signup',
-            payload: { name: `Burst ${i}`, email: `burst.${run}.${i}@example.com`, password: `Gearbox-Harbor-${i}-Lantern` },
+            payload: {
+              name: `Burst ${i}`,
+              email: `burst.${run}.${i}@example.com`,
+              password: `Gearbox-Harbor-${i}-Lantern`,
+            },
           }),
         );
         await sleep(100);
