@@ -15,7 +15,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** `false` on routes that must answer even under overload (the health checks). */
     loadShedding?: boolean;
-    /** Set by this plugin on every route, from PASSWORD_ROUTES and the route's method. */
+    /** Set by this plugin on every route from PASSWORD_ROUTES and the route's method, unless the route sets it. */
     loadClass?: LoadClass;
   }
 }
@@ -164,7 +164,8 @@ export const loadSheddingPlugin = fp(
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       for (const method of methods) routes.add(`${method} ${route.url}`);
       const [method] = methods;
-      if (method && methods.length === 1) route.config = { ...route.config, loadClass: loadClassOf(method, route.url) };
+      if (method && methods.length === 1 && !route.config?.loadClass)
+        route.config = { ...route.config, loadClass: loadClassOf(method, route.url) };
     });
     app.addHook('onReady', async () => {
       const missing = PASSWORD_ROUTES.filter((route) => !routes.has(route));
