@@ -46,7 +46,7 @@ describeEachDatabase(
       expect(refused.json()).toEqual({
         error: {
           code: 'service_unavailable',
-          message: 'Signing in is very busy right now. Please try again in a few seconds.',
+          message: 'The shop is very busy checking passwords right now. Please try again in a few seconds.',
         },
       });
       expect(await database.db.select().from(users).where(eq(users.email, email))).toEqual([]);

@@ -28,7 +28,7 @@ const waitingForThread: Array<() => void> = [];
  */
 export class HashQueueFullError extends ServiceUnavailableError {
   constructor() {
-    super('Signing in is very busy right now. Please try again in a few seconds.', 2);
+    super('The shop is very busy checking passwords right now. Please try again in a few seconds.', 2);
   }
 }
 
