@@ -201,6 +201,12 @@ const configSchema = z
      * N=2^17, so hundreds of sign-ups in the tests take milliseconds. Never a default.
      */
     TEST_ONLY_FAST_PASSWORD_HASH: z.enum(['true', 'false']).default('false'),
+    /**
+     * Password hashes (sign-up, sign-in, reset, change) that may wait for a thread while the others hash; beyond it a
+     * request that needs one is answered 503 with Retry-After at once, without hashing. Unset: four times the hashes
+     * run at once (UV_THREADPOOL_SIZE − 1, so 12 with Node's pool of 4). 0: no bound.
+     */
+    PASSWORD_HASH_QUEUE_MAX: z.coerce.number().int().min(0).max(100_000).optional(),
     /** Where uploaded part photos are stored and served from (/uploads/); unset: DATA_DIR/uploads. */
     UPLOADS_DIR: optionalString,
     /**

@@ -157,7 +157,7 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
     users,
     sessions,
     tokens,
-    hasher: new PasswordHasher(passwordHashParams(config)),
+    hasher: new PasswordHasher(passwordHashParams(config), config.PASSWORD_HASH_QUEUE_MAX),
     mail: jobs,
     links,
     log: settings.log,

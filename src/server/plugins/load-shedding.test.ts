@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { expect, it } from 'vitest';
-import { describeEachDatabase } from '../../../test/support/test-app.ts';
+import { expect, it, vi } from 'vitest';
+import { createUser, describeEachDatabase } from '../../../test/support/test-app.ts';
+import { PasswordHasher } from '../modules/accounts/password-hasher.ts';
+import { insertPart } from '../modules/orders/order-test-helpers.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -110,6 +112,71 @@ describeEachDatabase(
       // Health is never part of it.
       expect((await app.inject({ url: '/api/health/live' })).statusCode).toBe(200);
     });
+  },
+  { LOAD_SHED_MAX_WAIT_MS: '200' },
+);
+
+describeEachDatabase(
+  'load shedding by class of route',
+  (ctx) => {
+    it('sheds no order or catalogue read while a burst of slow sign-ups is in progress', async () => {
+      const { app, database } = ctx();
+      const part = await insertPart(database.db, { availableQuantity: 10_000 });
+      // Fewer clients than any class's floor: only another class's slow answers could shed them.
+      const clients = await Promise.all(Array.from({ length: 6 }, () => createUser(ctx())));
+      // A hasher as busy as scrypt under load: one hash at a time, 150 ms each, so the sign-ups wait their turn
+      // and their answers come later and later.
+      const realHash = PasswordHasher.prototype.hash;
+      let turn: Promise<unknown> = Promise.resolve();
+      const slow = vi.spyOn(PasswordHasher.prototype, 'hash').mockImplementation(function (
+        this: PasswordHasher,
+        password: string,
+      ) {
+        turn = turn.then(() => sleep(150));
+        return turn.then(() => realHash.call(this, password));
+      });
+      try {
+        const run = Date.now().toString(36);
+        const signUps = Array.from({ length: 30 }, (_, i) =>
+          app.inject({
+            method: 'POST',
+            url: '/api/signup',
+            payload: {
+              name: `Burst ${i}`,
+              email: `burst.${run}.${i}@example.com`,
+              password: `Gearbox-Harbor-${i}-Lantern`,
+            },
+          }),
+        );
+        await sleep(100);
+        // 60 orders and catalogue reads from six clients, each asking again as soon as it is answered.
+        const cheap = await Promise.all(
+          clients.map(async (client) => {
+            const statuses: number[] = [];
+            for (let i = 0; i < 5; i++) {
+              const order = await app.inject({
+                method: 'POST',
+                url: '/api/myorder',
+                headers: client.headers,
+                payload: { partId: part.id, quantity: 1, address: '12 Chain St', phone: '+1 555 0100' },
+              });
+              statuses.push(order.statusCode);
+              statuses.push((await app.inject({ url: databaseRead() })).statusCode);
+            }
+            return statuses;
+          }),
+        );
+        const signUpStatuses = (await Promise.all(signUps)).map((res) => res.statusCode);
+        expect(cheap.flat().filter((status) => status === 503)).toEqual([]);
+        expect(cheap.flat()).toHaveLength(60);
+        expect(new Set(cheap.flat())).toEqual(new Set([200, 201]));
+        // The sign-ups themselves: served or shed, never worse.
+        expect(signUpStatuses.filter((status) => status !== 201 && status !== 503)).toEqual([]);
+        expect(signUpStatuses.filter((status) => status === 201).length).toBeGreaterThanOrEqual(8);
+      } finally {
+        slow.mockRestore();
+      }
+    }, 60_000);
   },
   { LOAD_SHED_MAX_WAIT_MS: '200' },
 );

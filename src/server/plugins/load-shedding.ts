@@ -5,11 +5,38 @@ import fp from 'fastify-plugin';
 import type { AppConfig } from '../config.ts';
 import { errorBody } from '../errors.ts';
 
+/**
+ * Requests whose answer times are learnt apart (one adaptive limit each), so that slow answers of one kind do not
+ * shrink what another may have in progress: a burst of sign-ups must not shed orders and catalogue reads.
+ */
+export type LoadClass = 'password' | 'write' | 'read';
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** `false` on routes that must answer even under overload (the health checks). */
     loadShedding?: boolean;
+    /** Set by this plugin on every route from PASSWORD_ROUTES and the route's method, unless the route sets it. */
+    loadClass?: LoadClass;
   }
+}
+
+/**
+ * The routes that hash a password (scrypt: a thread of libuv's pool for a good while each, one after another while
+ * the hasher's few threads are taken): their answer times say how busy the hasher is, not the shop. A new route that
+ * hashes or verifies a password goes here; a name that is no route stops the app at start.
+ */
+export const PASSWORD_ROUTES: readonly string[] = [
+  'POST /api/signup',
+  'POST /api/login',
+  'POST /api/password/reset',
+  'POST /api/password/change',
+];
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function loadClassOf(method: string, url: string | undefined): LoadClass {
+  if (url !== undefined && PASSWORD_ROUTES.includes(`${method} ${url}`)) return 'password';
+  return READ_METHODS.has(method) ? 'read' : 'write';
 }
 
 type SheddingConfig = Pick<
@@ -89,12 +116,19 @@ const SHED_PAUSE_MS = 1000;
 /** Pressure must last this many samples (a second each) before requests are shed. */
 const SUSTAINED_SAMPLES = 2;
 
+/** The requests of one class in progress, and the limit learnt from their answer times. */
+interface Lane {
+  inProgress: number;
+  adaptive: AdaptiveLimit | undefined;
+}
+
 /**
  * Overload is answered early and cheaply (503 + Retry-After, in the one error shape) instead of queueing requests
  * until their clients give up, before the body is read:
- * - when more requests are in progress than can be answered within LOAD_SHED_MAX_WAIT_MS (an adaptive limit learnt
- *   from answer times: what is admitted is still served quickly), or than MAX_CONCURRENT_REQUESTS, after a short
- *   pause (SHED_PAUSE_MS);
+ * - when more requests of a class (LoadClass: password, other writes, reads) are in progress than can be answered
+ *   within LOAD_SHED_MAX_WAIT_MS (an adaptive limit per class, learnt from that class's answer times: what is
+ *   admitted is still served quickly), or more requests in all than MAX_CONCURRENT_REQUESTS, after a short pause
+ *   (SHED_PAUSE_MS);
  * - when the event loop has lagged, been saturated or the heap nearly full for two samples in a row (measured by
  *   @fastify/under-pressure every second; one long pause, such as PGlite opening a database, is not overload).
  * Routes with `config.loadShedding: false` (health) are never shed.
@@ -124,25 +158,45 @@ export const loadSheddingPlugin = fp(
     }, 1000).unref();
     app.addHook('onClose', async () => clearInterval(sampler));
 
+    // Every route of one method gets its class once, here, so a request only reads it (the others: by the request's).
+    const routes = new Set<string>();
+    app.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      for (const method of methods) routes.add(`${method} ${route.url}`);
+      const [method] = methods;
+      if (method && methods.length === 1 && !route.config?.loadClass)
+        route.config = { ...route.config, loadClass: loadClassOf(method, route.url) };
+    });
+    app.addHook('onReady', async () => {
+      const missing = PASSWORD_ROUTES.filter((route) => !routes.has(route));
+      routes.clear();
+      if (missing.length > 0) throw new Error(`load-shedding.ts PASSWORD_ROUTES names no route: ${missing.join(', ')}`);
+    });
+
     const cap = config.MAX_CONCURRENT_REQUESTS || Number.POSITIVE_INFINITY;
     const target = config.LOAD_SHED_MAX_WAIT_MS;
-    const adaptive = target > 0 ? new AdaptiveLimit(target, cap) : undefined;
+    const lane = (): Lane => ({ inProgress: 0, adaptive: target > 0 ? new AdaptiveLimit(target, cap) : undefined });
+    const lanes: Record<LoadClass, Lane> = { password: lane(), write: lane(), read: lane() };
     let inProgress = 0;
     // Callback style: an async hook costs a promise, and moves the rest of every request's hooks (cached catalogue
     // reads included) to a microtask.
     app.addHook('onRequest', (request, reply, done) => {
       if (exempt(request)) return done();
-      if (inProgress >= cap || (adaptive && inProgress >= adaptive.value)) {
+      // Unknown addresses (404) and routes of several methods: by the request's method.
+      const own = lanes[request.routeOptions.config?.loadClass ?? loadClassOf(request.method, undefined)];
+      if (inProgress >= cap || (own.adaptive && own.inProgress >= own.adaptive.value)) {
         setTimeout(() => reply.send(shed(reply)), SHED_PAUSE_MS * (0.5 + Math.random()));
         return;
       }
       inProgress += 1;
+      own.inProgress += 1;
       const since = performance.now();
       // 'close' comes once per response, answered or abandoned by its client.
       reply.raw.once('close', () => {
         inProgress -= 1;
+        own.inProgress -= 1;
         const now = performance.now();
-        adaptive?.answered(now - since, inProgress, now);
+        own.adaptive?.answered(now - since, own.inProgress, now);
       });
       done();
     });

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import type { AppConfig } from '../../config.ts';
+import { ServiceUnavailableError } from '../../errors.ts';
 
 const scryptOnThreadPool = promisify(crypto.scrypt) as (
   password: string,
@@ -15,13 +16,33 @@ const scryptOnThreadPool = promisify(crypto.scrypt) as (
  * for every piece of work queued in libuv, so a burst of sign-ups queued there held a stop for seconds past its cap.
  * Waiting here, they simply vanish with the process.
  */
-const HASHES_AT_ONCE = Math.max(1, (Number(process.env.UV_THREADPOOL_SIZE) || 4) - 1);
+export const HASHES_AT_ONCE = Math.max(1, (Number(process.env.UV_THREADPOOL_SIZE) || 4) - 1);
+/** How many may wait for a thread when PASSWORD_HASH_QUEUE_MAX is unset: a few rounds of hashing, a few seconds. */
+export const DEFAULT_HASH_QUEUE_MAX = 4 * HASHES_AT_ONCE;
 let hashesRunning = 0;
 const waitingForThread: Array<() => void> = [];
 
-async function scrypt(password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions): Promise<Buffer> {
-  if (hashesRunning >= HASHES_AT_ONCE) await new Promise<void>((resolve) => waitingForThread.push(resolve));
-  else hashesRunning += 1;
+/**
+ * Refused at once, without hashing, when the queue is full: each hash costs a thread for a good while, so a longer
+ * queue only makes every sign-in in it wait longer, and its clients give up before their turn anyway.
+ */
+export class HashQueueFullError extends ServiceUnavailableError {
+  constructor() {
+    super('The shop is very busy checking passwords right now. Please try again in a few seconds.', 2);
+  }
+}
+
+async function scrypt(
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: crypto.ScryptOptions,
+  queueMax: number,
+): Promise<Buffer> {
+  if (hashesRunning >= HASHES_AT_ONCE) {
+    if (waitingForThread.length >= queueMax) throw new HashQueueFullError();
+    await new Promise<void>((resolve) => waitingForThread.push(resolve));
+  } else hashesRunning += 1;
   try {
     return await scryptOnThreadPool(password, salt, keylen, options);
   } finally {
@@ -65,9 +86,15 @@ function maxmem(params: ScryptParams): number {
   return Math.max(32 * 1024 * 1024, 2 * 128 * params.N * params.r * params.p);
 }
 
-export async function hashPassword(password: string, params: ScryptParams = PRODUCTION_SCRYPT_PARAMS): Promise<string> {
+/** `queueMax`: how many hashes may wait for a thread before this one is refused (HashQueueFullError). */
+export async function hashPassword(
+  password: string,
+  params: ScryptParams = PRODUCTION_SCRYPT_PARAMS,
+  queueMax = Number.POSITIVE_INFINITY,
+): Promise<string> {
   const salt = crypto.randomBytes(16);
-  const key = await scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...params, maxmem: maxmem(params) });
+  const options = { ...params, maxmem: maxmem(params) };
+  const key = await scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, queueMax);
   return ['scrypt', params.N, params.r, params.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
@@ -79,13 +106,15 @@ function parse(stored: string): { params: ScryptParams; salt: Buffer; key: Buffe
   return { params, salt: Buffer.from(saltText, 'base64url'), key: Buffer.from(keyText, 'base64url') };
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export async function verifyPassword(
+  password: string,
+  stored: string,
+  queueMax = Number.POSITIVE_INFINITY,
+): Promise<boolean> {
   const parsed = parse(stored);
   if (!parsed) return false;
-  const key = await scrypt(password.normalize('NFKC'), parsed.salt, parsed.key.length, {
-    ...parsed.params,
-    maxmem: maxmem(parsed.params),
-  });
+  const options = { ...parsed.params, maxmem: maxmem(parsed.params) };
+  const key = await scrypt(password.normalize('NFKC'), parsed.salt, parsed.key.length, options, queueMax);
   return key.length === parsed.key.length && crypto.timingSafeEqual(key, parsed.key);
 }
 
@@ -96,21 +125,28 @@ export function needsRehash(stored: string, params: ScryptParams): boolean {
   return parsed.params.N < params.N || parsed.params.r < params.r || parsed.params.p < params.p;
 }
 
-/** The hashing of one app: its parameters, and a dummy hash of the same cost for unknown emails (no timing oracle). */
+/**
+ * The hashing of one app: its parameters, its bound on hashes waiting for a thread (PASSWORD_HASH_QUEUE_MAX; beyond
+ * it hash and verify throw HashQueueFullError, a 503 with Retry-After), and a dummy hash of the same cost for unknown
+ * emails (no timing oracle).
+ */
 export class PasswordHasher {
   readonly params: ScryptParams;
+  readonly queueMax: number;
   #dummy: Promise<string> | undefined;
 
-  constructor(params: ScryptParams) {
+  /** `queueMax`: undefined is DEFAULT_HASH_QUEUE_MAX, 0 no bound. */
+  constructor(params: ScryptParams, queueMax?: number) {
     this.params = params;
+    this.queueMax = queueMax === undefined ? DEFAULT_HASH_QUEUE_MAX : queueMax || Number.POSITIVE_INFINITY;
   }
 
   hash(password: string): Promise<string> {
-    return hashPassword(password, this.params);
+    return hashPassword(password, this.params, this.queueMax);
   }
 
   verify(password: string, stored: string): Promise<boolean> {
-    return verifyPassword(password, stored);
+    return verifyPassword(password, stored, this.queueMax);
   }
 
   needsRehash(stored: string): boolean {
@@ -119,7 +155,11 @@ export class PasswordHasher {
 
   /** A hash to compare against when the account does not exist, so timing does not reveal which emails exist. */
   dummyHash(): Promise<string> {
-    this.#dummy ??= this.hash(crypto.randomBytes(16).toString('hex'));
+    // Made on first use; a refusal (a full queue) is not kept, the next sign-in tries again.
+    this.#dummy ??= this.hash(crypto.randomBytes(16).toString('hex')).catch((error: unknown) => {
+      this.#dummy = undefined;
+      throw error;
+    });
     return this.#dummy;
   }
 }
