@@ -37,7 +37,8 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
         response: { 201: orderSchema, ...errorResponses(400, 401, 403, 404, 409, 422) },
       },
     },
-    async (request, reply) => reply.idempotent(201, (db) => orders.place(currentUser(request), request.body, db)),
+    async (request, reply) =>
+      reply.idempotent(201, (db) => orders.place(currentUser(request), request.body, db, request.ip)),
   );
 
   app.get(
