@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureServerBundle, SERVER_BUNDLE } from '../../scripts/build-server.ts';
-import { EXIT_WITH_PARENT, UNDER_TEST_ON_A_SHARED_MACHINE } from '../../test/support/server-process.ts';
+import { BUYERS_SHARE_ONE_ADDRESS, EXIT_WITH_PARENT, UNDER_TEST_ON_A_SHARED_MACHINE } from '../../test/support/server-process.ts';
 import { startMailCatcher } from './mail-catcher.ts';
 
 /*
@@ -26,6 +26,7 @@ const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, SERVER_BUND
   stdio: ['ignore', 'inherit', 'inherit'],
   env: {
     ...UNDER_TEST_ON_A_SHARED_MACHINE,
+    ...BUYERS_SHARE_ONE_ADDRESS,
     // Production mode runs the test gateway only when it is named; a shell that sets Stripe's keys may override.
     PAYMENT_PROVIDER: 'test',
     ...process.env,
@@ -36,11 +37,6 @@ const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, SERVER_BUND
     PUBLIC_URL: `http://127.0.0.1:${process.env.PORT ?? '3000'}`,
     SMTP_URL: mail.url,
     MAIL_POLL_SECONDS: '1',
-    // Every browser test's buyer is a new, mostly unverified account on 127.0.0.1 sharing parts with others: the
-    // caps on holds across accounts are proven by the server tests (holds-across-accounts.test.ts), not here.
-    ORDER_UNVERIFIED_HOLD_LIMIT: 'off',
-    ORDER_ADDRESS_HOLD_LIMIT: 'off',
-    ORDER_NEW_ACCOUNT_HOLD_PERCENT: 'off',
   },
 });
 
