@@ -3,7 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureServerBundle, SERVER_BUNDLE } from '../../scripts/build-server.ts';
-import { BUYERS_SHARE_ONE_ADDRESS, EXIT_WITH_PARENT, UNDER_TEST_ON_A_SHARED_MACHINE } from '../../test/support/server-process.ts';
+import {
+  BUYERS_SHARE_ONE_ADDRESS,
+  EXIT_WITH_PARENT,
+  UNDER_TEST_ON_A_SHARED_MACHINE,
+} from '../../test/support/server-process.ts';
 import { startMailCatcher } from './mail-catcher.ts';
 
 /*
