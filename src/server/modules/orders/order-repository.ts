@@ -272,7 +272,8 @@ function holdVerdicts(source: SQL, limits: HoldLimits, caller: HoldCaller): SQL 
                ${unverifiedLimit}::int as unverified_limit,
                ${counted.address ? cap(limits.perAddress, sql`h.address_held`) : sql`null::int`} as address_limit,
                case when h.is_new and ${percent}::int is not null
-                    then greatest(h.part_minimum_order, (h.part_available_quantity + h.new_held) * ${percent}::int / 100)
+                    then greatest(h.part_minimum_order,
+                                  ((h.part_available_quantity + h.new_held)::bigint * ${percent}::int / 100)::int)
                end as new_limit
         from (
           select s.*,
