@@ -27,8 +27,11 @@ export function holdRefusalError(hold: HoldState, quantity: number): AppError | 
       const more = Math.max(0, limit - hold.addressHeld);
       return new BusinessRuleError(
         'address_hold_limit',
-        `Orders From Your Network Already Hold ${hold.addressHeld} Unpaid PCS Of This Part: Pay For Them Or Order ` +
-          `At Most ${more} More`,
+        more > 0
+          ? `Orders From Your Network Already Hold ${hold.addressHeld} Unpaid PCS Of This Part: Pay For Them Or ` +
+              `Order At Most ${more} More`
+          : `Orders From Your Network Already Hold ${hold.addressHeld} Unpaid PCS Of This Part, The Most One ` +
+              'Network May Hold: Pay For Them First',
         [{ path, addressHoldLimit: limit, addressHeld: hold.addressHeld, quantity }],
       );
     }

@@ -135,6 +135,10 @@ describeEachDatabase(
       });
       expect(await stockOf(ctx().database.db, part.id)).toBe(60);
       expect((await order(ctx(), third, part.id, 10, shared)).statusCode).toBe(201);
+      const full = await order(ctx(), first, part.id, 1, shared);
+      expect(full.json().error.message).toBe(
+        'Orders From Your Network Already Hold 50 Unpaid PCS Of This Part, The Most One Network May Hold: Pay For Them First',
+      );
 
       const elsewhere = await order(ctx(), third, part.id, 20, freshAddress());
       expect(elsewhere.statusCode, elsewhere.body).toBe(201);
