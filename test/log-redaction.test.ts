@@ -85,7 +85,8 @@ describe.each(testDrivers)('database failures keep personal data out of the logs
     await database.db.execute(sql`drop trigger log_test_orders on orders`);
 
     expect(res.statusCode).toBe(500);
-    expect(log).toMatch(/insert into \\"orders\\"/);
+    // The placing statement's head (the log keeps a statement's first 2,000 characters): its count of held orders.
+    expect(log).toMatch(/from \\"orders\\" o/);
     for (const value of [sent.address, 'Cherrywood', sent.phone, '7946', buyer.email, 'Ottoline', buyer.token]) {
       expect(log, `log lines contain ${value}`).not.toContain(value);
     }

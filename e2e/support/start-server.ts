@@ -3,7 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureServerBundle, SERVER_BUNDLE } from '../../scripts/build-server.ts';
-import { EXIT_WITH_PARENT, UNDER_TEST_ON_A_SHARED_MACHINE } from '../../test/support/server-process.ts';
+import {
+  BUYERS_SHARE_ONE_ADDRESS,
+  EXIT_WITH_PARENT,
+  UNDER_TEST_ON_A_SHARED_MACHINE,
+} from '../../test/support/server-process.ts';
 import { startMailCatcher } from './mail-catcher.ts';
 
 /*
@@ -26,6 +30,7 @@ const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, SERVER_BUND
   stdio: ['ignore', 'inherit', 'inherit'],
   env: {
     ...UNDER_TEST_ON_A_SHARED_MACHINE,
+    ...BUYERS_SHARE_ONE_ADDRESS,
     // Production mode runs the test gateway only when it is named; a shell that sets Stripe's keys may override.
     PAYMENT_PROVIDER: 'test',
     ...process.env,

@@ -191,6 +191,27 @@ const configSchema = z
       .union([z.literal('off'), z.coerce.number().int().min(1).max(1_000_000)])
       .optional()
       .describe('unset = half the stock'),
+    /**
+     * The most unpaid PCS of one part an account whose email is not verified may hold (not raised to the part's
+     * minimum order: above it, the customer is asked to verify their email). `off`: no such limit.
+     */
+    ORDER_UNVERIFIED_HOLD_LIMIT: z.union([z.literal('off'), z.coerce.number().int().min(1).max(1_000_000)]).default(2),
+    /**
+     * The most unpaid PCS of one part all orders placed from one client address may hold (an IPv6 address counts by
+     * its /64). Unset: half the part's stock as that address found it (on the shelf plus what it holds), never below
+     * the minimum order; a number: that many PCS (at least the minimum order); `off`: no limit.
+     */
+    ORDER_ADDRESS_HOLD_LIMIT: z
+      .preprocess(
+        (value) => (value === '' ? undefined : value),
+        z.union([z.literal('off'), z.coerce.number().int().min(1).max(1_000_000)]).optional(),
+      )
+      .describe('unset = half the stock'),
+    /**
+     * The share (percent) of a part's stock that new accounts (no paid order yet) may hold unpaid together: of the
+     * stock as they found it (on the shelf plus what they hold), never below the minimum order. `off`: no cap.
+     */
+    ORDER_NEW_ACCOUNT_HOLD_PERCENT: z.union([z.literal('off'), z.coerce.number().int().min(1).max(100)]).default(50),
     /** Where the 'new paid order' mail goes; unset: to every admin. */
     ORDER_NOTIFY_EMAIL: optionalString.refine(
       (value) => value === undefined || EMAIL_PATTERN.test(value),

@@ -37,7 +37,7 @@ import { DiskPhotoStorage } from './modules/media/photo-storage.ts';
 import { CheckoutService } from './modules/orders/checkout-service.ts';
 import { OrderExportRepository } from './modules/orders/order-export-repository.ts';
 import { OrderPayments } from './modules/orders/order-payment-port.ts';
-import { OrderRepository } from './modules/orders/order-repository.ts';
+import { type HoldLimits, OrderRepository } from './modules/orders/order-repository.ts';
 import { OrdersService } from './modules/orders/orders-service.ts';
 import { PaymentRepository } from './modules/payments/payment-repository.ts';
 import { createPaymentProvider } from './modules/payments/payment-settings.ts';
@@ -201,6 +201,12 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
     mail: jobs,
     links: orderLinkSet,
   });
+  const holdLimits: HoldLimits = {
+    perCustomer: config.ORDER_HOLD_LIMIT ?? 'half',
+    unverified: config.ORDER_UNVERIFIED_HOLD_LIMIT,
+    perAddress: config.ORDER_ADDRESS_HOLD_LIMIT ?? 'half',
+    newAccountsPercent: config.ORDER_NEW_ACCOUNT_HOLD_PERCENT,
+  };
   orders = new OrdersService({
     db,
     orders: orderRecords,
@@ -210,7 +216,8 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
     mail: jobs,
     settings: {
       holdHours: config.ORDER_HOLD_HOURS,
-      holdLimit: config.ORDER_HOLD_LIMIT ?? 'half',
+      holdLimits,
+      addressSecret: settings.sessionSecret,
       links: orderLinkSet,
     },
   });
@@ -224,7 +231,8 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
     orders: orderRecords,
     cart: cartRecords,
     addresses: addressBook,
-    holdLimit: config.ORDER_HOLD_LIMIT ?? 'half',
+    holdLimits,
+    addressSecret: settings.sessionSecret,
     mail: {
       links: orderLinkSet,
       holdHours: config.ORDER_HOLD_HOURS,

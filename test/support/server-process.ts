@@ -65,6 +65,17 @@ export const UNDER_TEST_ON_A_SHARED_MACHINE = {
   LOAD_SHED_MAX_WAIT_MS: '0',
 } as const;
 
+/**
+ * A test's buyers are new accounts, mostly unverified, all placing from 127.0.0.1: the caps on what unpaid orders
+ * hold across accounts would refuse what such a test is about (stock races, crashes, pages). Off for test servers
+ * (a test may turn them back on); src/server/modules/orders/holds-across-accounts.test.ts tests the caps.
+ */
+export const BUYERS_SHARE_ONE_ADDRESS = {
+  ORDER_UNVERIFIED_HOLD_LIMIT: 'off',
+  ORDER_ADDRESS_HOLD_LIMIT: 'off',
+  ORDER_NEW_ACCOUNT_HOLD_PERCENT: 'off',
+} as const;
+
 /** The log line the server writes once it has started (after migrating and seeding): see src/server/main.ts. */
 export const SERVING_LINE = /Redline Parts is serving on http/;
 
@@ -103,6 +114,7 @@ export function startServer(env: Record<string, string>, port: number): ServerPr
     PORT: String(port),
     LOG_LEVEL: 'info',
     ...UNDER_TEST_ON_A_SHARED_MACHINE,
+    ...BUYERS_SHARE_ONE_ADDRESS,
     ...env,
   };
   const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, SERVER_BUNDLE], {

@@ -38,6 +38,12 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     // test asks for it.
     LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
     LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION: '0',
+    // Every test user is a new account (no paid order) placing from one address (inject's 127.0.0.1), most of them
+    // unverified: the caps on what unpaid orders hold across accounts are off unless a test asks for them
+    // (holds-across-accounts.test.ts proves the production defaults). The per-customer hold limit stays on.
+    ORDER_UNVERIFIED_HOLD_LIMIT: 'off',
+    ORDER_ADDRESS_HOLD_LIMIT: 'off',
+    ORDER_NEW_ACCOUNT_HOLD_PERCENT: 'off',
     ...overrides,
   });
 }

@@ -29,7 +29,8 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{ checkout: CheckoutService }
         response: { 201: checkoutResponseSchema, ...errorResponses(400, 401, 404, 409, 422) },
       },
     },
-    async (request, reply) => reply.idempotent(201, (db) => checkout.checkout(currentUser(request), request.body, db)),
+    async (request, reply) =>
+      reply.idempotent(201, (db) => checkout.checkout(currentUser(request), request.body, db, request.ip)),
   );
 
   app.patch(

@@ -10,10 +10,11 @@ import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from 
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { AddressBookPort, Destination } from '../accounts/ports.ts';
 import { checkoutPlacedMail, enqueueMail, type OrderLinks } from '../mail/ports.ts';
+import { clientAddressKey } from './client-address.ts';
+import { holdRefusalError } from './hold-refusals.ts';
 import { toMailOrder, toWireOrder } from './order-mapper.ts';
 import { refusalDetail } from './order-refusals.ts';
-import type { CheckoutLineState, HoldLimit, HoldState, OrderRepository, OrderRow } from './order-repository.ts';
-import { holdLimitError } from './orders-service.ts';
+import type { CheckoutLineState, HoldLimits, HoldState, OrderRepository, OrderRow } from './order-repository.ts';
 
 /** What the checkout needs to mail what it placed (the order mails). */
 export interface CheckoutMail {
@@ -39,9 +40,10 @@ class CheckoutRefused extends Error {
   }
 }
 
-/** Over the hold limit: the order rule allowed it, the customer's unpaid PCS of the part did not. */
-function holdRefusal(hold: HoldState, quantity: number): Record<string, unknown> {
-  const error = holdLimitError(hold, quantity);
+/** Over a hold cap: the order rule allowed it, a cap on unpaid PCS of the part did not (undefined: none did). */
+function holdRefusal(hold: HoldState, quantity: number): Record<string, unknown> | undefined {
+  const error = holdRefusalError(hold, quantity);
+  if (!error) return undefined;
   const [{ path: _path, ...facts } = {}] = (error.details ?? []) as Record<string, unknown>[];
   return { code: error.code, message: error.message, ...facts };
 }
@@ -57,7 +59,8 @@ export class CheckoutService {
   readonly #orders: OrderRepository;
   readonly #cart: CheckoutCartPort;
   readonly #addresses: AddressBookPort;
-  readonly #holdLimit: HoldLimit;
+  readonly #holdLimits: HoldLimits;
+  readonly #addressSecret: string;
   readonly #mail: CheckoutMail | undefined;
 
   constructor(deps: {
@@ -65,7 +68,9 @@ export class CheckoutService {
     orders: OrderRepository;
     cart: CheckoutCartPort;
     addresses: AddressBookPort;
-    holdLimit: HoldLimit;
+    holdLimits: HoldLimits;
+    /** Keys the hash of the client address kept on each order (the app's secret). */
+    addressSecret: string;
     /** The checkout's order-placed mail. */
     mail?: CheckoutMail;
   }) {
@@ -74,18 +79,26 @@ export class CheckoutService {
     this.#orders = deps.orders;
     this.#cart = deps.cart;
     this.#addresses = deps.addresses;
-    this.#holdLimit = deps.holdLimit;
+    this.#holdLimits = deps.holdLimits;
+    this.#addressSecret = deps.addressSecret;
   }
 
   /**
    * `db` is the idempotency key's transaction when the request carries one: the checkout then runs in it, so key,
    * orders and cart commit together (no savepoint: a refusal or failure rolls that whole transaction back, and the
-   * key with it, which is what the key's plugin does for every refusal).
+   * key with it, which is what the key's plugin does for every refusal). `clientAddress` is the request's address
+   * (the per-address hold cap; only its keyed hash is kept).
    */
-  async checkout(user: SessionUser, shipTo: ShipTo, db: Database | Transaction = this.#db): Promise<CheckoutResponse> {
+  async checkout(
+    user: SessionUser,
+    shipTo: ShipTo,
+    db: Database | Transaction = this.#db,
+    clientAddress?: string,
+  ): Promise<CheckoutResponse> {
     const destination = await this.#addresses.resolve(user.id, shipTo, db);
     const checkoutId = crypto.randomUUID();
-    const place = (tx: Transaction) => this.placeCheckout(tx, user, checkoutId, destination);
+    const placedFromKey = clientAddressKey(this.#addressSecret, clientAddress);
+    const place = (tx: Transaction) => this.placeCheckout(tx, user, checkoutId, destination, placedFromKey);
     try {
       const orders = db instanceof PgTransaction ? await place(db) : await db.transaction(place);
       this.#mail?.kick();
@@ -131,7 +144,13 @@ export class CheckoutService {
    * for all of them), the mail; the mail is written as its document and rendered when it is delivered, not in this
    * transaction.
    */
-  async placeCheckout(tx: Transaction, user: SessionUser, checkoutId: string, destination: Destination) {
+  async placeCheckout(
+    tx: Transaction,
+    user: SessionUser,
+    checkoutId: string,
+    destination: Destination,
+    placedFromKey: string | null = null,
+  ) {
     const lines = await this.#cart.takeLines(tx, user.id);
     if (lines.length === 0) {
       throw new BusinessRuleError('cart_empty', 'Your Cart Is Empty. Add A Part Before Checking Out.');
@@ -143,13 +162,15 @@ export class CheckoutService {
       {
         checkoutId,
         userId: user.id,
+        emailVerified: user.emailVerified,
+        placedFromKey,
         email: user.email,
         userName: user.displayName,
         address: destination.address,
         phone: destination.phone,
         lines,
       },
-      this.#holdLimit,
+      this.#holdLimits,
       tx,
     );
     if (!result.ok) throw new CheckoutRefused(lineRefusals(result.lines));
@@ -167,7 +188,7 @@ export class CheckoutService {
 
 /**
  * Why each line the statement did not place was refused, in the order rule's words: no such part, the rule itself
- * (minimum, total, stock), the hold limit, or else stock other buyers took. Lines that passed are not named.
+ * (minimum, total, stock), a hold cap, or else stock other buyers took. Lines that passed are not named.
  */
 function lineRefusals(lines: readonly CheckoutLineState[]): LineRefusal[] {
   const refused: LineRefusal[] = [];
@@ -179,12 +200,12 @@ function lineRefusals(lines: readonly CheckoutLineState[]): LineRefusal[] {
       continue;
     }
     const check = checkOrderQuantity(part, quantity);
-    const { hold } = part;
+    const held = holdRefusal(part.hold, quantity);
     if (!check.ok) {
       const { ok: _ok, ...refusal } = check;
       refused.push({ partId, ...refusalDetail(refusal, path) });
-    } else if (hold.limit !== null && hold.held + quantity > hold.limit) {
-      refused.push({ path, partId, ...holdRefusal(hold, quantity) });
+    } else if (held) {
+      refused.push({ path, partId, ...held });
     } else if (!line.passed) {
       // The rule allows it against the part as read, the statement's guard did not: other buyers took the stock.
       refused.push({ partId, ...refusalDetail(stockOutRefusal(part.availableQuantity), path) });

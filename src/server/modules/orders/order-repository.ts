@@ -10,11 +10,18 @@ import { orders, parts } from '../../db/schema.ts';
 export type OrderRow = typeof orders.$inferSelect;
 type Executor = Database | Transaction;
 
-interface NewOrder {
+/** What the caps on unpaid holds need to know of the caller (the route and the session tell the service). */
+export interface HoldCaller {
+  userId: string;
+  emailVerified: boolean;
+  /** The client address as a keyed hash (never the address itself); null when unknown: no per-address cap. */
+  placedFromKey: string | null;
+}
+
+interface NewOrder extends HoldCaller {
   /** Made by the caller, so the order-placed mail can be rendered (and link to the order) before the transaction. */
   id?: string;
   partId: string;
-  userId: string;
   quantity: number;
   email: string;
   userName: string;
@@ -25,15 +32,44 @@ interface NewOrder {
 }
 
 /**
- * The most unpaid PCS of a part one customer may hold: `half` = half the part's stock as this customer
- * found it (on the shelf plus what they hold), a number of PCS, or `off`. Never below the part's minimum order.
+ * The most unpaid PCS of a part one holder may hold: `half` = half the part's stock as this holder found it (on the
+ * shelf plus what they hold), a number of PCS, or `off`. Never below the part's minimum order.
  */
 export type HoldLimit = 'half' | 'off' | number;
 
-/** What the customer already holds of the part, and their limit (null: no limit), as the statement found them. */
+/**
+ * The caps on what unpaid orders may hold of a part (settings): per customer, per unverified account (not raised to
+ * the minimum order), per client address (all accounts placing from it), and the share of the stock that new
+ * accounts (no paid order yet) may hold together, in percent.
+ */
+export interface HoldLimits {
+  perCustomer: HoldLimit;
+  unverified: number | 'off';
+  perAddress: HoldLimit;
+  newAccountsPercent: number | 'off';
+}
+
+/** Each cap an order can be refused by, in the order a refusal is explained. */
+export const holdChecks = ['unverified', 'customer', 'address', 'new_accounts'] as const;
+export type HoldCheck = (typeof holdChecks)[number];
+
+/**
+ * The holds and caps as the statement found them (a null limit: no such cap for this order), and which caps it
+ * refused: the statement decides; this only explains.
+ */
 export interface HoldState {
+  /** This customer's unpaid PCS of the part, and the per-customer limit. */
   held: number;
   limit: number | null;
+  /** The limit of an unverified account (null: verified, or no such limit). */
+  unverifiedLimit: number | null;
+  /** Unpaid PCS of the part held by orders from the caller's address, and that cap. */
+  addressHeld: number;
+  addressLimit: number | null;
+  /** Unpaid PCS of the part held by new accounts, and their cap (null: the caller is not new, or no cap). */
+  newAccountsHeld: number;
+  newAccountsLimit: number | null;
+  refused: HoldCheck[];
 }
 
 /** Placed, or refused with the part as the statement found it (undefined: there is no such part). */
@@ -42,9 +78,8 @@ type PlaceResult =
   | { ok: false; part: (OrderablePart & { hold: HoldState }) | undefined };
 
 /** A checkout's orders: who places them, where they ship, and its cart lines (each part once). */
-export interface NewCheckout {
+export interface NewCheckout extends HoldCaller {
   checkoutId: string;
-  userId: string;
   email: string;
   userName: string;
   address: string;
@@ -97,22 +132,22 @@ const newestFirst: KeyColumn[] = [
 /** `created_at` to the microsecond, as a cursor holds it (a Date has milliseconds only). */
 const createdAtKey = sql<string>`to_char(${orders.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-/** The part's state beside the placed order's columns (all null when nothing was placed). */
-interface PlaceRow {
-  id: string | null;
-  part_minimum_order: number;
-  part_available_quantity: number;
-  part_price_cents: number;
+/** The part's state and the hold figures beside the placed order's columns (all null when nothing was placed). */
+interface StateRow {
+  part_minimum_order: number | null;
+  part_available_quantity: number | null;
+  part_price_cents: number | null;
   held_units: number;
   hold_limit: number | null;
-}
-
-interface LockedPartRow {
-  id: string;
-  minimum_order: number;
-  available_quantity: number;
-  price_cents: number;
-  held_units: number;
+  unverified_limit: number | null;
+  address_held: number;
+  address_limit: number | null;
+  new_held: number;
+  new_limit: number | null;
+  customer_ok: boolean;
+  unverified_ok: boolean;
+  address_ok: boolean;
+  new_accounts_ok: boolean;
 }
 
 const orderColumns = Object.entries(getTableColumns(orders));
@@ -127,21 +162,130 @@ function toOrderRow(raw: Record<string, unknown>): OrderRow {
   return row as OrderRow;
 }
 
-/** The hold limit as `place` computes it in SQL (change them together): null when there is none. */
-function holdState(holdLimit: HoldLimit, held: number, available: number, minimumOrder: number): HoldState {
-  if (holdLimit === 'off') return { held, limit: null };
-  if (typeof holdLimit === 'number') return { held, limit: Math.max(minimumOrder, holdLimit) };
-  return { held, limit: Math.max(minimumOrder, Math.floor((available + held) / 2)) };
+/** The state columns a placing statement answers beside `placed.*` (see StateRow). */
+const stateColumns = sql.raw(
+  [
+    'part_minimum_order',
+    'part_available_quantity',
+    'part_price_cents',
+    'held_units',
+    'hold_limit',
+    'unverified_limit',
+    'address_held',
+    'address_limit',
+    'new_held',
+    'new_limit',
+    'customer_ok',
+    'unverified_ok',
+    'address_ok',
+    'new_accounts_ok',
+  ]
+    .map((column) => `verdict.${column}`)
+    .join(', '),
+);
+
+const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+/** A driver's boolean (PGlite and pg answer true/false; kept strict so a null never reads as passed). */
+const isTrue = (value: unknown) => value === true || value === 't';
+
+/** The statement's hold figures and verdicts → HoldState. */
+function holdStateOf(row: StateRow): HoldState {
+  const verdicts: Record<HoldCheck, unknown> = {
+    unverified: row.unverified_ok,
+    customer: row.customer_ok,
+    address: row.address_ok,
+    new_accounts: row.new_accounts_ok,
+  };
+  return {
+    held: Number(row.held_units ?? 0),
+    limit: numberOrNull(row.hold_limit),
+    unverifiedLimit: numberOrNull(row.unverified_limit),
+    addressHeld: Number(row.address_held ?? 0),
+    addressLimit: numberOrNull(row.address_limit),
+    newAccountsHeld: Number(row.new_held ?? 0),
+    newAccountsLimit: numberOrNull(row.new_limit),
+    refused: holdChecks.filter((check) => !isTrue(verdicts[check])),
+  };
 }
 
-/** The guard of `place` (and of src/shared/order-rules.ts) for one line, against the part as locked. */
-function lineAllowed(part: OrderablePart & { hold: HoldState }, quantity: number): boolean {
+function partStateOf(row: StateRow): OrderablePart & { hold: HoldState } {
+  return {
+    minimumOrder: Number(row.part_minimum_order),
+    availableQuantity: Number(row.part_available_quantity),
+    priceCents: Number(row.part_price_cents),
+    hold: holdStateOf(row),
+  };
+}
+
+/** Whether any cap needs this caller's holds counted (without one, placing needs neither the counts nor the lock). */
+function anyHoldCap(limits: HoldLimits, caller: HoldCaller): boolean {
   return (
-    part.availableQuantity >= quantity &&
-    part.minimumOrder <= quantity &&
-    part.priceCents * quantity <= MAX_ORDER_TOTAL_CENTS &&
-    (part.hold.limit === null || part.hold.held + quantity <= part.hold.limit)
+    limits.perCustomer !== 'off' ||
+    (limits.unverified !== 'off' && !caller.emailVerified) ||
+    (limits.perAddress !== 'off' && caller.placedFromKey !== null) ||
+    limits.newAccountsPercent !== 'off'
   );
+}
+
+/**
+ * THE hold caps, once, as SQL over one row per order line of `source` (part columns `part_id`, `part_minimum_order`,
+ * `part_available_quantity`, `part_price_cents` (null: no such part) and `line_quantity`): it adds the holds as
+ * they are now (`held_units`, `address_held`, `new_held`), whether the caller is a new account (`is_new`), each cap
+ * (`…_limit`, null: none) and each verdict (`…_ok`), plus `rule_ok` (the order rule of src/shared/order-rules.ts)
+ * and `passed`. Run it only after the parts are locked, so that no other order of them can change the counts.
+ *
+ * An account is new until one of its orders has been paid (refunded ones included: a card was charged): making
+ * accounts costs nothing, paying does. Each order records whether its buyer was new when placed, so the shop-wide
+ * cap sums what new accounts hold without reading the accounts' table.
+ */
+function holdVerdicts(source: SQL, limits: HoldLimits, caller: HoldCaller): SQL {
+  const unpaidOf = (where: SQL) =>
+    sql`(select coalesce(sum(o.quantity), 0)::int from ${orders} o
+         where o.part_id = s.part_id and o.status = 'unpaid' and ${where})`;
+  const unverifiedLimit = caller.emailVerified || limits.unverified === 'off' ? null : limits.unverified;
+  const counted = {
+    customer: limits.perCustomer !== 'off' || unverifiedLimit !== null,
+    address: limits.perAddress !== 'off' && caller.placedFromKey !== null,
+    newAccounts: limits.newAccountsPercent !== 'off',
+  };
+  const cap = (limit: HoldLimit, held: SQL) => {
+    if (limit === 'off') return sql`null::int`;
+    if (limit === 'half') return sql`greatest(part_minimum_order, (part_available_quantity + ${held}) / 2)`;
+    return sql`greatest(part_minimum_order, ${limit}::int)`;
+  };
+  const percent = limits.newAccountsPercent === 'off' ? null : limits.newAccountsPercent;
+  return sql`
+    select v.*, (v.rule_ok and v.customer_ok and v.unverified_ok and v.address_ok and v.new_accounts_ok) as passed
+    from (
+      select c.*,
+             coalesce(c.part_available_quantity >= c.line_quantity and c.part_minimum_order <= c.line_quantity
+                      and c.part_price_cents::bigint * c.line_quantity <= ${MAX_ORDER_TOTAL_CENTS}, false) as rule_ok,
+             coalesce(c.hold_limit is null or c.held_units + c.line_quantity <= c.hold_limit, false) as customer_ok,
+             coalesce(c.unverified_limit is null or c.held_units + c.line_quantity <= c.unverified_limit, false)
+               as unverified_ok,
+             coalesce(c.address_limit is null or c.address_held + c.line_quantity <= c.address_limit, false)
+               as address_ok,
+             coalesce(c.new_limit is null or c.new_held + c.line_quantity <= c.new_limit, false) as new_accounts_ok
+      from (
+        select h.*,
+               ${cap(limits.perCustomer, sql`h.held_units`)} as hold_limit,
+               ${unverifiedLimit}::int as unverified_limit,
+               ${counted.address ? cap(limits.perAddress, sql`h.address_held`) : sql`null::int`} as address_limit,
+               case when h.is_new and ${percent}::int is not null
+                    then greatest(h.part_minimum_order,
+                                  ((h.part_available_quantity + h.new_held)::bigint * ${percent}::int / 100)::int)
+               end as new_limit
+        from (
+          select s.*,
+                 ${counted.customer ? unpaidOf(sql`o.user_id = ${caller.userId}::uuid`) : sql`0`} as held_units,
+                 ${counted.address ? unpaidOf(sql`o.placed_from_key = ${caller.placedFromKey}::text`) : sql`0`}
+                   as address_held,
+                 ${counted.newAccounts ? unpaidOf(sql`o.held_by_new_account`) : sql`0`} as new_held,
+                 not exists (select 1 from ${orders} o where o.user_id = ${caller.userId}::uuid and o.paid) as is_new
+          from (${source}) s
+        ) h
+      ) c
+    ) v`;
 }
 
 /** `%`, `_` and `\` typed in a search box are searched for, not wildcards. */
@@ -158,44 +302,31 @@ export class OrderRepository {
    * THE documented exception to "each module writes only its own tables" (ADR 006): the catalogue's stock is
    * reserved and the order written in ONE statement (data-modifying CTEs, atomic like a transaction). The
    * conditional UPDATE takes the part's row lock and its WHERE is re-checked after any wait, so stock never goes
-   * below zero; the row lock is taken by this one statement and held only until the caller commits (the order's
-   * mail insert, then the commit: two round trips), so buyers of a popular part queue as briefly as possible. The WHERE is the atomic guard of the order rule in src/shared/order-rules.ts (change
-   * both together); the same statement reads the part's state so that a refusal can be explained by that rule.
+   * below zero. The WHERE is the atomic guard of the order rule in src/shared/order-rules.ts (change both together)
+   * and of the hold caps (`holdVerdicts`); the same statement reads the part's state and the holds so that a refusal
+   * can be explained.
    *
-   * The hold limit counts the customer's unpaid PCS of the part. A count in one statement cannot guard
-   * against the same customer's concurrent order (both would count before either wrote), so the customer's orders
-   * are serialised first by a transaction-scoped advisory lock on their id: one lock per customer (re-entrant), so a
-   * checkout placing several lines in one transaction takes it once and cannot deadlock with itself. The statement
-   * after it starts with a fresh snapshot that sees every order the customer committed.
+   * The hold caps count unpaid orders: the customer's, those from the caller's address, those of new accounts. A
+   * count in one statement cannot guard against a concurrent order (both would count before either wrote), so the
+   * part's row is locked first, by its own statement, and the statement after it starts with a fresh snapshot that
+   * sees every order of the part committed before. Every order of the part queues on that lock (as it would on the
+   * stock's UPDATE anyway), from the lock to the commit (the order's mail insert, then the commit).
    */
-  async place(input: NewOrder, holdLimit: HoldLimit, tx: Transaction): Promise<PlaceResult> {
+  async place(input: NewOrder, limits: HoldLimits, tx: Transaction): Promise<PlaceResult> {
     // The caller's transaction, not one of its own (a savepoint and its release were two more round trips of every
     // order): the caller enqueues the order's mail in it and commits.
-    if (holdLimit !== 'off') {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`order-hold:${input.userId}`}::text, 0))`);
+    if (anyHoldCap(limits, input)) {
+      await tx.execute(sql`select 1 from ${parts} where id = ${input.partId}::uuid for no key update`);
     }
     const q = input.quantity;
-    const fixedLimit = typeof holdLimit === 'number' ? holdLimit : null;
-    const limitMode = typeof holdLimit === 'number' ? 'fixed' : holdLimit;
+    const source = sql`select id as part_id, minimum_order as part_minimum_order,
+                              available_quantity as part_available_quantity, price_cents as part_price_cents,
+                              ${q}::int as line_quantity
+                       from ${parts} where id = ${input.partId}::uuid`;
     // The placed order comes back from the insert itself (`placed.*`, null when nothing was placed), not from one more
-    // select; the part's columns are named so that none is also an `orders` column.
+    // select; the state's columns are named so that none is also an `orders` column.
     const result = await tx.execute(sql`
-      with part as (
-        select minimum_order, available_quantity, price_cents from ${parts} where id = ${input.partId}::uuid
-      ),
-      held as (
-        select coalesce(sum(quantity), 0)::int as units from ${orders}
-        where user_id = ${input.userId}::uuid and part_id = ${input.partId}::uuid and status = 'unpaid'
-      ),
-      hold as (
-        select held.units,
-               case ${limitMode}::text
-                 when 'off' then null
-                 when 'fixed' then greatest(part.minimum_order, ${fixedLimit}::int)
-                 else greatest(part.minimum_order, (part.available_quantity + held.units) / 2)
-               end as hold_limit
-        from part, held
-      ),
+      with verdict as (${holdVerdicts(source, limits, input)}),
       reserved as (
         update ${parts}
         set available_quantity = available_quantity - ${q}::int, updated_at = now()
@@ -203,43 +334,37 @@ export class OrderRepository {
           and available_quantity >= ${q}::int
           and minimum_order <= ${q}::int
           and price_cents::bigint * ${q}::int <= ${MAX_ORDER_TOTAL_CENTS}
-          and (select hold_limit is null or units + ${q}::int <= hold_limit from hold)
+          and (select customer_ok and unverified_ok and address_ok and new_accounts_ok from verdict)
         returning id, name, price_cents
       ),
       placed as (
-        insert into ${orders} (id, part_id, user_id, part_name, unit_price_cents, quantity, total_cents, email, user_name, address, phone, checkout_id)
+        insert into ${orders} (id, part_id, user_id, part_name, unit_price_cents, quantity, total_cents, email, user_name,
+                               address, phone, checkout_id, placed_from_key, held_by_new_account)
         select coalesce(${input.id ?? null}::uuid, gen_random_uuid()), id, ${input.userId}::uuid, name, price_cents,
                ${q}::int, price_cents * ${q}::int, ${input.email}::text, ${input.userName}::text,
-               ${input.address}::text, ${input.phone}::text, ${input.checkoutId ?? null}::uuid
+               ${input.address}::text, ${input.phone}::text, ${input.checkoutId ?? null}::uuid,
+               ${input.placedFromKey}::text, (select is_new from verdict)
         from reserved
         returning *
       )
-      select placed.*, part.minimum_order as part_minimum_order, part.available_quantity as part_available_quantity,
-             part.price_cents as part_price_cents,
-             (select units from hold) as held_units, (select hold_limit from hold) as hold_limit
-      from part left join placed on true`);
-    const [row] = rowsOf<PlaceRow & Record<string, unknown>>(result);
+      select placed.*, ${stateColumns}
+      from verdict left join placed on true`);
+    const [row] = rowsOf<StateRow & Record<string, unknown>>(result);
     if (!row) return { ok: false, part: undefined };
     if (row.id) return { ok: true, order: toOrderRow(row) };
-    const part = {
-      minimumOrder: Number(row.part_minimum_order),
-      availableQuantity: Number(row.part_available_quantity),
-      priceCents: Number(row.part_price_cents),
-      hold: { held: Number(row.held_units ?? 0), limit: row.hold_limit === null ? null : Number(row.hold_limit) },
-    };
-    return { ok: false, part };
+    return { ok: false, part: partStateOf(row) };
   }
 
   /**
    * A checkout's lines, all or none, in TWO statements inside the checkout's transaction:
    *
    * 1. Lock every line's part in id order (`for no key update`, the lock an UPDATE of the stock takes anyway, so
-   *    inserts that only reference a part are not held up) and read it as it is now, with the customer's unpaid
-   *    units when there is a hold limit. Two checkouts sharing parts wait on each other in one direction only.
-   * 2. Only when every line passes (the order rule of src/shared/order-rules.ts and the hold limit, checked here
-   *    against what statement 1 read): reserve every line's stock and insert every order in one statement, the
-   *    orders coming back from the insert. Its WHERE is the same atomic guard `place` applies (change them together);
-   *    it touches only rows this transaction has locked, so it cannot wait on anyone.
+   *    inserts that only reference a part are not held up). Two checkouts sharing parts wait on each other in one
+   *    direction only.
+   * 2. With a fresh snapshot that sees every order of those parts committed before the locks: check every line (the
+   *    order rule of src/shared/order-rules.ts and the hold caps, `holdVerdicts`), and only when every line passes,
+   *    reserve every line's stock and insert every order, the orders coming back from the insert beside each line's
+   *    state. It touches only rows this transaction has locked, so it cannot wait on anyone.
    *
    * One statement doing both deadlocked under load (a locking CTE and an UPDATE of the same rows in one statement,
    * with buyers' cart inserts referencing the parts, as in a crash-test-like load),
@@ -247,74 +372,66 @@ export class OrderRepository {
    * each refusal can be explained. Like `place`, this is the documented exception of ADR 006 (the catalogue's stock
    * and the order written together). The caller rolls its transaction back unless every line came back placed.
    */
-  async placeAll(input: NewCheckout, holdLimit: HoldLimit, tx: Transaction): Promise<PlaceAllResult> {
+  async placeAll(input: NewCheckout, limits: HoldLimits, tx: Transaction): Promise<PlaceAllResult> {
     if (input.lines.length === 0) return { ok: true, orders: [] };
-    if (holdLimit !== 'off') {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`order-hold:${input.userId}`}::text, 0))`);
-    }
     const partIds = sql.join(
       input.lines.map((line) => sql`${line.partId}`),
       sql`, `,
     );
-    // Without a hold limit the customer's unpaid units are not needed (and a busy buyer has many orders to sum).
-    const heldUnits =
-      holdLimit === 'off'
-        ? sql`0`
-        : sql`(select coalesce(sum(o.quantity), 0)::int from ${orders} o
-               where o.user_id = ${input.userId}::uuid and o.part_id = p.id and o.status = 'unpaid')`;
-    const locked = rowsOf<LockedPartRow>(
-      await tx.execute(sql`
-        select p.id, p.minimum_order, p.available_quantity, p.price_cents, ${heldUnits} as held_units
-        from ${parts} p where p.id in (${partIds})
-        order by p.id
-        for no key update of p`),
-    );
-    const byId = new Map(locked.map((row) => [row.id, row]));
-    const lines: CheckoutLineState[] = input.lines.map((line) => {
-      const row = byId.get(line.partId);
-      if (!row) return { ...line, part: undefined, passed: false };
-      const part = {
-        minimumOrder: Number(row.minimum_order),
-        availableQuantity: Number(row.available_quantity),
-        priceCents: Number(row.price_cents),
-        hold: holdState(holdLimit, Number(row.held_units), Number(row.available_quantity), Number(row.minimum_order)),
-      };
-      return { ...line, part, passed: lineAllowed(part, line.quantity) };
-    });
-    if (!lines.every((line) => line.passed)) return { ok: false, lines };
+    await tx.execute(sql`select p.id from ${parts} p where p.id in (${partIds}) order by p.id for no key update of p`);
 
     const quantities = sql.join(
       input.lines.map((line) => sql`${line.quantity}`),
       sql`, `,
     );
+    const source = sql`
+      select l.part_id, l.quantity as line_quantity, l.ord as line_ord, p.minimum_order as part_minimum_order,
+             p.available_quantity as part_available_quantity, p.price_cents as part_price_cents
+      from unnest(array[${partIds}]::uuid[], array[${quantities}]::int[]) with ordinality as l(part_id, quantity, ord)
+      left join ${parts} p on p.id = l.part_id`;
     const result = await tx.execute(sql`
-      with line as (
-        select part_id, quantity, ord
-        from unnest(array[${partIds}]::uuid[], array[${quantities}]::int[]) with ordinality as l(part_id, quantity, ord)
-      ),
+      with verdict as (${holdVerdicts(source, limits, input)}),
       reserved as (
         update ${parts} stock
-        set available_quantity = stock.available_quantity - line.quantity, updated_at = now()
-        from line
-        where stock.id = line.part_id
-          and stock.available_quantity >= line.quantity
-          and stock.minimum_order <= line.quantity
-          and stock.price_cents::bigint * line.quantity <= ${MAX_ORDER_TOTAL_CENTS}
-        returning stock.id as part_id, stock.name, stock.price_cents, line.quantity, line.ord
+        set available_quantity = stock.available_quantity - verdict.line_quantity, updated_at = now()
+        from verdict
+        where stock.id = verdict.part_id
+          and stock.available_quantity >= verdict.line_quantity
+          and stock.minimum_order <= verdict.line_quantity
+          and stock.price_cents::bigint * verdict.line_quantity <= ${MAX_ORDER_TOTAL_CENTS}
+          and (select bool_and(passed) from verdict)
+        returning stock.id as part_id, stock.name, stock.price_cents, verdict.line_quantity, verdict.line_ord,
+                  verdict.is_new
+      ),
+      placed as (
+        insert into ${orders} (part_id, user_id, part_name, unit_price_cents, quantity, total_cents, email, user_name,
+                               address, phone, checkout_id, placed_from_key, held_by_new_account)
+        select part_id, ${input.userId}::uuid, name, price_cents, line_quantity, price_cents * line_quantity,
+               ${input.email}::text, ${input.userName}::text, ${input.address}::text, ${input.phone}::text,
+               ${input.checkoutId}::uuid, ${input.placedFromKey}::text, is_new
+        from reserved
+        order by line_ord
+        returning *
       )
-      insert into ${orders} (part_id, user_id, part_name, unit_price_cents, quantity, total_cents, email, user_name,
-                             address, phone, checkout_id)
-      select part_id, ${input.userId}::uuid, name, price_cents, quantity, price_cents * quantity, ${input.email}::text,
-             ${input.userName}::text, ${input.address}::text, ${input.phone}::text, ${input.checkoutId}::uuid
-      from reserved
-      order by ord
-      returning *`);
-    const placed = rowsOf<Record<string, unknown>>(result).map(toOrderRow);
-    // Every part was locked and checked above: a line the guard refused now means the rule and the guard differ.
-    if (placed.length !== input.lines.length) throw new Error('checkout placed only some of its lines');
-    const order = new Map(input.lines.map((line, index) => [line.partId, index]));
-    placed.sort((a, b) => (order.get(a.partId ?? '') ?? 0) - (order.get(b.partId ?? '') ?? 0));
-    return { ok: true, orders: placed };
+      select placed.*, verdict.part_id as line_part_id, verdict.line_quantity, verdict.passed, ${stateColumns}
+      from verdict left join placed on placed.part_id = verdict.part_id
+      order by verdict.line_ord`);
+    const rows = rowsOf<StateRow & Record<string, unknown>>(result);
+    if (rows.every((row) => row.id)) {
+      // Lines and placed orders come back side by side, in line order.
+      if (rows.length !== input.lines.length) throw new Error('checkout placed only some of its lines');
+      return { ok: true, orders: rows.map(toOrderRow) };
+    }
+    // Every part was locked and checked in the same statement: a line that passed but was not placed while others
+    // were means the checks and the guard differ.
+    if (rows.some((row) => row.id)) throw new Error('checkout placed only some of its lines');
+    const lines: CheckoutLineState[] = rows.map((row) => ({
+      partId: String(row.line_part_id),
+      quantity: Number(row.line_quantity),
+      part: row.part_minimum_order === null ? undefined : partStateOf(row),
+      passed: isTrue(row.passed),
+    }));
+    return { ok: false, lines };
   }
 
   async findById(id: string, db: Executor = this.#db): Promise<OrderRow | undefined> {

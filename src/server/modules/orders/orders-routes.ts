@@ -27,7 +27,9 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
         description:
           'Reserves the stock and records the order. Price, part name and buyer come from the database and the token; ' +
           'the spec’s `price`, `name`, `userName` and `email` fields are accepted and ignored. ' +
-          '422 `below_minimum_order` (details carry `minimumOrder`) or `stock_out`. ' +
+          '422 `below_minimum_order` (details carry `minimumOrder`) or `stock_out`; 422 `hold_limit`, ' +
+          '`verify_email_to_hold_more`, `address_hold_limit` or `new_account_hold_limit` when the unpaid PCS of the ' +
+          'part held by the customer, an unverified account, the client address or new accounts would pass their cap. ' +
           'With an `Idempotency-Key`, a retry of the same request answers the first result again (header ' +
           '`Idempotent-Replayed: true`) and places nothing more; the same key with another body is 409 ' +
           '`idempotency_key_reused`. Keys are kept at least 24 hours.',
@@ -37,7 +39,8 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
         response: { 201: orderSchema, ...errorResponses(400, 401, 403, 404, 409, 422) },
       },
     },
-    async (request, reply) => reply.idempotent(201, (db) => orders.place(currentUser(request), request.body, db)),
+    async (request, reply) =>
+      reply.idempotent(201, (db) => orders.place(currentUser(request), request.body, db, request.ip)),
   );
 
   app.get(

@@ -12,7 +12,7 @@ import {
   type ShipOrderBody,
 } from '../../../shared/schemas/orders.ts';
 import type { Database, Transaction } from '../../db/client.ts';
-import { type AppError, BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from '../../errors.ts';
+import { type AppError, ConflictError, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { sameEmail } from '../accounts/ports.ts';
 import {
@@ -24,16 +24,11 @@ import {
   orderPlacedMail,
   orderShippedMail,
 } from '../mail/ports.ts';
+import { clientAddressKey } from './client-address.ts';
+import { holdRefusalError } from './hold-refusals.ts';
 import { toMailOrder, toOrderDetail, toWireOrder } from './order-mapper.ts';
 import { refusalError } from './order-refusals.ts';
-import type {
-  HoldLimit,
-  HoldState,
-  OrderListResult,
-  OrderPage,
-  OrderRepository,
-  OrderRow,
-} from './order-repository.ts';
+import type { HoldLimits, OrderListResult, OrderPage, OrderRepository, OrderRow } from './order-repository.ts';
 
 /**
  * Asked before an unpaid order is cancelled and before a paid one ships; the payments module answers (orders never
@@ -67,7 +62,9 @@ export interface MailKick {
 
 export interface OrderSettings {
   holdHours: number;
-  holdLimit: HoldLimit;
+  holdLimits: HoldLimits;
+  /** Keys the hash of the client address kept on an order (the app's secret). */
+  addressSecret: string;
   links: OrderLinks;
 }
 
@@ -97,19 +94,6 @@ function wireList(result: OrderListResult): OrderListPage {
 const orderNotFound = () => new NotFoundError('This order does not exist.');
 const partNotFound = () => new NotFoundError('This part does not exist.');
 const orderPaid = () => new ConflictError('A paid order cannot be deleted.', 'order_paid');
-
-/** The hold limit's refusal: the customer holds too many unpaid PCS of this part (checkout says it per line too). */
-export function holdLimitError(hold: HoldState, quantity: number): AppError {
-  const limit = hold.limit ?? 0;
-  const more = Math.max(0, limit - hold.held);
-  const message =
-    hold.held > 0
-      ? `You Already Hold ${hold.held} Unpaid PCS Of This Part: Pay For Them Or Order At Most ${more} More`
-      : `You Can Hold At Most ${limit} Unpaid PCS Of This Part`;
-  return new BusinessRuleError('hold_limit', message, [
-    { path: 'body.quantity', holdLimit: limit, held: hold.held, quantity },
-  ]);
-}
 
 /**
  * Order rules. Who may touch an order: its buyer, or an admin. Anybody else is told the order does not exist
@@ -144,16 +128,24 @@ export class OrdersService {
 
   /**
    * The statement that reserves stock is the guard; a refusal is explained by the shared order rule against the part
-   * as that statement found it, then by the hold limit. When both would have allowed the order, another buyer
+   * as that statement found it, then by the hold caps the statement says refused it. When both would have allowed the order, another buyer
    * changed the part in the meantime: one more attempt sees it as it is now. The order-placed mail is enqueued in the
-   * placing transaction as its document, from the order as placed (the delivery job renders it).
+   * placing transaction as its document, from the order as placed (the delivery job renders it). `clientAddress` is
+   * the request's address (the per-address hold cap; only its keyed hash is kept).
    */
-  async place(user: SessionUser, body: PlaceOrderBody, db: Database | Transaction = this.#db): Promise<Order> {
+  async place(
+    user: SessionUser,
+    body: PlaceOrderBody,
+    db: Database | Transaction = this.#db,
+    clientAddress?: string,
+  ): Promise<Order> {
     // A body id that names nothing, malformed or unknown, is "not found" (path ids are checked by their schema).
     if (!isUuid(body.partId)) throw partNotFound();
     const order = {
       partId: body.partId,
       userId: user.id,
+      emailVerified: user.emailVerified,
+      placedFromKey: clientAddressKey(this.#settings.addressSecret, clientAddress),
       quantity: body.quantity,
       email: user.email,
       userName: user.displayName,
@@ -162,7 +154,7 @@ export class OrdersService {
     };
     for (let attempt = 1; ; attempt++) {
       const result = await db.transaction(async (tx) => {
-        const placed = await this.#orders.place(order, this.#settings.holdLimit, tx);
+        const placed = await this.#orders.place(order, this.#settings.holdLimits, tx);
         if (placed.ok) {
           const document = this.#placedMail(placed.order);
           await enqueueMail(tx, { kind: 'order-placed', to: placed.order.email, document });
@@ -176,8 +168,8 @@ export class OrdersService {
       if (!result.part) throw partNotFound();
       const check = checkOrderQuantity(result.part, body.quantity);
       if (!check.ok) throw refusalError(check);
-      const { hold } = result.part;
-      if (hold.limit !== null && hold.held + body.quantity > hold.limit) throw holdLimitError(hold, body.quantity);
+      const holdRefusal = holdRefusalError(result.part.hold, body.quantity);
+      if (holdRefusal) throw holdRefusal;
       // Still racing after a second look: what other buyers took is what is missing.
       if (attempt === 2) throw refusalError(stockOutRefusal(result.part.availableQuantity));
     }

@@ -42,6 +42,13 @@ export const orders = pgTable(
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
     /** Set when the card holder disputes the charge (Stripe's charge.dispute.created). */
     disputedAt: timestamp('disputed_at', { withTimezone: true }),
+    /**
+     * The client address the order was placed from, as a keyed hash (HMAC with the app's secret; an IPv6 address by
+     * its /64): the cap on what one address may hold unpaid compares it, and the address itself is never stored.
+     */
+    placedFromKey: text('placed_from_key'),
+    /** Placed by an account that had no paid order yet: counted against the shop-wide cap on new accounts' holds. */
+    heldByNewAccount: boolean('held_by_new_account').notNull().default(false),
   },
   (t) => [
     check('orders_quantity_positive', sql`${t.quantity} > 0`),
@@ -65,6 +72,15 @@ export const orders = pgTable(
     // The expiry job reads the oldest unpaid orders; the hold limit sums a buyer's unpaid units of a part.
     index('orders_unpaid_created_idx').on(t.createdAt).where(sql`${t.status} = 'unpaid'`),
     index('orders_unpaid_user_part_idx').on(t.userId, t.partId).where(sql`${t.status} = 'unpaid'`),
+    // The caps on unpaid holds across accounts: per client address and part, per part for new accounts, and
+    // whether a buyer has ever paid (what makes an account no longer new).
+    index('orders_unpaid_address_part_idx')
+      .on(t.placedFromKey, t.partId)
+      .where(sql`${t.status} = 'unpaid' and ${t.placedFromKey} is not null`),
+    index('orders_unpaid_new_account_part_idx')
+      .on(t.partId)
+      .where(sql`${t.status} = 'unpaid' and ${t.heldByNewAccount}`),
+    index('orders_paid_user_idx').on(t.userId).where(sql`${t.paid}`),
     index('orders_transaction_idx').on(t.transactionId).where(sql`${t.transactionId} is not null`),
   ],
 );
