@@ -29,11 +29,7 @@ import {
   resetPasswordMail,
   verifyEmailMail,
 } from '../mail/ports.ts';
-import {
-  ACCOUNT_TOKEN_TTL_MS,
-  type AccountTokenRepository,
-  type SignupRequest,
-} from './account-token-repository.ts';
+import { ACCOUNT_TOKEN_TTL_MS, type AccountTokenRepository, type SignupRequest } from './account-token-repository.ts';
 import { sameEmail } from './emails.ts';
 import type { PasswordHasher } from './password-hasher.ts';
 import { passwordProblem } from './password-policy.ts';
