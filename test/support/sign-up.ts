@@ -28,6 +28,14 @@ export async function newestMailedToken(
   return /#token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1] ?? null;
 }
 
+let addressCounter = 0;
+
+/** An address of its own for each sign-up, so the per-address limits of a test's many sign-ups never add up. */
+function freshAddress(): string {
+  addressCounter += 1;
+  return `10.200.${(addressCounter >> 8) & 255}.${addressCounter & 255}`;
+}
+
 /**
  * Signs up as a person would: POST /api/signup, then the link of the mail it sent, which creates the account and
  * answers its first session. Throws if either step fails.
@@ -36,7 +44,7 @@ export async function signUpAndVerify(
   app: FastifyInstance,
   db: Database,
   body: SignUpBody,
-  remoteAddress?: string,
+  remoteAddress = freshAddress(),
 ): Promise<AuthResponse> {
   const signup = await app.inject({ method: 'POST', url: '/api/signup', payload: body, remoteAddress });
   if (signup.statusCode !== 202) throw new Error(`sign-up failed: ${signup.statusCode} ${signup.body}`);
