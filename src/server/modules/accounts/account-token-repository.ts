@@ -130,6 +130,17 @@ export class AccountTokenRepository {
    */
   async spendSignup(db: Executor, token: string): Promise<SignupRequest | null> {
     if (!plausible(token)) return null;
+    const [found] = await db
+      .select({ email: signupRequests.email })
+      .from(signupRequests)
+      .where(eq(signupRequests.tokenHash, this.hash(token)))
+      .limit(1);
+    if (!found) return null;
+    // The links of one email are opened one at a time (until the transaction ends): two at once would each end the
+    // other's row while holding their own, a deadlock.
+    await db.execute(
+      sql`select pg_advisory_xact_lock(hashtextextended(${`signup:${found.email.toLowerCase()}`}::text, 0))`,
+    );
     const now = new Date();
     const [row] = await db
       .update(signupRequests)
