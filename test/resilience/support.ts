@@ -47,8 +47,8 @@ export interface Customer {
 
 /**
  * A customer, signed up as a person would: the form, then the link it mailed, which creates the account and answers
- * its first session. The link is read where the server keeps it: its PostgreSQL outbox, or (PGlite, with the job
- * runner on) the .eml files under its DATA_DIR.
+ * its first session. The link is read where the server keeps it: its PostgreSQL outbox until sent, then (or on
+ * PGlite, with the job runner on) the .eml file under its DATA_DIR.
  */
 export async function signUp(baseUrl: string, label: string): Promise<Customer> {
   const email = `${label}-${crypto.randomBytes(4).toString('hex')}@example.com`;
@@ -71,19 +71,23 @@ async function signUpLink(baseUrl: string, email: string): Promise<string> {
   if (!env) throw new Error(`no server started by this test answers at ${baseUrl}`);
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const text = env.DATABASE_URL
+    // A mail still waiting in the outbox has its text there; once sent (to a file), the outbox forgets it.
+    const waiting = env.DATABASE_URL
       ? await withAdminClient(env.DATABASE_URL, async (client) => {
-          const { rows } = await client.query<{ text: string }>(
+          const { rows } = await client.query<{ text: string | null }>(
             `select text from mail_outbox where kind = 'verify-email' and recipient = $1 order by created_at desc limit 1`,
             [email],
           );
-          return rows[0]?.text;
+          return rows[0]?.text ?? undefined;
         })
-      : await mailFileTo(path.join(env.DATA_DIR ?? '', 'mail'), email);
+      : undefined;
+    const text = waiting ?? (await mailFileTo(path.join(env.DATA_DIR ?? './data', 'mail'), email));
     const token = LINK.exec(text ?? '')?.[1];
     if (token) return token;
     if (Date.now() > deadline) {
-      throw new Error(`no sign-up link for ${email} (PGlite servers need JOBS_ENABLED=true to write mail files)`);
+      throw new Error(
+        `no sign-up link for ${email} (a server on PGlite needs JOBS_ENABLED=true to write it to a file)`,
+      );
     }
     await sleep(200);
   }
