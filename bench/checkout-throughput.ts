@@ -5,7 +5,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createPostgresDatabase, dropPostgresDatabase } from './support/database.ts';
-import { addBenchPart, BENCH_SHOP_ENV, logInBenchAdmin, post } from './support/http.ts';
+import { addBenchPart, BENCH_SHOP_ENV, logInBenchAdmin, signUpCustomer } from './support/http.ts';
 import { processCpuMillis } from './support/process-stats.ts';
 import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/server.ts';
 
@@ -187,19 +187,15 @@ async function benchmark(databaseUrl: string): Promise<Row[]> {
     const own: Buyer[] = [];
     for (let i = 0; i < connections; i++) {
       const email = `bench-checkout${i}-${Date.now().toString(36)}@example.com`;
-      const signup = await post<{ token: string }>(base, '/api/signup', {
-        name: `Bench Buyer ${i}`,
-        email,
-        password: 'bench-password',
-      });
+      const token = await signUpCustomer(server, { name: `Bench Buyer ${i}`, email, password: 'bench-password' });
       // The API never answers user ids; the refill statement needs it.
       const { rows: found } = await client.query<{ id: string }>('select id from users where email = $1', [email]);
       const userId = found[0]?.id;
       if (!userId) throw new Error(`no user ${email}`);
       const ownParts: string[] = [];
       for (let j = 0; j < LINES; j++) ownParts.push(await addBenchPart(base, adminToken, `Bench ${i}-${j}`, STOCK));
-      hot.push({ userId, token: signup.token, partIds: hotParts });
-      own.push({ userId, token: signup.token, partIds: ownParts });
+      hot.push({ userId, token, partIds: hotParts });
+      own.push({ userId, token, partIds: ownParts });
     }
     // Warm-up (JIT, pools), not measured.
     await runScenario(base, server.pid, client, 'warm-up', own.slice(0, 4));

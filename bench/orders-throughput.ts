@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { createPostgresDatabase, dropPostgresDatabase } from './support/database.ts';
-import { addBenchPart, BENCH_SHOP_ENV, json, logInBenchAdmin, post } from './support/http.ts';
+import { addBenchPart, BENCH_SHOP_ENV, json, logInBenchAdmin, signUpCustomer } from './support/http.ts';
 import { processCpuMillis } from './support/process-stats.ts';
 import { benchPort, startProductionServer } from './support/server.ts';
 
@@ -91,13 +91,13 @@ async function benchmark(database: string, target: { databaseUrl?: string; dataD
     const hotPart = await addBenchPart(base, adminToken, 'Bench Hot Part', STOCK);
     const buyers: { token: string; partId: string; ownPart: string }[] = [];
     for (let i = 0; i < connections; i++) {
-      const signup = await post<{ token: string }>(base, '/api/signup', {
+      const token = await signUpCustomer(server, {
         name: `Bench Buyer ${i}`,
         email: `bench${i}-${Date.now().toString(36)}@example.com`,
         password: 'bench-password',
       });
       buyers.push({
-        token: signup.token,
+        token,
         partId: hotPart,
         ownPart: await addBenchPart(base, adminToken, `Bench Part ${i}`, STOCK),
       });

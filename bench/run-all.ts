@@ -11,6 +11,7 @@ import {
   dropPostgresDatabase,
   openBenchDatabase,
 } from './support/database.ts';
+import { signUpCustomer } from './support/http.ts';
 import { type LoadFigures, measure, warmUp } from './support/load.ts';
 import { type BenchServer, benchPort, startProductionServer } from './support/server.ts';
 
@@ -78,18 +79,16 @@ function mainChunk(): string | undefined {
   return scripts[0] ? `/assets/${scripts[0].f}` : undefined;
 }
 
-async function signUpCustomers(base: string): Promise<Customer[]> {
+async function signUpCustomers(server: BenchServer): Promise<Customer[]> {
   const stamp = Date.now().toString(36);
   const customers: Customer[] = [];
   for (let i = 0; i < CUSTOMERS; i++) {
     const email = `bench-customer-${i}-${stamp}@example.com`;
-    const response = await fetch(`${base}/api/signup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: `Bench Customer ${i}`, email, password: 'bench-customer-password' }),
+    const token = await signUpCustomer(server, {
+      name: `Bench Customer ${i}`,
+      email,
+      password: 'bench-customer-password',
     });
-    if (response.status !== 201) throw new Error(`Sign-up failed: ${response.status} ${await response.text()}`);
-    const { token } = (await response.json()) as { token: string };
     customers.push({ email, token });
   }
   return customers;
@@ -177,7 +176,7 @@ async function benchmark(database: string, target: BenchTarget): Promise<CaseRow
   let server = await start(target);
   let customers: Customer[];
   try {
-    customers = await signUpCustomers(server.baseUrl);
+    customers = await signUpCustomers(server);
   } finally {
     // PGlite is one process's directory: the seeding below needs the server gone.
     await server.stop();

@@ -7,7 +7,8 @@ import lighthouse, { desktopConfig } from 'lighthouse';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium.ts';
 import { freePort } from '../test/support/server-process.ts';
-import { startProductionServer } from './support/server.ts';
+import { signUpCustomer } from './support/http.ts';
+import { type BenchServer, startProductionServer } from './support/server.ts';
 
 /**
  * Lighthouse on the production build, in Debian's Chromium, offline:
@@ -101,19 +102,16 @@ async function firstPartPath(baseUrl: string): Promise<string> {
   return `/part/${first._id}`;
 }
 
-async function signUp(baseUrl: string): Promise<string | null> {
-  const response = await fetch(`${baseUrl}/api/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
+async function signUp(server: BenchServer): Promise<string | null> {
+  try {
+    return await signUpCustomer(server, {
       name: 'Lighthouse Bench',
       email: `lighthouse-${Date.now()}@example.com`,
       password: 'lighthouse-bench-password-1',
-    }),
-  });
-  if (response.status !== 201) return null;
-  const body = (await response.json()) as { token?: string };
-  return body.token ?? null;
+    });
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -275,7 +273,7 @@ const server = await startProductionServer({
 });
 let chrome: chromeLauncher.LaunchedChrome | undefined;
 try {
-  const token = await signUp(server.baseUrl);
+  const token = await signUp(server);
   if (!token) console.warn('Sign-up failed: the signed-in pages are audited signed out.');
   let browser: Browser | undefined;
   if (sharedBrowser) {

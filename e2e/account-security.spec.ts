@@ -49,7 +49,7 @@ async function expectSignedOut(page: Page) {
 }
 
 test.describe('account security', () => {
-  test('the verify-email link from the mail verifies the address, once', async ({ page }) => {
+  test('the sign-up link from the mail creates the account and signs in, once', async ({ page }) => {
     test.slow(); // several password hashes and mails
     const email = uniqueEmail('verify');
     await page.goto('/register');
@@ -57,63 +57,51 @@ test.describe('account security', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('ride-safe-123');
     await page.getByRole('button', { name: 'SignUp' }).click();
-    await expect(nav(page).getByText(email)).toBeVisible(hashing);
+    await expect(page.getByRole('status')).toHaveText('Check your email to finish signing up', hashing);
+    expect(await storedToken(page)).toBeNull();
 
-    const banner = page.getByRole('complementary', { name: 'Account verification' });
-    await expect(banner).toContainText('Please verify your email.');
-    await expect(page.getByRole('heading', { name: 'Build Your Store, Sell Your Goods and Earn Money' })).toBeVisible();
-    await expectAccessible(page);
-    await waitForMail(email, { subject: VERIFY_SUBJECT });
-
-    // 'Send the link again' sends a second mail; the newest link is the one to use.
-    await banner.getByRole('button', { name: 'Send the link again' }).click();
-    await expect(banner.getByRole('status')).toHaveText('We sent you a new link. Please check your inbox.');
-    const mail = await waitForMail(email, { subject: VERIFY_SUBJECT, already: 1 });
-    const link = linkIn(mail, '/verify-email');
+    const link = linkIn(await waitForMail(email, { subject: VERIFY_SUBJECT }), '/verify-email');
     expect(link).toMatch(/^\/verify-email#token=/);
-
     await page.goto(link);
-    await expect(page.getByRole('heading', { name: 'Verify Your Email' })).toBeVisible();
-    await expect(page.getByText(`Thank you: ${email} is verified.`)).toBeVisible();
-    // The token left the address bar at once.
-    expect(page.url()).not.toContain('token');
-    await expect(page).toHaveURL(/\/verify-email$/);
+    await expect(page).toHaveURL(/\/$/);
+    await expect(nav(page).getByText(email)).toBeVisible();
+    expect(await storedToken(page)).toBeTruthy();
+    await expect(page.getByRole('heading', { name: 'Build Your Store, Sell Your Goods and Earn Money' })).toBeVisible();
+    // Verified from the start: no banner asks for it.
+    await expect(page.getByRole('complementary', { name: 'Account verification' })).toHaveCount(0);
     await expectAccessible(page);
-    await page.getByRole('link', { name: 'Continue Shopping' }).click();
-    await expect(page).toHaveURL(/\/allparts$/);
-    // Verified: the banner is gone on every page.
-    await expect(banner).toHaveCount(0);
 
     // Single use: the same link again says so.
     await page.goto(link);
     await expect(page.getByRole('alert')).toHaveText(INVALID_LINK);
+    await expect(page.getByRole('link', { name: 'Go To The Home Page' })).toBeVisible();
+    await expectAccessible(page);
   });
 
-  test('a verify-email link works in another browser, and a bad one offers a new link to the signed-in user', async ({
-    page,
-    browser,
-    request,
-  }) => {
-    const customer = await signUpViaApi(request, 'Otto Other');
-    const link = linkIn(await waitForMail(customer.email, { subject: VERIFY_SUBJECT }), '/verify-email');
+  test('a sign-up link works in another browser, and a bad link asks to log in', async ({ page, browser, request }) => {
+    const email = uniqueEmail('elsewhere');
+    const signup = await request.post('/api/signup', {
+      data: { name: 'Otto Other', email, password: 'ride-safe-123' },
+    });
+    expect(signup.status()).toBe(202);
+    const link = linkIn(await waitForMail(email, { subject: VERIFY_SUBJECT }), '/verify-email');
 
-    // Signed in here, the broken link shows the error and a way to get a new one.
-    await startSignedIn(page, customer.token);
     await page.goto('/verify-email#token=not-a-real-token');
     await expect(page.getByRole('alert')).toHaveText(INVALID_LINK);
-    await expect(page.getByRole('button', { name: 'Send the link again' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Please Login' })).toBeVisible();
     await expectAccessible(page);
 
-    // Nobody signed in over there: the link alone proves the address.
+    // Another browser, where nobody signed up: the link alone proves the address, and signs in there.
     const other = await browser.newContext();
     const otherPage = await other.newPage();
     await otherPage.goto(link);
-    await expect(otherPage.getByText(`Thank you: ${customer.email} is verified.`)).toBeVisible();
-    await expect(otherPage.getByRole('link', { name: 'Please Login' })).toBeVisible();
+    await expect(nav(otherPage).getByText(email)).toBeVisible();
+    await expect(otherPage).toHaveURL(/\/$/);
+    const token = String(await storedToken(otherPage));
     await other.close();
 
-    const answer = await me(request, customer.token);
-    expect(await answer.json()).toMatchObject({ email: customer.email, emailVerified: true });
+    const answer = await me(request, token);
+    expect(await answer.json()).toMatchObject({ email, emailVerified: true });
   });
 
   test('forgot password → reset from the mail → every old session is gone', async ({ page, browser, request }) => {
@@ -344,7 +332,6 @@ test('the new account pages fit a phone, a tablet and a desktop', async ({ page,
 
     await page.goto('/dashboard/myprofile');
     await expect(page.getByRole('button', { name: 'Sign Out Everywhere' })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Send the link again' })).toBeVisible();
     expect(await overflow(), `/dashboard/myprofile at ${width}px`).toBeLessThanOrEqual(0);
     if (width === 375) await expectAccessible(page);
   }
@@ -352,6 +339,22 @@ test('the new account pages fit a phone, a tablet and a desktop', async ({ page,
   await page.getByLabel('Current Password').focus();
   await page.keyboard.press('Tab');
   await expect(page.getByLabel('New Password', { exact: true })).toBeFocused();
+});
+
+test('the sign-up answer fits a phone, a tablet and a desktop', async ({ page }) => {
+  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  for (const width of [375, 768, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/register');
+    await page.getByLabel('Name').fill('Wanda Width');
+    await page.getByLabel('Email').fill(uniqueEmail(`width-${width}`));
+    await page.getByLabel('Password').fill('ride-safe-123');
+    await page.getByRole('button', { name: 'SignUp' }).click();
+    await expect(page.getByRole('status')).toHaveText('Check your email to finish signing up', hashing);
+    await expect(page.getByRole('status')).toBeFocused();
+    expect(await overflow(), `/register at ${width}px`).toBeLessThanOrEqual(0);
+    if (width === 375) await expectAccessible(page);
+  }
 });
 
 test.describe('admin: jobs and admin rights', () => {

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
-import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
+import { finishSignUpFromMail, signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
 import { expect, expectAccessible, test, uniqueEmail } from './support/fixtures.ts';
+import { waitForMail } from './support/mailbox.ts';
 
 const storedToken = (page: Page) => page.evaluate(() => localStorage.getItem('accessToken'));
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
@@ -15,6 +16,12 @@ test.describe('accounts', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('ride-safe-123');
     await page.getByRole('button', { name: 'SignUp' }).click();
+    // Nobody is signed in until the mailed link is opened: the page says so, and its answer has the focus.
+    const sent = page.getByRole('status').filter({ hasText: 'Check your email to finish signing up' });
+    await expect(sent).toBeFocused();
+    expect(await storedToken(page)).toBeNull();
+    await expectAccessible(page);
+    await finishSignUpFromMail(page, email);
 
     await expect(page).toHaveURL(/\/$/);
     await expect(nav(page).getByText(email)).toBeVisible();
@@ -75,14 +82,38 @@ test.describe('accounts', () => {
     await expectAccessible(page);
   });
 
-  test('a duplicate sign-up shows the server’s message in red', async ({ page, request }) => {
+  test('a sign-up with a taken email answers as any other; the owner is mailed instead', async ({ page, request }) => {
     const existing = await signUpViaApi(request);
     await page.goto('/register');
     await page.getByLabel('Name').fill('Copy Cat');
     await page.getByLabel('Email').fill(existing.email.toUpperCase());
     await page.getByLabel('Password').fill('ride-safe-123');
     await page.getByRole('button', { name: 'SignUp' }).click();
-    await expect(page.getByText('An account with this email already exists. Please log in instead.')).toBeVisible();
+    await expect(page.getByRole('status')).toHaveText('Check your email to finish signing up');
+    const mail = await waitForMail(existing.email, { subject: /tried to sign up/i });
+    expect(mail.text).toContain('/forgot-password');
+    expect(await storedToken(page)).toBeNull();
+  });
+
+  test('the sign-up link brings a visitor back to the page that sent them to sign up', async ({ page }) => {
+    const email = uniqueEmail('return');
+    await page.goto('/allparts');
+    await page
+      .getByRole('link', { name: /^Purchase / })
+      .first()
+      .click();
+    await expect(page).toHaveURL(/\/part\/[0-9a-f-]+$/);
+    const partPath = new URL(page.url()).pathname;
+    await page.getByRole('button', { name: 'Place Order' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await page.getByRole('link', { name: 'Creat New Account' }).click();
+    await page.getByLabel('Name').fill('Ret Urner');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('ride-safe-123');
+    await page.getByRole('button', { name: 'SignUp' }).click();
+    await finishSignUpFromMail(page, email);
+    await expect(page).toHaveURL(new RegExp(`${partPath}$`));
+    await expect(nav(page).getByText(email)).toBeVisible();
   });
 
   test('Google sign-in says it is not configured instead of failing', async ({ page }) => {

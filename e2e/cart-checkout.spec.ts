@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { logInOnPage, signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
+import { finishSignUpFromMail, logInOnPage, signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
 import { expect, expectAccessible, expectHydrated, test, uniqueEmail } from './support/fixtures.ts';
 import { waitForMail } from './support/mailbox.ts';
 
@@ -98,6 +98,7 @@ for (const width of [1280, 375]) {
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Password').fill('ride-safe-123');
       await page.getByRole('button', { name: 'SignUp' }).click();
+      await finishSignUpFromMail(page, email);
       await expect(page).toHaveURL(/\/checkout$/);
       await expect(page.getByRole('heading', { name: 'Checkout' })).toBeVisible();
       await expect(page.getByRole('region', { name: 'Your Order' })).toContainText('$99.75');

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
+import { finishSignUpFromMail, signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
 import { expect, expectAccessible, expectHydrated, holdRequests, test, uniqueEmail } from './support/fixtures.ts';
 
 /*
@@ -167,6 +167,7 @@ for (const viewport of [
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Password').fill('Rides-A-Yamaha-2019');
       await page.getByRole('button', { name: 'SignUp' }).click();
+      await finishSignUpFromMail(page, email);
       await expect(page).toHaveURL(/\/$/);
       await expect(shoppingFor(page)).toContainText(`Shopping for: ${YAMAHA}`);
       await expect.poll(() => page.evaluate(() => localStorage.getItem('redline.garage'))).toBeNull();

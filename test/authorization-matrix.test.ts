@@ -39,7 +39,7 @@ const matrix: Record<string, Expected> = {
   // Public by design.
   'GET /api/health': all(200),
   'GET /api/health/live': all(200),
-  'POST /api/signup': all(201),
+  'POST /api/signup': all(202),
   'POST /api/login': all(200),
   // Sign-out never fails: it revokes the token it is given, if any (here a second session of the caller).
   'POST /api/logout': all(204),

@@ -45,7 +45,7 @@ describe.each(testDrivers)('database failures keep personal data out of the logs
 
   it('a failing sign-up logs the statement and its error code, not the email, name, password or hash', async () => {
     await database.db.execute(
-      sql`create trigger log_test_users before insert on users for each row execute function log_test_refuse()`,
+      sql`create trigger log_test_signups before insert on signup_requests for each row execute function log_test_refuse()`,
     );
     const sent = {
       name: 'Zebulon Quartermaine',
@@ -54,11 +54,11 @@ describe.each(testDrivers)('database failures keep personal data out of the logs
     };
     log = '';
     const res = await app.inject({ method: 'POST', url: '/api/signup', payload: sent });
-    await database.db.execute(sql`drop trigger log_test_users on users`);
+    await database.db.execute(sql`drop trigger log_test_signups on signup_requests`);
 
     expect(res.statusCode).toBe(500);
     expect(res.json().error.code).toBe('internal_error');
-    expect(log).toMatch(/insert into \\"users\\"/);
+    expect(log).toMatch(/insert into \\"signup_requests\\"/);
     expect(log).toContain('P0001');
     expect(log).toContain('refused by the log test');
     for (const value of [sent.name, sent.email, sent.password, 'Zebulon', 'leak-test.example', 'scrypt$']) {

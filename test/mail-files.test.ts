@@ -21,7 +21,7 @@ describe('the production server without SMTP_URL', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'Eml Reader', email, password: 'ride-safe-123' }),
       });
-      expect(res.status).toBe(201);
+      expect(res.status).toBe(202);
       await waitForOutput(server, /mail written to file/, 30_000);
       const directory = path.join(dataDir, 'mail');
       const files = fs.readdirSync(directory).filter((name) => name.endsWith('.eml'));

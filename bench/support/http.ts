@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { simpleParser } from 'mailparser';
 /** The API calls the throughput benchmarks make to set up their data (parts, buyers) over HTTP, as a client would. */
 
 /** The admin the throughput benchmarks' server is started with (BENCH_SHOP_ENV) and that adds their parts. */
@@ -18,6 +21,49 @@ export const BENCH_SHOP_ENV: Readonly<Record<string, string>> = {
   ORDER_ADDRESS_HOLD_LIMIT: 'off',
   ORDER_NEW_ACCOUNT_HOLD_PERCENT: 'off',
 };
+
+/**
+ * A customer signed up as a person does: the sign-up, then the link of the mail it wrote under `mailDir` (the server
+ * runs its job runner and writes mail to files), which creates the account and answers its first token.
+ */
+export async function signUpCustomer(
+  server: { baseUrl: string; mailDir: string },
+  body: { name: string; email: string; password: string },
+): Promise<string> {
+  const signup = await fetch(`${server.baseUrl}/api/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (signup.status !== 202) throw new Error(`sign-up failed: ${signup.status} ${await signup.text()}`);
+  const token = await signUpLinkToken(server.mailDir, body.email);
+  const verified = await post<{ token?: string }>(server.baseUrl, '/api/email/verify', { token });
+  if (!verified.token) throw new Error('the sign-up link answered no token');
+  return verified.token;
+}
+
+const seenMailFiles = new Set<string>();
+const linkTokens = new Map<string, string>();
+
+async function signUpLinkToken(mailDir: string, email: string): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (fs.existsSync(mailDir)) {
+      for (const name of fs.readdirSync(mailDir)) {
+        if (!name.endsWith('.eml') || seenMailFiles.has(name)) continue;
+        seenMailFiles.add(name);
+        const mail = await simpleParser(fs.readFileSync(path.join(mailDir, name)));
+        const to = (Array.isArray(mail.to) ? mail.to : mail.to ? [mail.to] : []).flatMap((a) => a.value);
+        const token = /verify-email#token=([A-Za-z0-9_-]+)/.exec(mail.text ?? '')?.[1];
+        for (const address of to) if (token && address.address) linkTokens.set(address.address.toLowerCase(), token);
+      }
+    }
+    const token = linkTokens.get(email.toLowerCase());
+    if (token) return token;
+    if (Date.now() > deadline) throw new Error(`no sign-up mail to ${email} in ${mailDir}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 /** The admin's token, for adding the benchmark's parts. */
 export async function logInBenchAdmin(base: string): Promise<string> {

@@ -39,6 +39,8 @@ export interface BenchServerOptions {
 export interface BenchServer {
   baseUrl: string;
   pid: number;
+  /** Where the server writes its mails (no SMTP_URL): a benchmark's customer signs up with the link found there. */
+  mailDir: string;
   /** SIGTERM, then wait for the process to exit (it closes the database cleanly). */
   stop(): Promise<void>;
 }
@@ -89,6 +91,7 @@ export async function startProductionServer(options: BenchServerOptions): Promis
   return {
     baseUrl,
     pid: child.pid ?? -1,
+    mailDir: path.resolve(repoRoot, env.DATA_DIR ?? './data', 'mail'),
     stop: () => stopChild(child),
   };
 }

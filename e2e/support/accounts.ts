@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 import { E2E_ADMIN } from './constants.ts';
 import { uniqueEmail } from './fixtures.ts';
 import { linkIn, waitForMail } from './mailbox.ts';
@@ -10,22 +10,39 @@ export interface E2eUser {
   token: string;
 }
 
-/** Signs a new customer up through the real API (POST /api/signup) and returns the bearer token. */
+/**
+ * Signs a new customer up through the real API, as a person does: POST /api/signup, then the link of the mail it
+ * sent (POST /api/email/verify), which creates the account, verified, and answers its first bearer token.
+ */
 export async function signUpViaApi(request: APIRequestContext, name = 'Casey Rider'): Promise<E2eUser> {
   const email = uniqueEmail();
   const password = 'ride-safe-123';
   const res = await request.post('/api/signup', { data: { name, email, password } });
-  if (!res.ok()) throw new Error(`sign-up failed: ${res.status()} ${await res.text()}`);
-  const body = (await res.json()) as { token: string };
+  if (res.status() !== 202) throw new Error(`sign-up failed: ${res.status()} ${await res.text()}`);
+  const verified = await request.post('/api/email/verify', { data: { token: await signUpLinkToken(email) } });
+  if (!verified.ok()) throw new Error(`sign-up link refused: ${verified.status()} ${await verified.text()}`);
+  const body = (await verified.json()) as { token?: string };
+  if (!body.token) throw new Error('the sign-up link answered no token');
   return { email, password, name, token: body.token };
 }
 
-/** Verifies the user's email with the link of the mail sign-up sent (posting a review needs a verified email). */
-export async function verifyEmailViaMail(request: APIRequestContext, user: Pick<E2eUser, 'email'>): Promise<void> {
-  const mail = await waitForMail(user.email, { subject: /verify your email/i });
-  const token = new URLSearchParams(linkIn(mail, '/verify-email').split('#')[1] ?? '').get('token');
-  const res = await request.post('/api/email/verify', { data: { token } });
-  if (!res.ok()) throw new Error(`email verification failed: ${res.status()} ${await res.text()}`);
+/** The path (with its fragment) of the newest sign-up link mailed to `email`: what the person clicks. */
+export async function signUpLink(email: string, already = 0): Promise<string> {
+  const mail = await waitForMail(email, { subject: /verify your email/i, already });
+  return linkIn(mail, '/verify-email');
+}
+
+async function signUpLinkToken(email: string): Promise<string | null> {
+  return new URLSearchParams((await signUpLink(email)).split('#')[1] ?? '').get('token');
+}
+
+/**
+ * After Sign Up on the page: opens the link of the mail it sent, in this page, as the person would from their
+ * mailbox. The link creates the account and signs in, then leads to the page that sent them to sign up, or home.
+ */
+export async function finishSignUpFromMail(page: Page, email: string): Promise<void> {
+  await expect(page.getByRole('status').filter({ hasText: 'Check your email to finish signing up' })).toBeVisible();
+  await page.goto(await signUpLink(email));
 }
 
 /** Signs the seeded admin in through the real API (POST /api/login). */

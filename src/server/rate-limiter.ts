@@ -62,6 +62,15 @@ export class Limiter {
     }
   };
 
+  /**
+   * Counts this request and answers whether it is within the limit, without refusing it: for work a request may
+   * quietly skip (a mail that would only repeat itself) where a 429 would tell more than the answer may.
+   */
+  async allow(request: FastifyRequest): Promise<boolean> {
+    const result = await this.#run(request, true);
+    return !(result && !result.isAllowed && result.isExceeded);
+  }
+
   /** How many times this request's key was counted in the current window (0 when the store is down). */
   async count(request: FastifyRequest): Promise<number> {
     const result = await this.#run(request, false);

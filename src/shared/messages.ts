@@ -84,6 +84,9 @@ export const googleSignInFailed = 'Google sign-in did not work. Please try again
 
 /** The sentences of the account calls (docs/briefs accounts contract), the same on server and web. */
 export const accountMessages = {
+  /** The one answer of a sign-up, whether or not the email already has an account (the mail says which). */
+  signupCheckEmail: 'Check your email to finish signing up',
+  signupAccountExists: 'This email already has an account. Please log in.',
   invalidLinkToken: 'This link is not valid or has expired. You can ask for a new one.',
   verificationResent: 'We sent you a new link. Please check your inbox.',
   alreadyVerified: 'Your email is already verified.',

@@ -66,6 +66,8 @@ function env(dataDir: string, floorMb: number): Record<string, string> {
     DISK_FREE_FLOOR_MB: String(floorMb),
     SHUTDOWN_TIMEOUT_SECONDS: '5',
     WATCHDOG_STALL_SECONDS: '10',
+    // Mail is delivered (to files under DATA_DIR): a customer signs up with the link the sign-up mails.
+    JOBS_ENABLED: 'true',
   });
 }
 

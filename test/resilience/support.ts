@@ -1,6 +1,9 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
+import { simpleParser } from 'mailparser';
 import { adminConnectionUrl, withAdminClient } from '../support/postgres-admin.ts';
+import { runningServerAt } from '../support/server-process.ts';
 
 export const ADMIN_EMAIL = 'resilience-admin@example.com';
 export const ADMIN_PASSWORD = 'resilience-admin-password-1';
@@ -42,13 +45,63 @@ export interface Customer {
   token: string;
 }
 
+/**
+ * A customer, signed up as a person would: the form, then the link it mailed, which creates the account and answers
+ * its first session. The link is read where the server keeps it: its PostgreSQL outbox until sent, then (or on
+ * PGlite, with the job runner on) the .eml file under its DATA_DIR.
+ */
 export async function signUp(baseUrl: string, label: string): Promise<Customer> {
   const email = `${label}-${crypto.randomBytes(4).toString('hex')}@example.com`;
-  const res = await call<{ token: string }>(baseUrl, 'POST', '/api/signup', {
+  const res = await call(baseUrl, 'POST', '/api/signup', {
     body: { name: `Buyer ${label}`, email, password: 'correct-horse-battery' },
   });
-  if (res.status !== 201) throw new Error(`sign-up answered ${res.status}: ${JSON.stringify(res.body)}`);
-  return { email, token: res.body.token };
+  if (res.status !== 202) throw new Error(`sign-up answered ${res.status}: ${JSON.stringify(res.body)}`);
+  const link = await signUpLink(baseUrl, email);
+  const verified = await call<{ token?: string }>(baseUrl, 'POST', '/api/email/verify', { body: { token: link } });
+  if (verified.status !== 200 || !verified.body.token) {
+    throw new Error(`sign-up link answered ${verified.status}: ${JSON.stringify(verified.body)}`);
+  }
+  return { email, token: verified.body.token };
+}
+
+const LINK = /verify-email#token=([A-Za-z0-9_-]+)/;
+
+async function signUpLink(baseUrl: string, email: string): Promise<string> {
+  const env = runningServerAt(baseUrl)?.env;
+  if (!env) throw new Error(`no server started by this test answers at ${baseUrl}`);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    // A mail still waiting in the outbox has its text there; once sent (to a file), the outbox forgets it.
+    const waiting = env.DATABASE_URL
+      ? await withAdminClient(env.DATABASE_URL, async (client) => {
+          const { rows } = await client.query<{ text: string | null }>(
+            `select text from mail_outbox where kind = 'verify-email' and recipient = $1 order by created_at desc limit 1`,
+            [email],
+          );
+          return rows[0]?.text ?? undefined;
+        })
+      : undefined;
+    const text = waiting ?? (await mailFileTo(path.join(env.DATA_DIR ?? './data', 'mail'), email));
+    const token = LINK.exec(text ?? '')?.[1];
+    if (token) return token;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `no sign-up link for ${email} (a server on PGlite needs JOBS_ENABLED=true to write it to a file)`,
+      );
+    }
+    await sleep(200);
+  }
+}
+
+/** The text of the .eml file written to `email`, if there is one yet. */
+async function mailFileTo(directory: string, email: string): Promise<string | undefined> {
+  if (!fs.existsSync(directory)) return undefined;
+  for (const name of fs.readdirSync(directory).filter((file) => file.endsWith('.eml'))) {
+    const parsed = await simpleParser(fs.readFileSync(path.join(directory, name)));
+    const to = Array.isArray(parsed.to) ? parsed.to : parsed.to ? [parsed.to] : [];
+    if (to.some((address) => address.value.some((one) => one.address === email))) return parsed.text;
+  }
+  return undefined;
 }
 
 export async function logInAdmin(baseUrl: string): Promise<string> {

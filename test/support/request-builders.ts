@@ -3,6 +3,7 @@ import type { InjectOptions } from 'fastify';
 import sharp from 'sharp';
 import { mailOutbox, orders } from '../../src/server/db/schema.ts';
 import { insertPart } from '../../src/server/modules/orders/order-test-helpers.ts';
+import { signUpAndVerify } from './sign-up.ts';
 import { createUser, type TestContext, type TestUser } from './test-app.ts';
 
 export type CallerName = 'anonymous' | 'customer' | 'other customer' | 'admin';
@@ -160,15 +161,10 @@ export class Fixtures {
     return { orderId, transactionId: res.json().transactionId as string };
   }
 
-  /** A user with a password (signed up through the API), for POST /api/login. */
+  /** A user with a password (signed up through the API, its mailed link opened), for POST /api/login. */
   async passwordUser(): Promise<{ email: string; password: string }> {
     const email = `login-${unique()}@example.com`;
-    const res = await this.ctx().app.inject({
-      method: 'POST',
-      url: '/api/signup',
-      payload: { name: 'Login Rider', email, password: PASSWORD },
-    });
-    if (res.statusCode !== 201) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
+    await signUpAndVerify(this.ctx().app, this.ctx().database.db, { name: 'Login Rider', email, password: PASSWORD });
     return { email, password: PASSWORD };
   }
 
@@ -178,14 +174,25 @@ export class Fixtures {
    */
   async standIn(caller: CallerName): Promise<{ headers?: Record<string, string>; email: string }> {
     const email = `stand-in-${unique()}@example.com`;
+    const auth = await signUpAndVerify(this.ctx().app, this.ctx().database.db, {
+      name: 'Stand In',
+      email,
+      password: PASSWORD,
+    });
+    if (caller === 'anonymous') return { email };
+    return { email, headers: { authorization: `Bearer ${auth.token}` } };
+  }
+
+  /** A sign-up waiting for its link: the email it was made with (its link is in the outbox). */
+  async waitingSignUp(): Promise<string> {
+    const email = `waiting-${unique()}@example.com`;
     const res = await this.ctx().app.inject({
       method: 'POST',
       url: '/api/signup',
-      payload: { name: 'Stand In', email, password: PASSWORD },
+      payload: { name: 'Waiting Rider', email, password: PASSWORD },
     });
-    if (res.statusCode !== 201) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
-    if (caller === 'anonymous') return { email };
-    return { email, headers: { authorization: `Bearer ${res.json().token}` } };
+    if (res.statusCode !== 202) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
+    return email;
   }
 
   /** The token of the newest mailed link of `kind` to `email` (delivery is off in tests: read from the outbox). */
@@ -394,7 +401,7 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
   }),
   'GET /api/me': async () => ({ method: 'GET', url: '/api/me' }),
   'POST /api/email/verify': async (fx) => {
-    const { email } = await fx.standIn('anonymous');
+    const email = await fx.waitingSignUp();
     return {
       method: 'POST',
       url: '/api/email/verify',

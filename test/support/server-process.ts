@@ -85,6 +85,8 @@ export interface ServerProcess {
   url: string;
   /** LOG_LEVEL the process was started with. */
   logLevel: string;
+  /** The settings the test gave it (DATABASE_URL, DATA_DIR…): where a helper finds what the server wrote. */
+  env: Record<string, string>;
   output(): string;
   exited: Promise<number | null>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -99,6 +101,11 @@ const running = new Set<ServerProcess>();
 process.once('exit', () => {
   for (const server of running) server.child.kill('SIGKILL');
 });
+
+/** The running server answering at `url` (a helper that was handed only the address finds its settings). */
+export function runningServerAt(url: string): ServerProcess | undefined {
+  return [...running].find((server) => server.url === url.replace(/\/$/, ''));
+}
 
 /** Kills every server still running (SIGKILL: a test that wanted a clean stop has already stopped it) and waits. */
 export async function stopAllServers(): Promise<void> {
@@ -135,6 +142,7 @@ export function startServer(env: Record<string, string>, port: number): ServerPr
     port,
     url: `http://127.0.0.1:${port}`,
     logLevel: childEnv.LOG_LEVEL ?? 'info',
+    env,
     output: () => output,
     exited,
     stop: async (signal = 'SIGTERM') => {

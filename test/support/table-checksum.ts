@@ -13,6 +13,7 @@ const TABLES = [
   'processed_webhook_events',
   'reviews',
   'account_tokens',
+  'signup_requests',
   'mail_outbox',
   'brands',
   'categories',

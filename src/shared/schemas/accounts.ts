@@ -195,7 +195,17 @@ const linkTokenSchema = z.string().trim().min(1).max(512);
 export const verifyEmailBodySchema = z.strictObject({ token: linkTokenSchema });
 export type VerifyEmailBody = z.infer<typeof verifyEmailBodySchema>;
 
-export const verifyEmailResponseSchema = z.object({ email: z.string(), emailVerified: z.literal(true) });
+/**
+ * POST /api/email/verify. A link that finishes a sign-up also signs its opener in: `token`, `expiresAt` and `user`
+ * as a sign-in answers them. A link of an account made before sign-ups waited for their link only verifies it.
+ */
+export const verifyEmailResponseSchema = z.object({
+  email: z.string(),
+  emailVerified: z.literal(true),
+  token: z.string().optional(),
+  expiresAt: z.string().optional(),
+  user: meSchema.optional(),
+});
 export type VerifyEmailResponse = z.infer<typeof verifyEmailResponseSchema>;
 
 export const forgotPasswordBodySchema = z.strictObject({ email: emailSchema });

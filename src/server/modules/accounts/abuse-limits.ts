@@ -38,6 +38,11 @@ interface AbuseLimits {
   loginDelayMs(request: FastifyRequest): Promise<number>;
   signupPerIp: Limiter;
   signupPerAccount: Limiter;
+  /**
+   * Mails a sign-up sends to one email (its link, or "you already have an account" to its owner), as many as the
+   * reset mails: past it the sign-up still answers the same, but nothing is mailed (nobody can flood an inbox).
+   */
+  signupMailsPerEmail: Limiter;
   googlePerIp: Limiter;
   /** Redeeming mailed links and Google codes, per address: 256-bit tokens cannot be guessed, but nobody may try. */
   tokensPerIp: Limiter;
@@ -80,6 +85,14 @@ export function createAbuseLimits(app: FastifyInstance, config: LimitConfig): Ab
     },
     signupPerIp: new Limiter(app, 'signup-ip', config.RATE_LIMIT_SIGNUP_PER_IP, windowMs, ns, ip),
     signupPerAccount: new Limiter(app, 'signup-account', config.RATE_LIMIT_SIGNUP_PER_ACCOUNT, windowMs, ns, bodyEmail),
+    signupMailsPerEmail: new Limiter(
+      app,
+      'signup-mail',
+      config.RATE_LIMIT_PASSWORD_RESET_PER_EMAIL,
+      windowMs,
+      ns,
+      bodyEmail,
+    ),
     googlePerIp: new Limiter(app, 'google-ip', config.RATE_LIMIT_LOGIN_PER_IP, windowMs, ns, ip),
     tokensPerIp: new Limiter(app, 'tokens-ip', config.RATE_LIMIT_LOGIN_PER_IP, windowMs, ns, ip),
     passwordResetPerIp: new Limiter(app, 'reset-ip', config.RATE_LIMIT_PASSWORD_RESET_PER_IP, windowMs, ns, ip),

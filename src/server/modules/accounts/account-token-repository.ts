@@ -1,9 +1,16 @@
 import crypto from 'node:crypto';
-import { and, eq, gt, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.ts';
-import { type AccountTokenPurpose, accountTokens } from '../../db/schema.ts';
+import { type AccountTokenPurpose, accountTokens, signupRequests } from '../../db/schema.ts';
 
 type Executor = Database | Transaction;
+
+/** A sign-up waiting for its link, as the link's redemption reads it. */
+export interface SignupRequest {
+  email: string;
+  displayName: string;
+  passwordHash: string;
+}
 
 /** How long each kind of one-time token works. */
 export const ACCOUNT_TOKEN_TTL_MS: Record<AccountTokenPurpose, number> = {
@@ -103,6 +110,65 @@ export class AccountTokenRepository {
     return rows.length;
   }
 
+  /**
+   * Keeps a sign-up until its link is opened (table `signup_requests`, in the caller's transaction). An earlier
+   * sign-up of the same email keeps its link: a newer one must not end the owner's own link with a stranger's.
+   */
+  async issueSignup(db: Executor, input: SignupRequest & { token: string }): Promise<void> {
+    await db.insert(signupRequests).values({
+      email: input.email,
+      displayName: input.displayName,
+      passwordHash: input.passwordHash,
+      tokenHash: this.hash(input.token),
+      expiresAt: new Date(Date.now() + ACCOUNT_TOKEN_TTL_MS.verify_email),
+    });
+  }
+
+  /**
+   * Spends a sign-up link (one conditional UPDATE, like `spend`) and answers what was signed up, or null for an
+   * unknown, used, superseded or expired link. Every other waiting sign-up of that email ends with it.
+   */
+  async spendSignup(db: Executor, token: string): Promise<SignupRequest | null> {
+    if (!plausible(token)) return null;
+    const [found] = await db
+      .select({ email: signupRequests.email })
+      .from(signupRequests)
+      .where(eq(signupRequests.tokenHash, this.hash(token)))
+      .limit(1);
+    if (!found) return null;
+    // The links of one email are opened one at a time (until the transaction ends): two at once would each end the
+    // other's row while holding their own, a deadlock.
+    await db.execute(
+      sql`select pg_advisory_xact_lock(hashtextextended(${`signup:${found.email.toLowerCase()}`}::text, 0))`,
+    );
+    const now = new Date();
+    const [row] = await db
+      .update(signupRequests)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(signupRequests.tokenHash, this.hash(token)),
+          isNull(signupRequests.usedAt),
+          gt(signupRequests.expiresAt, now),
+        ),
+      )
+      .returning({
+        email: signupRequests.email,
+        displayName: signupRequests.displayName,
+        passwordHash: signupRequests.passwordHash,
+      });
+    if (!row) return null;
+    await db
+      .update(signupRequests)
+      .set({ usedAt: now })
+      .where(and(this.#waitingSignupsOf(row.email), isNull(signupRequests.usedAt)));
+    return row;
+  }
+
+  #waitingSignupsOf(email: string) {
+    return sql`lower(${signupRequests.email}) = lower(${email})`;
+  }
+
   #usable(purpose: AccountTokenPurpose, token: string) {
     return and(
       eq(accountTokens.tokenHash, this.hash(token)),
@@ -121,7 +187,17 @@ export class AccountTokenRepository {
         or(lt(accountTokens.expiresAt, cutoff), and(isNotNull(accountTokens.usedAt), lt(accountTokens.usedAt, cutoff))),
       )
       .returning({ id: accountTokens.id });
-    return rows.length;
+    // A waiting sign-up holds a password hash: it goes once spent or expired, after the same day.
+    const signups = await this.#db
+      .delete(signupRequests)
+      .where(
+        or(
+          lt(signupRequests.expiresAt, cutoff),
+          and(isNotNull(signupRequests.usedAt), lt(signupRequests.usedAt, cutoff)),
+        ),
+      )
+      .returning({ id: signupRequests.id });
+    return rows.length + signups.length;
   }
 }
 

@@ -1,23 +1,30 @@
-import { eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { newestMailedToken, signUpAndVerify } from '../../../../test/support/sign-up.ts';
 import { databaseChecksum } from '../../../../test/support/table-checksum.ts';
 import { createUser, describeEachDatabase, type TestContext } from '../../../../test/support/test-app.ts';
-import { validationMessages as m } from '../../../shared/messages.ts';
-import { sessions, users } from '../../db/schema.ts';
-import { BAD_CREDENTIALS_MESSAGE, DUPLICATE_EMAIL_MESSAGE } from './accounts-service.ts';
+import { accountMessages, validationMessages as m } from '../../../shared/messages.ts';
+import { mailOutbox, sessions, signupRequests, users } from '../../db/schema.ts';
+import { BAD_CREDENTIALS_MESSAGE } from './accounts-service.ts';
 
 let counter = 0;
 const freshEmail = (prefix = 'acct') => `${prefix}${++counter}-${Math.random().toString(36).slice(2, 7)}@example.com`;
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/** POST /api/signup as it is sent, nothing more. */
+function requestSignUp(app: FastifyInstance, payload: Record<string, unknown>) {
+  return app.inject({ method: 'POST', url: '/api/signup', payload });
+}
+
+/** A finished sign-up: the form sent, then the mailed link opened. `auth` is the session the link answered. */
 async function signUp(
-  app: FastifyInstance,
+  context: TestContext,
   overrides: Partial<{ name: string; email: string; password: string }> = {},
 ) {
   const payload = { name: 'Casey Rider', email: freshEmail(), password: 'ride-safe-123', ...overrides };
-  const res = await app.inject({ method: 'POST', url: '/api/signup', payload });
-  return { res, payload };
+  const auth = await signUpAndVerify(context.app, context.database.db, payload);
+  return { auth, payload };
 }
 
 async function expectUnchanged(context: TestContext, action: () => Promise<void>) {
@@ -26,29 +33,111 @@ async function expectUnchanged(context: TestContext, action: () => Promise<void>
   expect(await databaseChecksum(context.database.db)).toEqual(before);
 }
 
+/** Every row of every table but the mail outbox, to show that an action wrote nothing but mail. */
+async function checksumWithoutMail(context: TestContext) {
+  const { mail_outbox: _mail, ...rest } = await databaseChecksum(context.database.db);
+  return rest;
+}
+
+function mailsTo(context: TestContext, email: string) {
+  return context.database.db
+    .select({ kind: mailOutbox.kind, text: mailOutbox.text })
+    .from(mailOutbox)
+    .where(sql`lower(${mailOutbox.recipient}) = lower(${email})`)
+    .orderBy(asc(mailOutbox.createdAt));
+}
+
+const verifyLink = (app: FastifyInstance, token: string | null) =>
+  app.inject({ method: 'POST', url: '/api/email/verify', payload: { token } });
+
 describeEachDatabase('accounts: sign-up', (ctx) => {
-  it('creates a customer, signs them in and names them from the form', async () => {
-    const { res, payload } = await signUp(ctx().app, { name: '  Casey Rider ' });
-    expect(res.statusCode).toBe(201);
-    const body = res.json();
+  it('answers a new and a taken email alike, byte for byte, and mails the owner of the taken one', async () => {
+    const owner = await signUp(ctx(), { name: 'Olive Owner' });
+    const mailsBefore = await mailsTo(ctx(), owner.payload.email);
+    const fresh = freshEmail('new');
+
+    const forNew = await requestSignUp(ctx().app, { name: 'Nia New', email: fresh, password: 'ride-safe-123' });
+    const before = await checksumWithoutMail(ctx());
+    const forTaken = await requestSignUp(ctx().app, {
+      name: 'Mallory',
+      email: owner.payload.email.toUpperCase(),
+      password: 'mallory-knows-1',
+    });
+
+    expect(forTaken.statusCode).toBe(202);
+    expect(forNew.statusCode).toBe(forTaken.statusCode);
+    expect(forNew.headers['content-type']).toBe(forTaken.headers['content-type']);
+    expect(forNew.body).toBe(forTaken.body);
+    expect(forTaken.json()).toEqual({ message: accountMessages.signupCheckEmail });
+    // The taken email: nothing but a mail to its owner, who is told how to sign in or reset the password.
+    expect(await checksumWithoutMail(ctx())).toEqual(before);
+    const mailed = (await mailsTo(ctx(), owner.payload.email)).slice(mailsBefore.length);
+    expect(mailed.map((mail) => mail.kind)).toEqual(['account-exists']);
+    expect(mailed[0]?.text).toContain('Olive Owner');
+    expect(mailed[0]?.text).toContain('/login');
+    expect(mailed[0]?.text).toContain('/forgot-password');
+    expect(mailed[0]?.text).not.toMatch(/#token=/);
+    // Mallory's password opens nothing; the owner's still does.
+    const mallory = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: owner.payload.email, password: 'mallory-knows-1' },
+    });
+    expect(mallory.statusCode).toBe(401);
+    const ownerIn = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: owner.payload.email, password: owner.payload.password },
+    });
+    expect(ownerIn.statusCode).toBe(200);
+    // The new email: a link mailed to it, and no account yet.
+    expect((await mailsTo(ctx(), fresh)).map((mail) => mail.kind)).toEqual(['verify-email']);
+  });
+
+  it('makes nothing usable until the link is opened; the link creates the account, verified, and signs in', async () => {
+    const payload = { name: '  Casey Rider ', email: freshEmail(), password: 'ride-safe-123' };
+    const res = await requestSignUp(ctx().app, payload);
+    expect(res.statusCode).toBe(202);
+    expect(await ctx().database.db.select().from(users).where(eq(users.email, payload.email))).toEqual([]);
+    const early = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: payload.email, password: payload.password },
+    });
+    expect(early.statusCode).toBe(401);
+    // The waiting sign-up keeps a scrypt hash and the link's HMAC, never either in clear.
+    const [waiting] = await ctx()
+      .database.db.select()
+      .from(signupRequests)
+      .where(eq(signupRequests.email, payload.email));
+    expect(waiting?.passwordHash).toMatch(/^scrypt\$/);
+    const link = await newestMailedToken(ctx().database.db, 'verify-email', payload.email);
+    expect(link).toBeTruthy();
+    expect(waiting?.tokenHash).not.toBe(link);
+
+    const opened = await verifyLink(ctx().app, link);
+    expect(opened.statusCode).toBe(200);
+    const body = opened.json();
+    const user = {
+      email: payload.email,
+      displayName: 'Casey Rider',
+      isAdmin: false,
+      emailVerified: true,
+      hasPassword: true,
+    };
     expect(body).toEqual({
+      email: payload.email,
+      emailVerified: true,
       token: expect.any(String),
       expiresAt: expect.any(String),
-      user: {
-        email: payload.email,
-        displayName: 'Casey Rider',
-        isAdmin: false,
-        emailVerified: false,
-        hasPassword: true,
-      },
+      user,
     });
     // Default lifetime: 24 hours.
     const hours = (Date.parse(body.expiresAt) - Date.now()) / 3_600_000;
     expect(hours).toBeGreaterThan(23.9);
     expect(hours).toBeLessThanOrEqual(24);
     const me = await ctx().app.inject({ method: 'GET', url: '/api/me', headers: bearer(body.token) });
-    expect(me.json()).toEqual(body.user);
-    // Stored: a scrypt hash and the token's HMAC, never either in clear.
+    expect(me.json()).toEqual(user);
     const [row] = await ctx().database.db.select().from(users).where(eq(users.email, payload.email));
     expect(row?.passwordHash).toMatch(/^scrypt\$/);
     expect(row?.passwordHash).not.toContain(payload.password);
@@ -57,28 +146,79 @@ describeEachDatabase('accounts: sign-up', (ctx) => {
       .from(sessions)
       .where(eq(sessions.userId, row?.id ?? ''));
     expect(stored.map((s) => s.tokenHash)).not.toContain(body.token);
+    const login = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: payload.email, password: payload.password },
+    });
+    expect(login.statusCode).toBe(200);
+    // Once only.
+    const again = await verifyLink(ctx().app, link);
+    expect(again.statusCode).toBe(400);
+    expect(again.json().error.code).toBe('invalid_token');
   });
 
-  it('refuses a taken email with 409, whatever its case, and changes nothing', async () => {
-    const { payload } = await signUp(ctx().app);
-    for (const email of [payload.email, payload.email.toUpperCase(), ` ${payload.email} `]) {
-      await expectUnchanged(ctx(), async () => {
-        const { res } = await signUp(ctx().app, { email });
-        expect(res.statusCode).toBe(409);
-        expect(res.json()).toEqual({ error: { code: 'email_taken', message: DUPLICATE_EMAIL_MESSAGE } });
-      });
-    }
+  it('lets the link of one of two sign-ups create the account; the other link then creates nothing', async () => {
+    const email = freshEmail('twice');
+    await requestSignUp(ctx().app, { name: 'First', email, password: 'first-password-1' });
+    const first = await newestMailedToken(ctx().database.db, 'verify-email', email);
+    await requestSignUp(ctx().app, { name: 'Second', email, password: 'second-password-2' });
+    const second = await newestMailedToken(ctx().database.db, 'verify-email', email);
+    expect(second).not.toBe(first);
+    const opened = await verifyLink(ctx().app, second);
+    expect(opened.json().user.displayName).toBe('Second');
+    await expectUnchanged(ctx(), async () => {
+      expect((await verifyLink(ctx().app, first)).statusCode).toBe(400);
+    });
+    const withFirst = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email, password: 'first-password-1' },
+    });
+    expect(withFirst.statusCode).toBe(401);
   });
 
-  it('answers concurrent sign-ups of one email with one 201 and 409s, never a 500', async () => {
-    const email = freshEmail('race');
-    const results = await Promise.all(
-      [email, email.toUpperCase(), email, email.toUpperCase()].map((e) => signUp(ctx().app, { email: e })),
-    );
-    const statuses = results.map((r) => r.res.statusCode).sort();
-    expect(statuses).toEqual([201, 409, 409, 409]);
+  it('answers 409 for a link whose email got an account meanwhile, and creates nothing', async () => {
+    const email = freshEmail('meanwhile');
+    await requestSignUp(ctx().app, { name: 'Late', email, password: 'ride-safe-123' });
+    const link = await newestMailedToken(ctx().database.db, 'verify-email', email);
+    await createUser(ctx(), { email: email.toUpperCase(), verified: true });
+    const res = await verifyLink(ctx().app, link);
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ error: { code: 'email_taken', message: accountMessages.signupAccountExists } });
     const rows = await ctx().database.db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
     expect(rows).toHaveLength(1);
+  });
+
+  it('answers concurrent links of one email with one account and refusals, never a 500', async () => {
+    const email = freshEmail('race');
+    const links: (string | null)[] = [];
+    for (const e of [email, email.toUpperCase(), email, email.toUpperCase()]) {
+      await requestSignUp(ctx().app, { name: 'Racer', email: e, password: 'ride-safe-123' });
+      links.push(await newestMailedToken(ctx().database.db, 'verify-email', e));
+    }
+    const results = await Promise.all(links.map((token) => verifyLink(ctx().app, token)));
+    const statuses = results.map((r) => r.statusCode);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    for (const status of statuses) expect([200, 400, 409]).toContain(status);
+    const rows = await ctx().database.db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
+    expect(rows).toHaveLength(1);
+  });
+
+  it('mails one address at most as often as the reset mails, with the same answer after', async () => {
+    const owner = await signUp(ctx());
+    const fresh = freshEmail('flood');
+    for (let i = 0; i < 5; i++) {
+      for (const email of [owner.payload.email, fresh]) {
+        const res = await requestSignUp(ctx().app, { name: 'Flood', email, password: 'ride-safe-123' });
+        expect(res.statusCode).toBe(202);
+        expect(res.json()).toEqual({ message: accountMessages.signupCheckEmail });
+      }
+    }
+    const limit = ctx().app.config.RATE_LIMIT_PASSWORD_RESET_PER_EMAIL;
+    const ownerMails = await mailsTo(ctx(), owner.payload.email);
+    expect(ownerMails.filter((mail) => mail.kind === 'account-exists')).toHaveLength(limit - 1);
+    expect(await mailsTo(ctx(), fresh)).toHaveLength(limit);
   });
 
   it('validates as spec §5 says, with its exact messages, and changes nothing', async () => {
@@ -115,7 +255,7 @@ describeEachDatabase('accounts: sign-up', (ctx) => {
 
 describeEachDatabase('accounts: sign-in and sign-out', (ctx) => {
   it('signs in with the right password, whatever the email case', async () => {
-    const { payload } = await signUp(ctx().app);
+    const { payload } = await signUp(ctx());
     const res = await ctx().app.inject({
       method: 'POST',
       url: '/api/login',
@@ -126,7 +266,7 @@ describeEachDatabase('accounts: sign-in and sign-out', (ctx) => {
       email: payload.email,
       displayName: 'Casey Rider',
       isAdmin: false,
-      emailVerified: false,
+      emailVerified: true,
       hasPassword: true,
     });
     expect(
@@ -135,7 +275,7 @@ describeEachDatabase('accounts: sign-in and sign-out', (ctx) => {
   });
 
   it('answers a wrong password, an unknown email and a Google-only account with the same 401', async () => {
-    const { payload } = await signUp(ctx().app);
+    const { payload } = await signUp(ctx());
     const googleOnly = await createUser(ctx());
     const attempts = [
       { email: payload.email, password: 'wrong-password' },
@@ -152,7 +292,7 @@ describeEachDatabase('accounts: sign-in and sign-out', (ctx) => {
   });
 
   it('spends the same scrypt work on an unknown email as on a wrong password', async () => {
-    const { payload } = await signUp(ctx().app);
+    const { payload } = await signUp(ctx());
     const time = async (email: string) => {
       const started = performance.now();
       await ctx().app.inject({ method: 'POST', url: '/api/login', payload: { email, password: 'wrong-password' } });
@@ -174,12 +314,12 @@ describeEachDatabase('accounts: sign-in and sign-out', (ctx) => {
   });
 
   it('revokes the token on log out; logging out again or anonymously is still 204', async () => {
-    const { res } = await signUp(ctx().app);
-    const token = res.json().token;
+    const { auth } = await signUp(ctx());
+    const token = auth.token;
     const other = await ctx().app.inject({
       method: 'POST',
       url: '/api/login',
-      payload: { email: res.json().user.email, password: 'ride-safe-123' },
+      payload: { email: auth.user.email, password: 'ride-safe-123' },
     });
     const out = await ctx().app.inject({ method: 'POST', url: '/api/logout', headers: bearer(token) });
     expect(out.statusCode).toBe(204);

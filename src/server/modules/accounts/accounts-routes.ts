@@ -77,15 +77,21 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
       schema: {
         tags: ['accounts'],
         summary: 'Sign up with name, email and password',
-        description: 'Creates a customer and signs them in. Rate limited per IP and per email (429 with Retry-After).',
+        description:
+          'Always 202 with the same sentence, whether or not the email already has an account, so a sign-up tells ' +
+          'nobody which emails are registered. A new email is mailed a link (valid 48 h) that creates the account ' +
+          'and signs in when opened (POST /api/email/verify); nothing is an account before. An email that has an ' +
+          'account: its owner is mailed how to sign in or reset the password, and nothing changes. At most ' +
+          'RATE_LIMIT_PASSWORD_RESET_PER_EMAIL such mails per email per window. Rate limited per IP and per email ' +
+          '(429 with Retry-After).',
         body: signupBodySchema,
-        response: { 201: authResponseSchema, ...errorResponses(400, 409, 429) },
+        response: { 202: messageResponseSchema, ...errorResponses(400, 429) },
       },
       preHandler: [limits.signupPerIp.hit, limits.signupPerAccount.hit],
     },
     async (request, reply) => {
-      const result = await accounts.signUp(request.body);
-      return reply.status(201).send(result);
+      const mayMail = await limits.signupMailsPerEmail.allow(request);
+      return reply.status(202).send(await accounts.signUp(request.body, mayMail));
     },
   );
 
@@ -173,9 +179,11 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
         summary: 'Verify your email with the token of the mailed link',
         description:
           'No sign-in needed: the link may be opened in another browser. The token is single use and valid 48 h; ' +
-          'unknown, used or expired answers 400 `invalid_token`.',
+          'unknown, used or expired answers 400 `invalid_token`. The link of a sign-up creates the account and ' +
+          'answers a session as sign-in does (`token`, `expiresAt`, `user`); if the email got an account meanwhile, ' +
+          '409 `email_taken`.',
         body: verifyEmailBodySchema,
-        response: { 200: verifyEmailResponseSchema, ...errorResponses(400, 429) },
+        response: { 200: verifyEmailResponseSchema, ...errorResponses(400, 409, 429) },
       },
       preHandler: limits.tokensPerIp.hit,
     },

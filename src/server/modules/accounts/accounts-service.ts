@@ -8,9 +8,9 @@ import type {
   Me,
   SignupBody,
   UserListItem,
+  VerifyEmailResponse,
 } from '../../../shared/schemas/accounts.ts';
 import type { Database, Transaction } from '../../db/client.ts';
-import { users } from '../../db/schema.ts';
 import {
   AppError,
   BusinessRuleError,
@@ -22,20 +22,20 @@ import {
 } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import {
+  accountExistsMail,
   enqueueMail,
   type MailContent,
   passwordChangedMail,
   resetPasswordMail,
   verifyEmailMail,
 } from '../mail/ports.ts';
-import { ACCOUNT_TOKEN_TTL_MS, type AccountTokenRepository } from './account-token-repository.ts';
+import { ACCOUNT_TOKEN_TTL_MS, type AccountTokenRepository, type SignupRequest } from './account-token-repository.ts';
 import { sameEmail } from './emails.ts';
 import type { PasswordHasher } from './password-hasher.ts';
 import { passwordProblem } from './password-policy.ts';
 import type { SessionRepository } from './session-repository.ts';
 import { isUniqueViolation, type UserRepository, type UserRow } from './user-repository.ts';
 
-export const DUPLICATE_EMAIL_MESSAGE = 'An account with this email already exists. Please log in instead.';
 export const BAD_CREDENTIALS_MESSAGE = 'Wrong email or password.';
 
 /** The one thing accounts needs of mail delivery: "a mail was committed, send it now" (ADR 007). */
@@ -48,6 +48,7 @@ export interface AccountLinks {
   verifyEmail(token: string): string;
   resetPassword(token: string): string;
   forgotPassword(): string;
+  signIn(): string;
   myAccount(): string;
 }
 
@@ -56,6 +57,7 @@ export function accountLinks(base: string): AccountLinks {
     verifyEmail: (token) => `${base}/verify-email#token=${token}`,
     resetPassword: (token) => `${base}/reset-password#token=${token}`,
     forgotPassword: () => `${base}/forgot-password`,
+    signIn: () => `${base}/login`,
     myAccount: () => `${base}/dashboard/myprofile`,
   };
 }
@@ -129,36 +131,45 @@ export class AccountsService {
     this.#log = deps.log;
   }
 
-  async signUp(body: SignupBody): Promise<AuthResponse> {
+  /**
+   * POST /api/signup. The answer is the same sentence whether or not the email has an account, after the same work
+   * (a password hash, a mail rendered and written), so neither it nor its timing tells which emails are registered.
+   * A new email gets a link that creates the account when opened (`verifyEmail`); nothing is an account before. A
+   * registered one gets a mail to its owner and nothing changes. `mayMail` false (too many mails to this address
+   * lately) sends neither and keeps nothing, with the same answer.
+   */
+  async signUp(body: SignupBody, mayMail = true): Promise<{ message: string }> {
     const email = body.email.trim();
     const problem = passwordProblem(body.password, email, body.name);
     if (problem) throw passwordRefused('password', problem);
-    // A cheap early answer for the common case; the unique index settles the race between two sign-ups.
-    if (await this.#users.findByEmail(email)) throw new ConflictError(DUPLICATE_EMAIL_MESSAGE, 'email_taken');
     const displayName = body.name.trim();
-    // Hash and render outside the transaction: a transaction must stay short (on PGlite it blocks every query).
+    const existing = await this.#users.findByEmail(email);
+    // Hashed either way (the timing must not differ) and outside the transaction, which must stay short.
     const passwordHash = await this.#hasher.hash(body.password);
-    const verifyToken = newToken();
-    const mail = await verifyEmailMail({
-      name: displayName,
-      verifyUrl: this.#links.verifyEmail(verifyToken),
-      validForHours: ACCOUNT_TOKEN_TTL_MS.verify_email / 3_600_000,
-    });
-    try {
-      const result = await this.#db.transaction(async (tx) => {
-        const [row] = await tx.insert(users).values({ email, displayName, passwordHash }).returning();
-        if (!row) throw new Error('user not created');
-        await this.#tokens.issue(tx, { purpose: 'verify_email', userId: row.id, token: verifyToken });
-        await enqueueMail(tx, { kind: 'verify-email', to: row.email, ...mail });
-        const session = await this.#sessions.create(row.id, tx);
-        return { token: session.token, expiresAt: session.expiresAt.toISOString(), user: toMe(row) };
+    const token = newToken();
+    const mail = existing
+      ? await accountExistsMail({
+          name: existing.displayName,
+          signInUrl: this.#links.signIn(),
+          resetUrl: this.#links.forgotPassword(),
+        })
+      : await verifyEmailMail({
+          name: displayName,
+          verifyUrl: this.#links.verifyEmail(token),
+          validForHours: ACCOUNT_TOKEN_TTL_MS.verify_email / 3_600_000,
+        });
+    if (mayMail) {
+      await this.#db.transaction(async (tx) => {
+        if (existing) {
+          await enqueueMail(tx, { kind: 'account-exists', to: existing.email, ...mail });
+          return;
+        }
+        await this.#tokens.issueSignup(tx, { email, displayName, passwordHash, token });
+        await enqueueMail(tx, { kind: 'verify-email', to: email, ...mail });
       });
       this.#mail.kick();
-      return result;
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new ConflictError(DUPLICATE_EMAIL_MESSAGE, 'email_taken');
-      throw error;
     }
+    return { message: accountMessages.signupCheckEmail };
   }
 
   /**
@@ -226,16 +237,42 @@ export class AccountsService {
     return { modifiedCount: outcome === 'removed' ? 1 : 0 };
   }
 
-  /** POST /api/email/verify: the mailed link proves the address. No sign-in needed (another browser may open it). */
-  async verifyEmail(token: string): Promise<{ email: string; emailVerified: true }> {
-    const email = await this.#db.transaction(async (tx) => {
-      const spent = await this.#tokens.spend(tx, { purpose: 'verify_email', token });
-      if (!spent) return null;
-      await this.#users.markEmailVerified(tx, spent.userId);
-      return (await this.#users.findById(spent.userId, tx))?.email ?? null;
+  /**
+   * POST /api/email/verify: the mailed link proves the address. No sign-in needed (another browser may open it). A
+   * sign-up's link creates its account, verified, and signs the opener in; if the email got an account meanwhile
+   * (Google, or another of its links), 409. A link of an account created before sign-ups waited only verifies it.
+   */
+  async verifyEmail(token: string): Promise<VerifyEmailResponse> {
+    let outcome: VerifyEmailResponse | 'taken' | null;
+    try {
+      outcome = await this.#db.transaction(async (tx) => {
+        const signup = await this.#tokens.spendSignup(tx, token);
+        if (signup) return this.#finishSignUp(tx, signup);
+        const spent = await this.#tokens.spend(tx, { purpose: 'verify_email', token });
+        if (!spent) return null;
+        await this.#users.markEmailVerified(tx, spent.userId);
+        const email = (await this.#users.findById(spent.userId, tx))?.email;
+        return email ? { email, emailVerified: true as const } : null;
+      });
+    } catch (error) {
+      // The same email's account was created at the same moment (Google, another link): the unique index decides.
+      if (!isUniqueViolation(error)) throw error;
+      outcome = 'taken';
+    }
+    if (outcome === 'taken') throw new ConflictError(accountMessages.signupAccountExists, 'email_taken');
+    if (!outcome) throw invalidLinkToken();
+    return outcome;
+  }
+
+  async #finishSignUp(tx: Transaction, signup: SignupRequest): Promise<VerifyEmailResponse | 'taken'> {
+    if (await this.#users.findByEmail(signup.email, tx)) return 'taken';
+    const row = await this.#users.createVerified(tx, {
+      email: signup.email,
+      displayName: signup.displayName,
+      passwordHash: signup.passwordHash,
     });
-    if (!email) throw invalidLinkToken();
-    return { email, emailVerified: true };
+    const auth = await this.openSession(row, tx);
+    return { email: row.email, emailVerified: true, ...auth };
   }
 
   /** POST /api/email/verify/resend: a new link (older ones keep working until they expire). */

@@ -6,12 +6,14 @@ import {
   type LocalOidcProvider,
   startOidcProvider,
 } from '../../../../test/support/oidc-provider.ts';
+import { newestMailedToken } from '../../../../test/support/sign-up.ts';
 import { databaseChecksum } from '../../../../test/support/table-checksum.ts';
 import { createTestApp, describeEachDatabase, type TestContext } from '../../../../test/support/test-app.ts';
 import { testDrivers } from '../../../../test/support/test-database.ts';
 import { accountMessages, googleSignInErrors } from '../../../shared/messages.ts';
 import { loadConfig } from '../../config.ts';
 import { accountTokens, mailOutbox, oauthStates, users } from '../../db/schema.ts';
+import { hashPassword } from './password-hasher.ts';
 
 // The provider must exist before the apps are built: their config names its issuer.
 const provider: LocalOidcProvider = await startOidcProvider();
@@ -217,14 +219,19 @@ describeEachDatabase(
     });
 
     it('H1: never links Google into a password account whose email is not verified; links after verification', async () => {
-      // Mallory registers the victim's address first, with a password of hers, and never verifies it.
-      const signup = await ctx().app.inject({
+      // Mallory registered the victim's address first, with a password of hers, and never verified it: an account
+      // as sign-up made them before a sign-up waited for its link.
+      const passwordHash = await hashPassword('secret-123', { N: 2 ** 10, r: 8, p: 1 });
+      const [mallory] = await ctx()
+        .database.db.insert(users)
+        .values({ email: 'pat@example.com', displayName: 'Pat Password', passwordHash })
+        .returning({ id: users.id });
+      const session = await ctx().app.sessions.create(mallory?.id ?? '');
+      await ctx().app.inject({
         method: 'POST',
-        url: '/api/signup',
-        payload: { name: 'Pat Password', email: 'pat@example.com', password: 'secret-123' },
+        url: '/api/email/verify/resend',
+        headers: { authorization: `Bearer ${session.token}` },
       });
-      expect(signup.statusCode).toBe(201);
-      expect(signup.json().user.emailVerified).toBe(false);
       const before = await databaseChecksum(ctx().database.db);
       // The real owner signs in with Google: refused, nothing linked, Mallory's session untouched.
       provider.signInAs({ sub: 'g-pat', email: 'PAT@example.com', email_verified: true, name: 'Patricia G' });
@@ -233,7 +240,7 @@ describeEachDatabase(
       expect(refused.fragment.get('code')).toBeNull();
       const after = await databaseChecksum(ctx().database.db);
       expect({ ...after, oauth_states: '' }).toEqual({ ...before, oauth_states: '' });
-      expect((await me(ctx().app, signup.json().token)).statusCode).toBe(200);
+      expect((await me(ctx().app, session.token)).statusCode).toBe(200);
 
       // Once the address is proven (the mailed link), Google links, every other session of the account ends and
       // its owner is told by mail.
@@ -252,7 +259,7 @@ describeEachDatabase(
         .from(users)
         .where(eq(users.id, row?.id ?? ''));
       expect(after2?.googleSubject).toBe('g-pat');
-      expect((await me(ctx().app, signup.json().token)).statusCode).toBe(401);
+      expect((await me(ctx().app, session.token)).statusCode).toBe(401);
       const mails = await ctx()
         .database.db.select()
         .from(mailOutbox)
@@ -267,6 +274,26 @@ describeEachDatabase(
         payload: { email: 'pat@example.com', password: 'secret-123' },
       });
       expect(login.statusCode).toBe(200);
+    });
+
+    it('creates the account of a Google sign-in while a sign-up of its email waits; that link then answers 409', async () => {
+      await ctx().app.inject({
+        method: 'POST',
+        url: '/api/signup',
+        payload: { name: 'Wanda Waiting', email: 'wanda@example.com', password: 'secret-123' },
+      });
+      provider.signInAs({ sub: 'g-wanda', email: 'wanda@example.com', email_verified: true, name: 'Wanda G' });
+      expect((await me(ctx().app, await tokenFor(ctx().app))).json()).toMatchObject({ email: 'wanda@example.com' });
+      const link = await newestMailedToken(ctx().database.db, 'verify-email', 'wanda@example.com');
+      const late = await ctx().app.inject({ method: 'POST', url: '/api/email/verify', payload: { token: link } });
+      expect(late.statusCode).toBe(409);
+      expect(late.json().error.code).toBe('email_taken');
+      const login = await ctx().app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { email: 'wanda@example.com', password: 'secret-123' },
+      });
+      expect(login.statusCode).toBe(401);
     });
 
     it('never links or creates an account for an unverified Google email', async () => {

@@ -105,6 +105,31 @@ export const accountTokens = pgTable(
   ],
 );
 
+/**
+ * A sign-up waiting for its mailed link (48 h). Nothing here is an account: the user row is created only when the
+ * mailbox's owner opens the link, so a sign-up answers the same whether or not the email already has an account,
+ * and nobody holds a password for an address they never proved. Only the link token's keyed hash is stored.
+ */
+export const signupRequests = pgTable(
+  'signup_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    displayName: text('display_name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('signup_requests_token_hash_unique').on(t.tokenHash),
+    index('signup_requests_email_idx').on(sql`lower(${t.email})`),
+    index('signup_requests_expires_at_idx').on(t.expiresAt),
+    check('signup_requests_email_length', sql`char_length(${t.email}) between 3 and 254`),
+  ],
+);
+
 export const profiles = pgTable('profiles', {
   userId: uuid('user_id')
     .primaryKey()

@@ -16,8 +16,8 @@ export class UserRepository {
     this.#db = db;
   }
 
-  async findByEmail(email: string): Promise<UserRow | undefined> {
-    const [row] = await this.#db.select().from(users).where(byEmail(email)).limit(1);
+  async findByEmail(email: string, db: Executor = this.#db): Promise<UserRow | undefined> {
+    const [row] = await db.select().from(users).where(byEmail(email)).limit(1);
     return row;
   }
 
@@ -47,6 +47,19 @@ export class UserRepository {
       .where(and(byEmail(email), eq(users.isAdmin, false)))
       .returning({ id: users.id });
     return rows.length;
+  }
+
+  /** A password account whose email was just proven (its sign-up link was opened), in the caller's transaction. */
+  async createVerified(
+    db: Executor,
+    input: { email: string; displayName: string; passwordHash: string },
+  ): Promise<UserRow> {
+    const [row] = await db
+      .insert(users)
+      .values({ ...input, emailVerifiedAt: new Date() })
+      .returning();
+    if (!row) throw new Error('user not created');
+    return row;
   }
 
   async findById(id: string, db: Executor = this.#db): Promise<UserRow | undefined> {

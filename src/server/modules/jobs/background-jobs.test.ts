@@ -27,7 +27,7 @@ describeEachDatabase(
         url: '/api/signup',
         payload: { name: 'Wren', email, password: 'ride-safe-123' },
       });
-      expect(signup.statusCode).toBe(201);
+      expect(signup.statusCode).toBe(202);
       const [verify] = (await smtp.waitForMessages(before + 1, 10_000)).slice(before);
       expect(verify?.envelope.to).toEqual([email]);
       expect(verify?.parsed.subject).toBe('Verify your email for Redline Parts');

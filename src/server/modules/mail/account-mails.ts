@@ -6,7 +6,12 @@ import { type MailContent, type MailDocument, renderPersonalMail } from './mail-
  * that enqueues the mail: on PGlite an open transaction blocks every other query.
  */
 
-export type AccountMailKind = 'verify-email' | 'reset-password' | 'password-changed' | 'sign-in-method-linked';
+export type AccountMailKind =
+  | 'verify-email'
+  | 'account-exists'
+  | 'reset-password'
+  | 'password-changed'
+  | 'sign-in-method-linked';
 
 interface Recipient {
   /** The user's display name; may be empty. */
@@ -35,6 +40,28 @@ export function verifyEmailMail(data: Recipient & { verifyUrl: string; validForH
       { kind: 'note', text: 'If you did not create an account, you can ignore this email.' },
     ],
     reason: 'You received this email because this address was used to create a Redline Parts account.',
+  });
+}
+
+/**
+ * A sign-up with an email that already has an account: its owner is told, instead of the person signing up, so the
+ * sign-up's answer cannot say which emails are registered.
+ */
+export function accountExistsMail(data: Recipient & { signInUrl: string; resetUrl: string }): Promise<MailContent> {
+  return accountMail(data.name, {
+    subject: 'Someone tried to sign up at Redline Parts with your email',
+    preview: 'You already have an account: sign in, or reset your password.',
+    heading: 'You already have an account',
+    blocks: [
+      {
+        kind: 'paragraph',
+        text: 'Someone (maybe you) tried to create a Redline Parts account with this email address. You already have an account with it, so no new one was created.',
+      },
+      { kind: 'action', label: 'Sign in', url: data.signInUrl },
+      { kind: 'paragraph', text: 'Forgot your password? You can choose a new one.' },
+      { kind: 'action', label: 'Reset password', url: data.resetUrl },
+      { kind: 'note', text: 'If it was not you, you can ignore this email: nothing about your account changed.' },
+    ],
   });
 }
 

@@ -39,8 +39,9 @@ export function logIn(body: LoginBody): Promise<AuthResponse> {
   return api('/login', { method: 'POST', body, schema: authResponseSchema });
 }
 
-export function signUp(body: SignupBody): Promise<AuthResponse> {
-  return api('/signup', { method: 'POST', body, schema: authResponseSchema });
+/** The same answer whether or not the email has an account: the mail says which (the account waits for its link). */
+export function signUp(body: SignupBody): Promise<MessageResponse> {
+  return api('/signup', { method: 'POST', body, schema: messageResponseSchema, token: null });
 }
 
 export function fetchMe(): Promise<Me> {

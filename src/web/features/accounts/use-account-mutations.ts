@@ -12,6 +12,7 @@ import {
   resetPassword,
   saveProfile,
   signOutEverywhere,
+  signUp,
   verifyEmail,
 } from './accounts-api.ts';
 
@@ -46,12 +47,24 @@ export function useSaveProfile() {
   });
 }
 
-/** Opens the link of the verification mail; a signed-in user's banner goes once the server knows. */
+/** Sign Up: nothing to refresh, the account exists only once the mailed link is opened. */
+export function useSignUp() {
+  return useMutation({ mutationFn: signUp });
+}
+
+/**
+ * Opens the link of the verification mail. A sign-up's link answers a session: it is kept as a sign-in keeps it
+ * (the visitor's cart and garage join the account, as at any sign-in). An older account's link only verifies it,
+ * and a signed-in user's banner goes once the server knows.
+ */
 export function useVerifyEmail() {
-  const { status, refreshUser } = useAuth();
+  const { status, refreshUser, signIn } = useAuth();
   return useMutation({
     mutationFn: verifyEmail,
-    onSuccess: () => (status === 'signed-in' ? refreshUser().catch(() => {}) : undefined),
+    onSuccess: (result) => {
+      if (result.token && result.user) signIn(result.token, result.user);
+      else if (status === 'signed-in') void refreshUser().catch(() => {});
+    },
   });
 }
 
