@@ -60,6 +60,16 @@ async function waitForAll(addresses: string[], timeoutMs: number): Promise<void>
   }
 }
 
+/** A sign-up, which commits its mail (the link); nobody opens it, only the mail matters here. Answers the address. */
+async function signUpMailed(url: string, prefix: string): Promise<string> {
+  const email = `${prefix}-${crypto.randomBytes(4).toString('hex')}@example.com`;
+  const res = await call(url, 'POST', '/api/signup', {
+    body: { name: 'Mail Buyer', email, password: 'correct-horse-battery' },
+  });
+  expect(res.status).toBe(202);
+  return email;
+}
+
 async function commitThenCrash(driver: 'pglite' | 'postgres'): Promise<void> {
   if (!smtp) throw new Error('no SMTP server');
   const dataDir = fs.mkdtempSync(path.join(scratch, `${driver}-`));
@@ -88,15 +98,7 @@ async function commitThenCrash(driver: 'pglite' | 'postgres'): Promise<void> {
   // 1. Commit: sign-ups are acknowledged while nothing may deliver (the runner is off), then the process is killed.
   const first = await launch({ ...env, JOBS_ENABLED: 'false' });
   const addresses: string[] = [];
-  // Each sign-up commits its mail (the link); nobody opens it, only the mail matters here.
-  for (let i = 0; i < SIGN_UPS; i++) {
-    const email = `mailcrash-${driver}-${i}-${crypto.randomBytes(4).toString('hex')}@example.com`;
-    const res = await call(first.url, 'POST', '/api/signup', {
-      body: { name: `Buyer ${i}`, email, password: 'correct-horse-battery' },
-    });
-    expect(res.status).toBe(202);
-    addresses.push(email);
-  }
+  for (let i = 0; i < SIGN_UPS; i++) addresses.push(await signUpMailed(first.url, `mailcrash-${driver}-${i}`));
   await sleep(300);
   expect([...receivedFor(addresses).values()].flat(), 'nothing may be sent before the crash').toEqual([]);
   await first.stop('SIGKILL');
@@ -192,7 +194,7 @@ async function crashMidSend(driver: 'pglite' | 'postgres'): Promise<void> {
   // 1. Sign-ups whose mails are claimed and being sent (to a server that never answers) when the process dies.
   const first = await launch({ ...env, SMTP_URL: silent.url });
   const addresses: string[] = [];
-  for (let i = 0; i < SIGN_UPS; i++) addresses.push((await signUp(first.url, `midsend-${driver}-${i}`)).email);
+  for (let i = 0; i < SIGN_UPS; i++) addresses.push(await signUpMailed(first.url, `midsend-${driver}-${i}`));
   const deadline = Date.now() + 10_000;
   while (silent.connections() === 0 && Date.now() < deadline) await sleep(100);
   expect(silent.connections(), 'a send was under way when the process was killed').toBeGreaterThan(0);
