@@ -10,6 +10,7 @@ import {
   type Customer,
   call,
   cents,
+  crashHarness,
   createPart,
   logInAdmin,
   SESSION_SECRET,
@@ -263,41 +264,23 @@ async function verify(
   return { committedUnacknowledged, deletedUnacknowledged, lost };
 }
 
-// Made before the first test, not at import: when every test is skipped (no TEST_DATABASE_URL) no hook runs.
-let scratch = '';
-beforeAll(() => {
-  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-crash-'));
-});
-const running = new Set<ServerProcess>();
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const server of running) await server.stop('SIGKILL');
-  for (const cleanup of cleanups) await cleanup();
-  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-});
+const harness = crashHarness('redline-crash-');
 
 /**
  * A fresh database for one crash run (a PGlite directory, or a scratch PostgreSQL database dropped at the end) and a
- * way to start the server on it again after each kill. The per-customer hold limit (issue 12, its own tests) is off:
+ * way to start the server on it again after each kill. The per-customer hold limit (its own tests) is off:
  * these loads pile up unpaid orders, and a 422 hold_limit on the scarce part's last units is not a refusal for stock.
  */
 async function crashRunServer(driver: 'pglite' | 'postgres', run: 'crash' | 'checkout') {
-  const dataDir = fs.mkdtempSync(path.join(scratch, run === 'crash' ? `${driver}-` : `${driver}-${run}-`));
+  const dataDir = harness.directory(run === 'crash' ? `${driver}-` : `${driver}-${run}-`);
   let url: string | undefined;
   if (driver === 'postgres') {
     const database = await scratchDatabase(run);
-    cleanups.push(database.drop);
+    harness.cleanups.push(database.drop);
     url = database.url;
   }
   const env = { ...serverEnv({ url, dataDir }), ORDER_HOLD_LIMIT: 'off' };
-  // Each start asks the OS for a free port: the one a killed server held may meanwhile belong to someone else.
-  const launch = async () => {
-    const server = startServer(env, await freePort());
-    running.add(server);
-    void server.exited.then(() => running.delete(server));
-    await waitForHealthy(server, 60_000);
-    return server;
-  };
+  const launch = () => harness.launch(env, { healthyWithinMs: 60_000 });
   return { dataDir, launch };
 }
 

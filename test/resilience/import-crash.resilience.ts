@@ -3,7 +3,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type ServerProcess, startServer, waitForHealthy } from '../support/server-process.ts';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, call, logInAdmin, SESSION_SECRET, scratchDatabase, sleep } from './support.ts';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  call,
+  crashHarness,
+  logInAdmin,
+  SESSION_SECRET,
+  scratchDatabase,
+  sleep,
+} from './support.ts';
 
 /*
  * A CSV import runs in the background of the instance that received the file, reading it from a spool file in the
@@ -14,27 +23,7 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, call, logInAdmin, SESSION_SECRET, scratchD
 
 const ROWS = 100_000;
 
-let scratch = '';
-const running = new Set<ServerProcess>();
-const cleanups: (() => Promise<void>)[] = [];
-
-beforeAll(() => {
-  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-import-crash-'));
-});
-
-afterAll(async () => {
-  for (const server of running) await server.stop('SIGKILL');
-  for (const cleanup of cleanups) await cleanup();
-  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-});
-
-async function launch(env: Record<string, string>, port?: number): Promise<ServerProcess> {
-  const server = startServer(env, port ?? (await freePort()));
-  running.add(server);
-  void server.exited.then(() => running.delete(server));
-  await waitForHealthy(server, 90_000);
-  return server;
-}
+const harness = crashHarness('redline-import-crash-');
 
 interface WireImport {
   id: string;
@@ -44,12 +33,12 @@ interface WireImport {
 }
 
 async function importCrash(driver: 'pglite' | 'postgres'): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(scratch, `${driver}-`));
-  const spoolDir = fs.mkdtempSync(path.join(scratch, `${driver}-tmp-`));
+  const dataDir = harness.directory(`${driver}-`);
+  const spoolDir = harness.directory(`${driver}-tmp-`);
   let url = '';
   if (driver === 'postgres') {
     const database = await scratchDatabase('importcrash');
-    cleanups.push(database.drop);
+    harness.cleanups.push(database.drop);
     url = database.url;
   }
   const env = {
@@ -69,7 +58,7 @@ async function importCrash(driver: 'pglite' | 'postgres'): Promise<void> {
     STATIC_DIR: path.join(dataDir, 'no-web-build'),
   };
 
-  const first = await launch(env);
+  const first = await harness.launch(env);
   const token = await logInAdmin(first.url);
   const rows = Array.from({ length: ROWS }, (_, i) => `CRASH-${i},Crash part ${i},12.50,5,/images/parts/x.svg`);
   const upload = await fetch(`${first.url}/api/admin/catalog/import?fileName=crash.csv`, {
@@ -86,7 +75,7 @@ async function importCrash(driver: 'pglite' | 'postgres'): Promise<void> {
   await first.stop('SIGKILL');
 
   // On its port again: the instance's name is its DATA_DIR's id, its host and its port (instance-identity.ts).
-  const second = await launch(env, first.port);
+  const second = await harness.launch(env, { port: first.port });
   const after = await call<WireImport>(second.url, 'GET', `/api/admin/catalog/import/${id}`, {
     token: await logInAdmin(second.url),
   });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type ServerProcess, startServer, waitForHealthy } from '../support/server-process.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, call, SESSION_SECRET, scratchDatabase, sleep } from './support.ts';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, call, crashHarness, SESSION_SECRET, scratchDatabase, sleep } from './support.ts';
 
 /*
  * Mail is written to the outbox in the transaction that causes it and sent afterwards (ADR 007). Here the server
@@ -17,31 +17,13 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, call, SESSION_SECRET, scratchDatabase, sle
 
 const SIGN_UPS = 5;
 
-let scratch = '';
+const harness = crashHarness('redline-mail-crash-');
 let smtp: TestSmtpServer | undefined;
-const running = new Set<ServerProcess>();
-const cleanups: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
-  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'redline-mail-crash-'));
   smtp = await startSmtpServer();
+  harness.cleanups.push(() => smtp?.close() ?? Promise.resolve());
 });
-
-afterAll(async () => {
-  for (const server of running) await server.stop('SIGKILL');
-  for (const cleanup of cleanups) await cleanup();
-  await smtp?.close();
-  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-});
-
-async function launch(env: Record<string, string>, port?: number): Promise<ServerProcess> {
-  // Each start asks the OS for a free port: the one a killed server held may meanwhile belong to someone else.
-  const server = startServer(env, port ?? (await freePort()));
-  running.add(server);
-  void server.exited.then(() => running.delete(server));
-  await waitForHealthy(server, 90_000);
-  return server;
-}
 
 /** The verification mails that reached the SMTP server for these addresses, by recipient. */
 function receivedFor(addresses: string[]): Map<string, string[]> {
@@ -70,16 +52,16 @@ async function signUpMailed(url: string, prefix: string): Promise<string> {
   return email;
 }
 
-async function commitThenCrash(driver: 'pglite' | 'postgres'): Promise<void> {
-  if (!smtp) throw new Error('no SMTP server');
-  const dataDir = fs.mkdtempSync(path.join(scratch, `${driver}-`));
+/** A fresh data directory (and, on PostgreSQL, a scratch database) and the environment of a server on them. */
+async function crashSetup(driver: 'pglite' | 'postgres', label: string): Promise<Record<string, string>> {
+  const dataDir = harness.directory(`${label}-${driver}-`);
   let url = '';
   if (driver === 'postgres') {
-    const database = await scratchDatabase('mailcrash');
-    cleanups.push(database.drop);
+    const database = await scratchDatabase(label);
+    harness.cleanups.push(database.drop);
     url = database.url;
   }
-  const env = {
+  return {
     DATABASE_URL: url,
     DATA_DIR: dataDir,
     SESSION_SECRET,
@@ -89,14 +71,18 @@ async function commitThenCrash(driver: 'pglite' | 'postgres'): Promise<void> {
     REDIS_URL: '',
     LOG_LEVEL: 'info',
     TEST_ONLY_FAST_PASSWORD_HASH: 'true',
-    SMTP_URL: smtp.url,
     MAIL_FROM: 'Redline Parts <no-reply@redline.test>',
     MAIL_POLL_SECONDS: '1',
     STATIC_DIR: path.join(dataDir, 'no-web-build'),
   };
+}
+
+async function commitThenCrash(driver: 'pglite' | 'postgres'): Promise<void> {
+  if (!smtp) throw new Error('no SMTP server');
+  const env = { ...(await crashSetup(driver, 'mailcrash')), SMTP_URL: smtp.url };
 
   // 1. Commit: sign-ups are acknowledged while nothing may deliver (the runner is off), then the process is killed.
-  const first = await launch({ ...env, JOBS_ENABLED: 'false' });
+  const first = await harness.launch({ ...env, JOBS_ENABLED: 'false' });
   const addresses: string[] = [];
   for (let i = 0; i < SIGN_UPS; i++) addresses.push(await signUpMailed(first.url, `mailcrash-${driver}-${i}`));
   await sleep(300);
@@ -104,14 +90,14 @@ async function commitThenCrash(driver: 'pglite' | 'postgres'): Promise<void> {
   await first.stop('SIGKILL');
 
   // 2. Restart with jobs on: every committed mail goes out, once.
-  const second = await launch({ ...env, JOBS_ENABLED: 'true' });
+  const second = await harness.launch({ ...env, JOBS_ENABLED: 'true' });
   await waitForAll(addresses, 30_000);
   // Several poll periods more: a second send of the same row would show up here.
   await sleep(3_500);
   await second.stop('SIGKILL');
 
   // 3. Another crash and restart: the outbox knows they were sent, nothing goes out again.
-  const third = await launch({ ...env, JOBS_ENABLED: 'true' });
+  const third = await harness.launch({ ...env, JOBS_ENABLED: 'true' });
   await sleep(3_500);
   await third.stop('SIGTERM');
 
@@ -167,32 +153,11 @@ async function startSilentSmtp(): Promise<{ url: string; connections(): number; 
 async function crashMidSend(driver: 'pglite' | 'postgres'): Promise<void> {
   if (!smtp) throw new Error('no SMTP server');
   const silent = await startSilentSmtp();
-  cleanups.push(silent.close);
-  const dataDir = fs.mkdtempSync(path.join(scratch, `midsend-${driver}-`));
-  let url = '';
-  if (driver === 'postgres') {
-    const database = await scratchDatabase('mailmidsend');
-    cleanups.push(database.drop);
-    url = database.url;
-  }
-  const env = {
-    DATABASE_URL: url,
-    DATA_DIR: dataDir,
-    SESSION_SECRET,
-    ADMIN_EMAIL,
-    ADMIN_PASSWORD,
-    SEED_DEMO_DATA: 'false',
-    REDIS_URL: '',
-    LOG_LEVEL: 'info',
-    TEST_ONLY_FAST_PASSWORD_HASH: 'true',
-    MAIL_FROM: 'Redline Parts <no-reply@redline.test>',
-    MAIL_POLL_SECONDS: '1',
-    JOBS_ENABLED: 'true',
-    STATIC_DIR: path.join(dataDir, 'no-web-build'),
-  };
+  harness.cleanups.push(silent.close);
+  const env = { ...(await crashSetup(driver, 'mailmidsend')), JOBS_ENABLED: 'true' };
 
   // 1. Sign-ups whose mails are claimed and being sent (to a server that never answers) when the process dies.
-  const first = await launch({ ...env, SMTP_URL: silent.url });
+  const first = await harness.launch({ ...env, SMTP_URL: silent.url });
   const addresses: string[] = [];
   for (let i = 0; i < SIGN_UPS; i++) addresses.push(await signUpMailed(first.url, `midsend-${driver}-${i}`));
   const deadline = Date.now() + 10_000;
@@ -204,7 +169,7 @@ async function crashMidSend(driver: 'pglite' | 'postgres'): Promise<void> {
 
   // 2. The same instance restarts (its mail server reachable again): the mails go out at once, not after the lease.
   // On its port again: the instance's name is its DATA_DIR's id, its host and its port (instance-identity.ts).
-  const second = await launch({ ...env, SMTP_URL: smtp.url }, first.port);
+  const second = await harness.launch({ ...env, SMTP_URL: smtp.url }, { port: first.port });
   const servingAt = Date.now();
   await waitForAll(addresses, 30_000);
   const elapsed = Date.now() - servingAt;

@@ -1,9 +1,17 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
+import { afterAll, beforeAll } from 'vitest';
 import { adminConnectionUrl, withAdminClient } from '../support/postgres-admin.ts';
-import { runningServerAt } from '../support/server-process.ts';
+import {
+  freePort,
+  runningServerAt,
+  type ServerProcess,
+  startServer,
+  waitForHealthy,
+} from '../support/server-process.ts';
 
 export const ADMIN_EMAIL = 'resilience-admin@example.com';
 export const ADMIN_PASSWORD = 'resilience-admin-password-1';
@@ -207,5 +215,43 @@ export function faultServerEnv(dataDir: string, extra: Record<string, string> = 
     NODE_ENV: 'test',
     TEST_ONLY_FAST_PASSWORD_HASH: 'true',
     ...extra,
+  };
+}
+
+/**
+ * What a file of crash tests makes and must leave nothing of, whether its tests pass or fail: a scratch directory
+ * (made before the first test, not at import, so a file whose tests are all skipped makes nothing), the servers it
+ * launched (killed at the end) and its other cleanups (scratch databases, stand-in servers), run in order.
+ */
+export function crashHarness(prefix: string) {
+  let scratch = '';
+  const running = new Set<ServerProcess>();
+  const cleanups: (() => Promise<void>)[] = [];
+  beforeAll(() => {
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  });
+  afterAll(async () => {
+    for (const server of running) await server.stop('SIGKILL');
+    for (const cleanup of cleanups) await cleanup();
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  });
+  return {
+    /** A new directory under the scratch directory. */
+    directory(name: string): string {
+      return fs.mkdtempSync(path.join(scratch, name));
+    },
+    cleanups,
+    /**
+     * Starts a server and waits until it is healthy. Each start asks the OS for a free port unless given one (a
+     * restart that must come back as the same instance): the one a killed server held may meanwhile be someone
+     * else's.
+     */
+    async launch(env: Record<string, string>, options: { port?: number; healthyWithinMs?: number } = {}) {
+      const server = startServer(env, options.port ?? (await freePort()));
+      running.add(server);
+      void server.exited.then(() => running.delete(server));
+      await waitForHealthy(server, options.healthyWithinMs ?? 90_000);
+      return server;
+    },
   };
 }
