@@ -1,10 +1,7 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, type ServerProcess, startServer, waitForHealthy } from '../support/server-process.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, call, crashHarness, SESSION_SECRET, scratchDatabase, sleep } from './support.ts';
 
