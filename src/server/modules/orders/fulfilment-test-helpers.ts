@@ -15,15 +15,15 @@ export async function placeOrder(ctx: TestContext, user: TestUser, partId: strin
   return res.json() as { _id: string; total: number; quantity: number };
 }
 
-/** The built-in test gateway's card form paying an intent with 4242…; answers the gateway's response. */
-export function confirmTestCard(ctx: TestContext, user: TestUser, clientSecret: string) {
+/** The built-in test gateway's card form paying an intent (with 4242… unless told); answers the gateway's response. */
+export function confirmTestCard(ctx: TestContext, user: TestUser, clientSecret: string, number = '4242424242424242') {
   return ctx.app.inject({
     method: 'POST',
     url: '/api/payments/test-gateway/confirm',
     headers: user.headers,
     payload: {
       clientSecret,
-      card: { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 1, cvc: '123' },
+      card: { number, expMonth: 12, expYear: new Date().getUTCFullYear() + 1, cvc: '123' },
     },
   });
 }

@@ -8,6 +8,7 @@ import {
   type TestUser,
 } from '../../../../test/support/test-app.ts';
 import { mailOutbox, paymentIntents } from '../../db/schema.ts';
+import { confirmTestCard } from '../orders/fulfilment-test-helpers.ts';
 import { orderRow } from '../orders/order-test-helpers.ts';
 import { intentFor, orderFor } from './payment-test-helpers.ts';
 
@@ -16,22 +17,6 @@ import { intentFor, orderFor } from './payment-test-helpers.ts';
  * died between the two (or the buyer's tab did). The reconciliation job asks the provider about payments still open
  * a minute after their last change and marks the orders paid through the buyer's own confirmation path.
  */
-
-const nextYear = new Date().getUTCFullYear() + 1;
-
-/** The test gateway's card step only: the charge is made, the confirmation (PATCH /api/myorder) never follows. */
-async function chargeOnly(ctx: TestContext, user: TestUser, clientSecret: string, number: string) {
-  return ctx.app.inject({
-    method: 'POST',
-    url: '/api/payments/test-gateway/confirm',
-    headers: user.headers,
-    payload: {
-      clientSecret,
-      card: { number, expMonth: 12, expYear: nextYear, cvc: '123' },
-      billingDetails: { name: 'Ann Buyer', email: user.email },
-    },
-  });
-}
 
 const intentIdOf = (clientSecret: string) => clientSecret.split('_secret_')[0] ?? '';
 
@@ -56,7 +41,8 @@ describeEachDatabase('payment reconciliation with the test gateway', (ctx) => {
     const ann = await createUser(ctx());
     const order = await orderFor(ctx(), ann);
     const { clientSecret } = (await intentFor(ctx(), ann, order._id)).json();
-    expect((await chargeOnly(ctx(), ann, clientSecret, '4242424242424242')).statusCode).toBe(200);
+    // The card step only: the charge is made, the confirmation (PATCH /api/myorder) never follows.
+    expect((await confirmTestCard(ctx(), ann, clientSecret, '4242424242424242')).statusCode).toBe(200);
     // The crash: no confirmation ran. Within the grace minute the job leaves it alone.
     await ctx().app.services.jobs.runScheduled('payment-reconciliation');
     expect((await orderRow(ctx().database.db, order._id))?.paid).toBe(false);
@@ -83,7 +69,7 @@ describeEachDatabase('payment reconciliation with the test gateway', (ctx) => {
     const ann = await createUser(ctx());
     const order = await orderFor(ctx(), ann);
     const { clientSecret } = (await intentFor(ctx(), ann, order._id)).json();
-    expect((await chargeOnly(ctx(), ann, clientSecret, '4000000000000002')).statusCode).toBe(402);
+    expect((await confirmTestCard(ctx(), ann, clientSecret, '4000000000000002')).statusCode).toBe(402);
     await ctx().app.services.payments.reconcilePending(new Date(Date.now() + 120_000));
     expect(await orderRow(ctx().database.db, order._id)).toMatchObject({ paid: false, status: 'unpaid' });
   });
