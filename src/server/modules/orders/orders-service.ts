@@ -128,8 +128,8 @@ export class OrdersService {
 
   /**
    * The statement that reserves stock is the guard; a refusal is explained by the shared order rule against the part
-   * as that statement found it, then by the hold caps the statement says refused it. When both would have allowed the order, another buyer
-   * changed the part in the meantime: one more attempt sees it as it is now. The order-placed mail is enqueued in the
+   * as that statement found it, then by the hold caps the statement says refused it. When both would have allowed the
+   * order, another buyer changed the part in the meantime: one more attempt sees it as it is now. The order-placed mail is enqueued in the
    * placing transaction as its document, from the order as placed (the delivery job renders it). `clientAddress` is
    * the request's address (the per-address hold cap; only its keyed hash is kept).
    */
