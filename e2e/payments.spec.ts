@@ -189,6 +189,18 @@ test('each payment asks for one payment intent and none after it, however the or
     page.off('request', onConfirm);
     page.off('response', onOrder);
   }
+
+  // One order on its own page: one intent too.
+  const [single] = await ordersOfOwnPart(request, customer.token, 1);
+  const before = intents.length;
+  await page.goto(`/dashboard/payment/${single}`);
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry (MM / YY)').fill(`12${nextYear}`);
+  await page.getByLabel('CVC').fill('123');
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+  await expect(page.getByText('Your Payment Is Completed!')).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(intents.length - before, 'intent requests for one order').toBe(1);
   expect(refused).toEqual([]);
 });
 
