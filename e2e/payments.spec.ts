@@ -73,6 +73,10 @@ test('a customer pays with 4242 4242 4242 4242 and My Order shows it paid', asyn
   await page.getByLabel('CVC').fill('123');
   await pay.click();
   await expect(page.getByText('Your Payment Is Completed!')).toBeVisible();
+  // The heading and the amount say it is paid now, no longer what to pay.
+  await expect(page.getByRole('heading', { name: `Paid for ${name}` })).toBeVisible();
+  await expect(page.getByText('Paid: $49.00')).toBeVisible();
+  await expect(page.getByText(/Please Pay/)).toHaveCount(0);
   const idText = await page.getByText(/Your Transaction Id:/).textContent();
   const transactionId = /pi_[A-Za-z0-9]+/.exec(idText ?? '')?.[0];
   expect(transactionId).toBeTruthy();
@@ -89,6 +93,115 @@ test('a customer pays with 4242 4242 4242 4242 and My Order shows it paid', asyn
   await page.goto(`/dashboard/payment/${orderId}`);
   await expect(page.getByText('This order is already paid.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Pay', exact: true })).toHaveCount(0);
+});
+
+/** One part of this test's own with `count` orders of 1 PCS for it (one admin sign-in for them all). */
+async function ordersOfOwnPart(request: APIRequestContext, token: string, count: number, price = 12) {
+  const part = await request.post('/api/part', {
+    headers: await adminHeaders(request),
+    data: {
+      name: `Lever ${Math.random().toString(36).slice(2, 8)}`,
+      desription: 'Brake lever for browser tests.',
+      img: '/images/parts/brake-disc.svg',
+      price,
+      availablequantity: 40,
+      minimunorder: 1,
+    },
+  });
+  if (!part.ok()) throw new Error(`adding a part failed: ${part.status()} ${await part.text()}`);
+  const { _id: partId } = (await part.json()) as { _id: string };
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const order = await request.post('/api/myorder', {
+      headers: { authorization: `Bearer ${token}` },
+      data: { partId, quantity: 1, address: '1 Test Track', phone: '555-0100' },
+    });
+    if (!order.ok()) throw new Error(`ordering failed: ${order.status()} ${await order.text()}`);
+    ids.push(((await order.json()) as { _id: string })._id);
+  }
+  return ids;
+}
+
+test('each payment asks for one payment intent and none after it, however the orders refresh', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const customer = await signUpViaApi(request, 'Ivy Intent');
+  await useToken(page, customer.token);
+  const intents: string[] = [];
+  const refused: string[] = [];
+  page.on('request', (req) => {
+    if (req.method() === 'POST' && new URL(req.url()).pathname === '/api/create-payment-intent')
+      intents.push(req.url());
+  });
+  page.on('response', (res) => {
+    if (res.status() === 409) refused.push(`${res.request().method()} ${new URL(res.url()).pathname}`);
+  });
+
+  for (let round = 0; round < 3; round++) {
+    const ids = await ordersOfOwnPart(request, customer.token, 3);
+    // Once the payment is confirmed, the last order's refreshed answer is held until the others' have arrived: the
+    // page then sees two of its orders paid and one not, as it did whenever the network answered in that order.
+    let confirmed = false;
+    let othersAnswered = 0;
+    let releaseLast = () => {};
+    const othersDone = new Promise<void>((resolve) => {
+      releaseLast = resolve;
+    });
+    const onConfirm = (req: import('@playwright/test').Request) => {
+      if (new URL(req.url()).pathname === '/api/payments/confirm') confirmed = true;
+    };
+    const onOrder = (res: import('@playwright/test').Response) => {
+      const path = new URL(res.url()).pathname;
+      if (confirmed && ids.slice(0, -1).some((id) => path === `/api/myorder/${id}`)) {
+        othersAnswered += 1;
+        if (othersAnswered >= ids.length - 1) releaseLast();
+      }
+    };
+    page.on('request', onConfirm);
+    page.on('response', onOrder);
+    const last = `**/api/myorder/${ids.at(-1)}`;
+    await page.route(last, async (route) => {
+      if (confirmed) await othersDone;
+      await route.continue();
+    });
+
+    const before = intents.length;
+    await page.goto(`/dashboard/pay?orders=${ids.join(',')}`);
+    await expect(page.getByRole('heading', { name: 'Please Pay for 3 Orders' })).toBeVisible();
+    await expect(page.getByText('Please Pay: $36.00')).toBeVisible();
+    const pay = page.getByRole('button', { name: 'Pay', exact: true });
+    await expect(pay).toBeEnabled();
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByLabel('Expiry (MM / YY)').fill(`12${nextYear}`);
+    await page.getByLabel('CVC').fill('123');
+    await pay.click();
+    await expect(page.getByText('Your Payment Is Completed!')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Paid for 3 Orders' })).toBeVisible();
+    await expect(page.getByText('Paid: $36.00')).toBeVisible();
+    await expect(page.getByText(/Please Pay/)).toHaveCount(0);
+    // Every refresh the payment started has answered (the held one last) before the intents are counted.
+    await othersDone;
+    await page.waitForLoadState('networkidle');
+    expect(intents.length - before, `intent requests in round ${round + 1}`).toBe(1);
+    await page.unroute(last);
+    page.off('request', onConfirm);
+    page.off('response', onOrder);
+  }
+
+  // One order on its own page: one intent too.
+  const [single] = await ordersOfOwnPart(request, customer.token, 1);
+  const before = intents.length;
+  await page.goto(`/dashboard/payment/${single}`);
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry (MM / YY)').fill(`12${nextYear}`);
+  await page.getByLabel('CVC').fill('123');
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+  await expect(page.getByText('Your Payment Is Completed!')).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(intents.length - before, 'intent requests for one order').toBe(1);
+  expect(refused).toEqual([]);
 });
 
 test('a declined card shows the provider’s message in red and leaves the order unpaid', async ({ page, request }) => {

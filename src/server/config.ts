@@ -212,6 +212,11 @@ const configSchema = z
      * stock as they found it (on the shelf plus what they hold), never below the minimum order. `off`: no cap.
      */
     ORDER_NEW_ACCOUNT_HOLD_PERCENT: z.union([z.literal('off'), z.coerce.number().int().min(1).max(100)]).default(50),
+    /**
+     * How long an order stays unpaid before its buyer is mailed how to pay (the payment-reminder job): a buyer who
+     * pays at once gets the receipt only. At or beyond ORDER_HOLD_HOURS the order expires first and no such mail goes.
+     */
+    PAYMENT_REMINDER_DELAY_SECONDS: z.coerce.number().int().min(0).max(604_800).default(1800),
     /** Where the 'new paid order' mail goes; unset: to every admin. */
     ORDER_NOTIFY_EMAIL: optionalString.refine(
       (value) => value === undefined || EMAIL_PATTERN.test(value),

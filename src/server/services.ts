@@ -39,6 +39,8 @@ import { OrderExportRepository } from './modules/orders/order-export-repository.
 import { OrderPayments } from './modules/orders/order-payment-port.ts';
 import { type HoldLimits, OrderRepository } from './modules/orders/order-repository.ts';
 import { OrdersService } from './modules/orders/orders-service.ts';
+import { PaymentReminderRepository } from './modules/orders/payment-reminder-repository.ts';
+import { PaymentReminders, paymentReminderPeriodSeconds } from './modules/orders/payment-reminders.ts';
 import { PaymentRepository } from './modules/payments/payment-repository.ts';
 import { createPaymentProvider } from './modules/payments/payment-settings.ts';
 import { PaymentsService } from './modules/payments/payments-service.ts';
@@ -63,6 +65,8 @@ interface Services {
   garage: GarageService;
   reviews: ReviewsService;
   orders: OrdersService;
+  /** The please-pay mail for orders still unpaid PAYMENT_REMINDER_DELAY_SECONDS after placing (its job's work). */
+  paymentReminders: PaymentReminders;
   payments: PaymentsService;
   /** Admin refunds and Stripe's refund and dispute webhooks. */
   refunds: RefundsService;
@@ -114,6 +118,7 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
   // Built after the jobs (they kick its mail); the expiry job reads it when the runner starts.
   let orders: OrdersService | undefined;
   let payments: PaymentsService | undefined;
+  let paymentReminders: PaymentReminders | undefined;
   const jobs = createBackgroundJobs({
     database,
     config,
@@ -125,6 +130,12 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
         name: 'order-expiry',
         every: { seconds: ORDER_EXPIRY_PERIOD_SECONDS },
         run: async () => void (await orders?.expireOverdue()),
+      },
+      // Orders still unpaid PAYMENT_REMINDER_DELAY_SECONDS after placing: their buyers are mailed how to pay.
+      {
+        name: 'payment-reminder',
+        every: { seconds: paymentReminderPeriodSeconds(config.PAYMENT_REMINDER_DELAY_SECONDS) },
+        run: async () => void (await paymentReminders?.remindDue()),
       },
       // Payments the provider took but whose confirmation never ran (a crash, a closed tab) mark their orders paid.
       {
@@ -233,10 +244,14 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
     addresses: addressBook,
     holdLimits,
     addressSecret: settings.sessionSecret,
-    mail: {
-      links: orderLinkSet,
+  });
+  paymentReminders = new PaymentReminders({
+    records: new PaymentReminderRepository(db),
+    mail: jobs,
+    settings: {
+      delaySeconds: config.PAYMENT_REMINDER_DELAY_SECONDS,
       holdHours: config.ORDER_HOLD_HOURS,
-      kick: () => jobs.kick(),
+      links: orderLinkSet,
     },
   });
 
@@ -275,6 +290,7 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
     garage: new GarageService(new GarageRepository(db), vehicleRecords),
     reviews: new ReviewsService(new ReviewRepository(db)),
     orders,
+    paymentReminders,
     payments,
     refunds,
     jobs,

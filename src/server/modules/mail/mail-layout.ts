@@ -108,8 +108,21 @@ export function mailTextParts(document: MailDocument): { subject: string; text: 
   return { subject: oneLine(document.subject), text: plainText(document) };
 }
 
+/**
+ * The label column of every details block, one fixed width: the blocks of a mail (one per order, then the totals)
+ * are separate tables, and only a fixed label width starts their values at the same x.
+ */
+const DETAILS_LABEL_WIDTH = 132;
+
+/**
+ * Long words (an email address, a transaction id, a URL) wrap inside the card instead of widening the mail past a
+ * phone's screen. Both properties: `overflow-wrap: anywhere` for current clients, `word-break: break-word` for
+ * older WebKit ones.
+ */
+const WRAP_LONG_WORDS = { overflowWrap: 'anywhere', wordBreak: 'break-word' } as const;
+
 function layout(rx: ReactEmail, doc: MailDocument): ReactNode {
-  const text = { color: BRAND.ink, fontSize: '16px', lineHeight: '24px', margin: '0 0 16px' };
+  const text = { color: BRAND.ink, fontSize: '16px', lineHeight: '24px', margin: '0 0 16px', ...WRAP_LONG_WORDS };
   const small = { color: BRAND.muted, fontSize: '13px', lineHeight: '20px', margin: '0 0 8px' };
   return h(
     rx.Html,
@@ -238,7 +251,8 @@ function renderBlock(
           width: '100%',
           cellPadding: 0,
           cellSpacing: 0,
-          style: { borderCollapse: 'collapse', margin: '0 0 16px' },
+          // Fixed layout: the columns keep their widths whatever a value's length, and a long value wraps.
+          style: { borderCollapse: 'collapse', tableLayout: 'fixed', width: '100%', margin: '0 0 16px' },
         },
         h(
           'tbody',
@@ -249,7 +263,17 @@ function renderBlock(
               { key: row },
               h(
                 'td',
-                { style: { ...text, color: BRAND.muted, padding: '4px 12px 4px 0', verticalAlign: 'top' } },
+                {
+                  width: DETAILS_LABEL_WIDTH,
+                  style: {
+                    ...text,
+                    color: BRAND.muted,
+                    width: `${DETAILS_LABEL_WIDTH}px`,
+                    boxSizing: 'border-box',
+                    padding: '4px 12px 4px 0',
+                    verticalAlign: 'top',
+                  },
+                },
                 label,
               ),
               h('td', { style: { ...text, padding: '4px 0', fontWeight: 600, verticalAlign: 'top' } }, value),

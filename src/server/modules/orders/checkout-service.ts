@@ -9,19 +9,11 @@ import type { Database, Transaction } from '../../db/client.ts';
 import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { AddressBookPort, Destination } from '../accounts/ports.ts';
-import { checkoutPlacedMail, enqueueMail, type OrderLinks } from '../mail/ports.ts';
 import { clientAddressKey } from './client-address.ts';
 import { holdRefusalError } from './hold-refusals.ts';
-import { toMailOrder, toWireOrder } from './order-mapper.ts';
+import { toWireOrder } from './order-mapper.ts';
 import { refusalDetail } from './order-refusals.ts';
-import type { CheckoutLineState, HoldLimits, HoldState, OrderRepository, OrderRow } from './order-repository.ts';
-
-/** What the checkout needs to mail what it placed (the order mails). */
-export interface CheckoutMail {
-  links: OrderLinks;
-  holdHours: number;
-  kick(): void;
-}
+import type { CheckoutLineState, HoldLimits, HoldState, OrderRepository } from './order-repository.ts';
 
 /** The cart as checkout sees it (a port the cart module fills, ADR 006). */
 export interface CheckoutCartPort {
@@ -61,7 +53,6 @@ export class CheckoutService {
   readonly #addresses: AddressBookPort;
   readonly #holdLimits: HoldLimits;
   readonly #addressSecret: string;
-  readonly #mail: CheckoutMail | undefined;
 
   constructor(deps: {
     db: Database;
@@ -71,10 +62,7 @@ export class CheckoutService {
     holdLimits: HoldLimits;
     /** Keys the hash of the client address kept on each order (the app's secret). */
     addressSecret: string;
-    /** The checkout's order-placed mail. */
-    mail?: CheckoutMail;
   }) {
-    this.#mail = deps.mail;
     this.#db = deps.db;
     this.#orders = deps.orders;
     this.#cart = deps.cart;
@@ -101,7 +89,6 @@ export class CheckoutService {
     const place = (tx: Transaction) => this.placeCheckout(tx, user, checkoutId, destination, placedFromKey);
     try {
       const orders = db instanceof PgTransaction ? await place(db) : await db.transaction(place);
-      this.#mail?.kick();
       const totalCents = orders.reduce((sum, order) => sum + Math.round(order.total * 100), 0);
       return { checkoutId, orders, total: centsToDollars(totalCents) };
     } catch (error) {
@@ -136,13 +123,13 @@ export class CheckoutService {
   /**
    * THE one function that places a checkout's orders, inside the caller's transaction: take the cart's lines (locked
    * and removed), save the address, place every line (lock the parts in id order, then reserve the stock and write
-   * the orders in one statement), enqueue the mail.
+   * the orders in one statement). No mail: the please-pay mail goes only for orders still unpaid later
+   * (payment-reminders.ts), so a buyer who pays at once is not asked to pay.
    * Anything a placed checkout must also do belongs here, in this transaction. Throws CheckoutRefused (rolling
    * everything back, the cart included) when any line cannot be placed, naming every such line and why.
    *
    * Round trips: the cart, the address (one statement: upsert and prune), the parts' lock, the lines (one statement
-   * for all of them), the mail; the mail is written as its document and rendered when it is delivered, not in this
-   * transaction.
+   * for all of them).
    */
   async placeCheckout(
     tx: Transaction,
@@ -174,15 +161,7 @@ export class CheckoutService {
       tx,
     );
     if (!result.ok) throw new CheckoutRefused(lineRefusals(result.lines));
-    if (this.#mail) await enqueueMail(tx, this.#placedMail(user, result.orders, this.#mail));
     return result.orders.map(toWireOrder);
-  }
-
-  #placedMail(user: SessionUser, rows: readonly OrderRow[], mail: CheckoutMail) {
-    const orders = rows.map(toMailOrder);
-    const payUrl = mail.links.payAll(orders.map((order) => order.id));
-    const document = checkoutPlacedMail({ orders, buyerName: user.displayName, payUrl }, mail.holdHours);
-    return { kind: 'order-placed', to: user.email, document };
   }
 }
 

@@ -125,11 +125,20 @@ describeEachDatabase('order detail, shipping and delivery', (ctx) => {
     expect(bodiless.json()).toMatchObject({ status: 'shipped', carrier: null, trackingNumber: null });
   });
 
-  it('mails the buyer when an order is placed (what to pay, a link to pay) and a receipt when it is paid', async () => {
+  it('mails the buyer what to pay (a link to pay) once the order is unpaid after the delay, and a receipt when it is paid', async () => {
     const ann = await createUser(ctx(), { displayName: 'Ann Mail' });
     const admin = await createUser(ctx(), { admin: true });
     const part = await insertPart(ctx().database.db, { name: 'Brake Lever', priceCents: 1999, availableQuantity: 40 });
     const order = await placeOrder(ctx(), ann, part.id, 2);
+    // Nothing at placing, nor before PAYMENT_REMINDER_DELAY_SECONDS; then one mail, and only one.
+    const reminders = ctx().app.services.paymentReminders;
+    expect(await outboxMails(ctx(), ann.email, 'order-placed')).toHaveLength(0);
+    await reminders.remindDue();
+    expect(await outboxMails(ctx(), ann.email, 'order-placed')).toHaveLength(0);
+    const later = new Date(Date.now() + (ctx().config.PAYMENT_REMINDER_DELAY_SECONDS + 60) * 1000);
+    await reminders.remindDue(later);
+    await reminders.remindDue(later);
+    expect(await outboxMails(ctx(), ann.email, 'order-placed')).toHaveLength(1);
     const [placed] = await outboxMails(ctx(), ann.email, 'order-placed');
     expect(placed?.subject).toContain('$39.98');
     expect(placed?.text).toContain(`/dashboard/payment/${order._id}`);
@@ -156,7 +165,7 @@ describeEachDatabase('order detail, shipping and delivery', (ctx) => {
     expect(await outboxMails(ctx(), ann.email, 'payment-receipt')).toHaveLength(1);
   });
 
-  it('mails one order-placed mail per checkout, listing every order with one link to pay for all', async () => {
+  it('mails one please-pay mail per checkout left unpaid, listing every order with one link to pay for all', async () => {
     const ann = await createUser(ctx(), { displayName: 'Ann Cart' });
     const pads = await insertPart(ctx().database.db, { name: 'Brake Pads', priceCents: 1500, availableQuantity: 40 });
     const disc = await insertPart(ctx().database.db, { name: 'Brake Disc', priceCents: 6000, availableQuantity: 40 });
@@ -180,6 +189,8 @@ describeEachDatabase('order detail, shipping and delivery', (ctx) => {
     });
     expect(checkout.statusCode, checkout.body).toBe(201);
     const ids = checkout.json().orders.map((o: { _id: string }) => o._id);
+    const later = new Date(Date.now() + (ctx().config.PAYMENT_REMINDER_DELAY_SECONDS + 60) * 1000);
+    await ctx().app.services.paymentReminders.remindDue(later);
     const mails = await outboxMails(ctx(), ann.email, 'order-placed');
     expect(mails).toHaveLength(1);
     expect(mails[0]?.subject).toContain('$90.00');

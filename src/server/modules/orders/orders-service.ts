@@ -17,11 +17,9 @@ import type { SessionUser } from '../../plugins/auth.ts';
 import { sameEmail } from '../accounts/ports.ts';
 import {
   enqueueMail,
-  type MailDocument,
   type OrderLinks,
   orderCancelledMail,
   orderDeliveredMail,
-  orderPlacedMail,
   orderShippedMail,
 } from '../mail/ports.ts';
 import { clientAddressKey } from './client-address.ts';
@@ -129,9 +127,9 @@ export class OrdersService {
   /**
    * The statement that reserves stock is the guard; a refusal is explained by the shared order rule against the part
    * as that statement found it, then by the hold caps the statement says refused it. When both would have allowed the
-   * order, another buyer changed the part in the meantime: one more attempt sees it as it is now. The order-placed mail is enqueued in the
-   * placing transaction as its document, from the order as placed (the delivery job renders it). `clientAddress` is
-   * the request's address (the per-address hold cap; only its keyed hash is kept).
+   * order, another buyer changed the part in the meantime: one more attempt sees it as it is now. No mail is written
+   * here: the please-pay mail goes only if the order is still unpaid later (payment-reminders.ts). `clientAddress`
+   * is the request's address (the per-address hold cap; only its keyed hash is kept).
    */
   async place(
     user: SessionUser,
@@ -153,18 +151,8 @@ export class OrdersService {
       phone: body.phone ?? '',
     };
     for (let attempt = 1; ; attempt++) {
-      const result = await db.transaction(async (tx) => {
-        const placed = await this.#orders.place(order, this.#settings.holdLimits, tx);
-        if (placed.ok) {
-          const document = this.#placedMail(placed.order);
-          await enqueueMail(tx, { kind: 'order-placed', to: placed.order.email, document });
-        }
-        return placed;
-      });
-      if (result.ok) {
-        this.#mail.kick();
-        return toWireOrder(result.order);
-      }
+      const result = await db.transaction((tx) => this.#orders.place(order, this.#settings.holdLimits, tx));
+      if (result.ok) return toWireOrder(result.order);
       if (!result.part) throw partNotFound();
       const check = checkOrderQuantity(result.part, body.quantity);
       if (!check.ok) throw refusalError(check);
@@ -173,10 +161,6 @@ export class OrdersService {
       // Still racing after a second look: what other buyers took is what is missing.
       if (attempt === 2) throw refusalError(stockOutRefusal(result.part.availableQuantity));
     }
-  }
-
-  #placedMail(row: OrderRow): MailDocument {
-    return orderPlacedMail(toMailOrder(row), this.#settings.links, this.#settings.holdHours);
   }
 
   /** The caller's orders (an admin may name another buyer's email), one page at a time, with the total. */

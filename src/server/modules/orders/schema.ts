@@ -49,6 +49,11 @@ export const orders = pgTable(
     placedFromKey: text('placed_from_key'),
     /** Placed by an account that had no paid order yet: counted against the shop-wide cap on new accounts' holds. */
     heldByNewAccount: boolean('held_by_new_account').notNull().default(false),
+    /**
+     * When the please-pay mail was written: not at placing (a buyer who pays at once gets only the receipt) but by
+     * the payment-reminder job, once the order has stayed unpaid PAYMENT_REMINDER_DELAY_SECONDS. Null: not yet.
+     */
+    paymentReminderAt: timestamp('payment_reminder_at', { withTimezone: true }),
   },
   (t) => [
     check('orders_quantity_positive', sql`${t.quantity} > 0`),
@@ -71,6 +76,10 @@ export const orders = pgTable(
     index('orders_checkout_idx').on(t.checkoutId).where(sql`${t.checkoutId} is not null`),
     // The expiry job reads the oldest unpaid orders; the hold limit sums a buyer's unpaid units of a part.
     index('orders_unpaid_created_idx').on(t.createdAt).where(sql`${t.status} = 'unpaid'`),
+    // The payment-reminder job reads the oldest unpaid orders not yet reminded.
+    index('orders_unreminded_created_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'unpaid' and ${t.paymentReminderAt} is null`),
     index('orders_unpaid_user_part_idx').on(t.userId, t.partId).where(sql`${t.status} = 'unpaid'`),
     // The caps on unpaid holds across accounts: per client address and part, per part for new accounts, and
     // whether a buyer has ever paid (what makes an account no longer new).

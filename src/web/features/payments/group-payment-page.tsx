@@ -54,34 +54,38 @@ export function GroupPaymentPage({ group, addressStep, confirm }: GroupPaymentPr
 function GroupPanel({ orders, addressStep, confirm }: { orders: Order[] } & Omit<GroupPaymentProps, 'group'>) {
   const { user } = useAuth();
   const [paid, setPaid] = useState<ConfirmPaymentResponse | null>(null);
-  const [recording, setRecording] = useState(false);
+  // The orders a confirmed payment is being recorded for. Recording it refreshes the orders one by one, so for a
+  // moment some read paid and some not: the page keeps showing (and asking no new intent for) the orders it paid,
+  // where a narrower unpaid list would have asked the server for an intent for orders already paid (answered 409).
+  const [recording, setRecording] = useState<readonly Order[] | null>(null);
   const unpaid = orders.filter((order) => order.status === 'unpaid');
   const unaddressed = unpaid.filter((order) => order.address.trim() === '');
-  const ready = paid === null && unpaid.length > 0 && unaddressed.length === 0;
+  const ready = paid === null && recording === null && unpaid.length > 0 && unaddressed.length === 0;
   const config = useQuery({ ...paymentsConfigQueryOptions, enabled: ready });
   const intent = useQuery({
-    ...groupPaymentIntentQueryOptions(unpaid.map((order) => order._id)),
+    ...groupPaymentIntentQueryOptions((recording ?? unpaid).map((order) => order._id)),
     enabled: ready,
   });
   const name = user?.displayName || orders[0]?.userName || 'there';
   const email = user?.email ?? orders[0]?.email ?? '';
-  const totalCents = unpaid.reduce((sum, order) => sum + Math.round(order.total * 100), 0);
 
   const onSucceeded = async (transactionId: string) => {
-    setRecording(true);
+    setRecording(unpaid);
     try {
       setPaid(await confirm(transactionId));
     } finally {
-      setRecording(false);
+      setRecording(null);
     }
   };
 
-  const shown = paid ? paid.orders : unpaid;
+  const shown = paid ? paid.orders : (recording ?? unpaid);
+  const totalCents = shown.reduce((sum, order) => sum + Math.round(order.total * 100), 0);
+  const count = `${shown.length} ${shown.length === 1 ? 'Order' : 'Orders'}`;
   return (
     <div className="bg-white border rounded p-3 p-md-4">
       <p className="mb-1">Hello, {name}</p>
       <h1 id="payment-title" className="h3">
-        Please Pay for {shown.length} {shown.length === 1 ? 'Order' : 'Orders'}
+        {paid ? `Paid for ${count}` : `Please Pay for ${count}`}
       </h1>
       {shown.length > 0 ? (
         <ul className="list-unstyled mb-2">
@@ -96,8 +100,13 @@ function GroupPanel({ orders, addressStep, confirm }: { orders: Order[] } & Omit
         </ul>
       ) : null}
       {paid ? (
-        <PaidNotice transactionId={paid.transactionId}>{toastMessages.paymentCompleted}</PaidNotice>
-      ) : unpaid.length === 0 && !recording ? (
+        <>
+          <p className="fs-5">
+            Paid: <strong>{formatUsd(totalCents / 100)}</strong>
+          </p>
+          <PaidNotice transactionId={paid.transactionId}>{toastMessages.paymentCompleted}</PaidNotice>
+        </>
+      ) : unpaid.length === 0 && recording === null ? (
         <EmptyState>
           <p className="mb-2">There is nothing left to pay here.</p>
           <Link to={paths.dashboard.myOrder}>Back to My Order</Link>
@@ -107,7 +116,7 @@ function GroupPanel({ orders, addressStep, confirm }: { orders: Order[] } & Omit
           <p className="fs-5">
             Please Pay: <strong>{formatUsd(totalCents / 100)}</strong>
           </p>
-          {unaddressed.length > 0 ? (
+          {unaddressed.length > 0 && recording === null ? (
             addressStep(unaddressed.map((order) => order._id))
           ) : (
             <CardStep config={config} intent={intent} billing={{ name, email }} onSucceeded={onSucceeded} />

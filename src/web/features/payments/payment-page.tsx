@@ -65,9 +65,13 @@ function PaymentPanel({ order, markPaid, addressStep }: { order: Order; markPaid
   const unpaid = !order.paid && paidWith === null;
   // Nothing is paid that cannot be shipped; an order placed without an address gets one first.
   const needsAddress = unpaid && order.address.trim() === '';
-  const config = useQuery({ ...paymentsConfigQueryOptions, enabled: unpaid && !needsAddress });
-  const intent = useQuery({ ...paymentIntentQueryOptions(order._id), enabled: unpaid && !needsAddress });
+  // No intent is asked for while a payment is recorded or once it is: the order is paid, and the server refuses one.
+  const payable = unpaid && !needsAddress && !recording;
+  const config = useQuery({ ...paymentsConfigQueryOptions, enabled: payable });
+  const intent = useQuery({ ...paymentIntentQueryOptions(order._id), enabled: payable });
   const name = user?.displayName || order.userName || 'there';
+  // Paid by this page, or before it (not while this page's own payment is still being recorded).
+  const paid = paidWith !== null || (order.paid && !recording);
 
   const onSucceeded = async (transactionId: string) => {
     setRecording(true);
@@ -83,10 +87,11 @@ function PaymentPanel({ order, markPaid, addressStep }: { order: Order; markPaid
     <div className="bg-white border rounded p-3 p-md-4">
       <p className="mb-1">Hello, {name}</p>
       <h1 id="payment-title" className="h3">
-        Please Pay for {order.name}
+        {paid ? `Paid for ${order.name}` : `Please Pay for ${order.name}`}
       </h1>
       <p className="fs-5">
-        Please Pay: <strong>{formatUsd(order.total)}</strong>
+        {paid ? 'Paid: ' : 'Please Pay: '}
+        <strong>{formatUsd(order.total)}</strong>
         <span className="small text-body-secondary d-block">
           {order.quantity} PCS × {formatUsd(order.price)}
         </span>
