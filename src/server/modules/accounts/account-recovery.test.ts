@@ -473,7 +473,11 @@ describeEachDatabase('password rules and hashing', (ctx) => {
       });
       expect(res.statusCode, password).toBe(400);
       // The sentence alone, as the form shows it; the field is named in the details.
-      expect(res.json().error).toEqual({ code: 'invalid_data', message, details: [{ path: 'body.password', message }] });
+      expect(res.json().error).toEqual({
+        code: 'invalid_data',
+        message,
+        details: [{ path: 'body.password', message }],
+      });
     }
     expect(await databaseChecksum(ctx().database.db)).toEqual(before);
     const ok = await ctx().app.inject({

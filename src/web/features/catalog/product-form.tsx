@@ -97,8 +97,8 @@ export function ProductForm({ adminEmail, part, submitLabel, onSubmit, onCancel,
       const outcome = await onSubmit(values);
       if (outcome === 'reset') form.reset(initialProductValues(undefined));
     } catch (error) {
-      applyServerFieldErrors(form, error);
-      toast.error(errorMessage(error));
+      // A message about a field shows under it; only the others need the toast.
+      if (!applyServerFieldErrors(form, error)) toast.error(errorMessage(error));
     }
   });
 

@@ -32,8 +32,8 @@ export function Component() {
     try {
       await add.mutateAsync(values);
     } catch (error) {
-      applyServerFieldErrors(form, error);
-      toast.error(errorMessage(error));
+      // A message about a field shows under it; only the others need the toast.
+      if (!applyServerFieldErrors(form, error)) toast.error(errorMessage(error));
       return;
     }
     toast.success(reviewAddedMessage);
