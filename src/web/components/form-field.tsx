@@ -2,7 +2,7 @@ import { type ComponentProps, useEffect } from 'react';
 import Form from 'react-bootstrap/Form';
 import { type FieldValues, get, type Path, type UseFormReturn } from 'react-hook-form';
 import { errorMessage } from '../lib/api-client.ts';
-import { applyServerFieldErrors, isFieldError } from '../lib/form.ts';
+import { applyServerFieldErrors, messageAboveFields } from '../lib/form.ts';
 
 type ControlProps = Omit<ComponentProps<typeof Form.Control>, 'name' | 'isInvalid'>;
 
@@ -75,15 +75,15 @@ export function FormError<T extends FieldValues>({
   error: unknown;
   form?: UseFormReturn<T, unknown, FieldValues>;
 }) {
-  const underFields = form ? isFieldError(form.getValues(), error) : false;
+  const message = form ? messageAboveFields(form.getValues(), error) : error ? errorMessage(error) : null;
   useEffect(() => {
     // Once per failed submit (each is a new error): the user's edits may clear a field's message before the next.
     if (form) applyServerFieldErrors(form, error);
   }, [form, error]);
-  if (!error || underFields) return null;
+  if (!message) return null;
   return (
     <p className="text-danger small" role="alert">
-      {errorMessage(error)}
+      {message}
     </p>
   );
 }

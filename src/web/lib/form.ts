@@ -1,5 +1,5 @@
 import { type FieldValues, get, type Path, type UseFormReturn } from 'react-hook-form';
-import { ApiError } from './api-client.ts';
+import { ApiError, errorMessage } from './api-client.ts';
 
 /** What an empty number input holds; typed as number because the schema's input type says so. */
 export const blankNumber = '' as unknown as number;
@@ -29,28 +29,33 @@ export function serverFieldErrors(values: object, error: unknown): ServerFieldEr
 }
 
 /**
+ * What of a failed submit is left to say above the form (or in a toast) once the messages about its fields are
+ * under them: the whole message when none is, the other details' messages when some are, null when nothing is left.
+ */
+export function messageAboveFields(values: object, error: unknown): string | null {
+  if (!error) return null;
+  const fields = serverFieldErrors(values, error);
+  if (fields.length === 0) return errorMessage(error);
+  const placed = new Set(fields.map(({ field }) => `body.${field}`));
+  const rest = new Set<string>();
+  for (const detail of (error as ApiError).details as { path?: unknown; message?: unknown }[]) {
+    if (typeof detail?.path === 'string' && placed.has(detail.path)) continue;
+    rest.add(typeof detail?.message === 'string' ? detail.message : (error as ApiError).message);
+  }
+  return rest.size > 0 ? [...rest].join(' ') : null;
+}
+
+/**
  * Shows each server message that names a field of the form under that field, as the form's own check would, and
- * moves the focus to the first one. True when the whole error went under fields: nothing is left to show above the
- * form or in a toast.
+ * moves the focus to the first one. Answers what is left to show above the form or in a toast (null: nothing).
  */
 export function applyServerFieldErrors<T extends FieldValues>(
   form: UseFormReturn<T, unknown, unknown>,
   error: unknown,
-): boolean {
-  const fields = serverFieldErrors(form.getValues(), error);
-  fields.forEach(({ field, message }, index) => {
+): string | null {
+  const values = form.getValues();
+  serverFieldErrors(values, error).forEach(({ field, message }, index) => {
     form.setError(field as Path<T>, { type: 'server', message }, { shouldFocus: index === 0 });
   });
-  return fields.length > 0 && fields.length === countDetails(error);
-}
-
-/** Whether an error is shown under fields of a form (so not above it): see `applyServerFieldErrors`. */
-export function isFieldError(values: object, error: unknown): boolean {
-  const fields = serverFieldErrors(values, error);
-  return fields.length > 0 && fields.length === countDetails(error);
-}
-
-function countDetails(error: unknown): number {
-  if (!(error instanceof ApiError) || !error.details) return 0;
-  return new Set(error.details.map((detail) => (detail as { path?: unknown })?.path)).size;
+  return messageAboveFields(values, error);
 }

@@ -1,6 +1,5 @@
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import { toast } from 'react-toastify/unstyled';
-import { errorMessage } from '../../lib/api-client.ts';
 import { applyServerFieldErrors } from '../../lib/form.ts';
 
 /** A form's submit handler: runs `save` with the checked values; a refusal goes under its field (400), else in a toast. */
@@ -13,7 +12,8 @@ export function submitOrShow<T extends FieldValues, Output>(
       await save(values);
     } catch (error) {
       // A message about a field shows under it; only the others need the toast.
-      if (!applyServerFieldErrors(form, error)) toast.error(errorMessage(error));
+      const rest = applyServerFieldErrors(form, error);
+      if (rest) toast.error(rest);
     }
   });
 }
