@@ -109,8 +109,9 @@ test('an unknown part says so clearly', async ({ page, request }) => {
   const customer = await signUpViaApi(request);
   await useToken(page, customer.token);
   await page.goto('/part/00000000-0000-4000-8000-000000000000');
-  await expect(page.getByRole('heading', { name: 'This part does not exist' })).toBeVisible();
-  await expect(page.getByRole('link', { name: 'See All Parts' })).toBeVisible();
+  // The app's not-found page, as for any address that names nothing (more in messages.spec.ts).
+  await expect(page.getByRole('heading', { name: 'OPPS! Page Not Found' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Back to home' })).toBeVisible();
 });
 
 test('My Order lists the order and deletes it after Confirm Delete, giving the stock back', async ({

@@ -662,6 +662,8 @@ function expectErrorShape(res: Awaited<ReturnType<typeof send>>, label: string) 
   const body = res.json() as { error?: { code?: unknown; message?: unknown } };
   expect(typeof body.error?.code, label).toBe('string');
   expect(typeof body.error?.message, label).toBe('string');
+  // The message is shown to a person as it is: the field it is about is in `details[].path`, never in the sentence.
+  expect(body.error?.message, label).not.toMatch(/\b(body|params|query|querystring|headers)(\.|\)|$)/);
 }
 
 const ROUTES = Object.keys(routeSchemas);

@@ -190,8 +190,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
         path: `${error.validationContext ?? 'body'}${issue.instancePath.replaceAll('/', '.')}`.replace(/\.$/, ''),
         message: issue.message,
       }));
-      const first = details[0];
-      const message = first ? `${first.message} (${first.path})` : 'The request is not valid.';
+      // The message is for a person (forms show it as it is): the sentence alone. Which field it is about stays in
+      // `details[].path`, where the web app reads it to put the message under that field.
+      const message = details[0]?.message || 'The request is not valid.';
       return reply.status(400).send(errorBody('invalid_data', message, details));
     }
     if (isResponseSerializationError(error)) {

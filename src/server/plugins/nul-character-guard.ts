@@ -37,7 +37,7 @@ export async function refuseNulCharacters(request: FastifyRequest): Promise<void
   const path =
     nulPath(request.params, 'params') ?? nulPath(request.query, 'query') ?? nulPath(request.body, 'body') ?? undefined;
   if (path) {
-    throw new InvalidError(`Text cannot contain a NUL character (${path}).`, [
+    throw new InvalidError('Text cannot contain a NUL character.', [
       { path, message: 'Text cannot contain a NUL character' },
     ]);
   }

@@ -1,7 +1,8 @@
-import type { ComponentProps } from 'react';
+import { type ComponentProps, useEffect } from 'react';
 import Form from 'react-bootstrap/Form';
 import { type FieldValues, get, type Path, type UseFormReturn } from 'react-hook-form';
 import { errorMessage } from '../lib/api-client.ts';
+import { applyServerFieldErrors, messageAboveFields } from '../lib/form.ts';
 
 type ControlProps = Omit<ComponentProps<typeof Form.Control>, 'name' | 'isInvalid'>;
 
@@ -62,12 +63,27 @@ export function FormField<T extends FieldValues>({
   );
 }
 
-/** A failed submit's message under the form, announced at once; nothing while there is no error. */
-export function FormError({ error }: { error: unknown }) {
-  if (!error) return null;
+/**
+ * A failed submit's message, announced at once; nothing while there is no error. Given the form, a server message
+ * about one of its fields (a 400 naming `body.password`) goes under that field instead, as the form's own check
+ * would put it, and only a message about no field of the form shows here.
+ */
+export function FormError<T extends FieldValues>({
+  error,
+  form,
+}: {
+  error: unknown;
+  form?: UseFormReturn<T, unknown, FieldValues>;
+}) {
+  const message = form ? messageAboveFields(form.getValues(), error) : error ? errorMessage(error) : null;
+  useEffect(() => {
+    // Once per failed submit (each is a new error): the user's edits may clear a field's message before the next.
+    if (form) applyServerFieldErrors(form, error);
+  }, [form, error]);
+  if (!message) return null;
   return (
     <p className="text-danger small" role="alert">
-      {errorMessage(error)}
+      {message}
     </p>
   );
 }

@@ -4,18 +4,23 @@ import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Row, { type RowProps } from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
-import { errorMessage } from '../lib/api-client.ts';
+import { errorMessage, worthRetrying } from '../lib/api-client.ts';
 
-/** The error state every list shares: what went wrong, and a way to try again. */
+/**
+ * The error state every list shares: what went wrong, and a way to try again when that may help (an outage, not a
+ * refusal such as a malformed address, which would only answer the same).
+ */
 export function LoadError({ error, onRetry, what }: { error: unknown; onRetry(): void; what: string }) {
   return (
     <Alert variant="danger" className="d-flex flex-wrap align-items-center justify-content-between gap-2" role="alert">
       <span>
         Could not load {what}. {errorMessage(error)}
       </span>
-      <Button variant="outline-danger" size="sm" onClick={onRetry}>
-        Try again
-      </Button>
+      {worthRetrying(error) ? (
+        <Button variant="outline-danger" size="sm" onClick={onRetry}>
+          Try again
+        </Button>
+      ) : null}
     </Alert>
   );
 }

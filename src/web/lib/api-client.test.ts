@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiOnce, newIdempotencyKey, SubmitKeys } from './api-client.ts';
+import { ApiError, apiOnce, namesNothing, newIdempotencyKey, SubmitKeys, worthRetrying } from './api-client.ts';
 
 /** The browser globals apiRequest reads (this suite runs in Node): the page's origin, and fetch. */
 const fetchMock = vi.fn<typeof fetch>();
@@ -69,5 +69,28 @@ describe('SubmitKeys: one key per form state', () => {
     const key = new SubmitKeys().keyFor({ partId: 'p' });
     await apiOnce('/myorder', { method: 'POST', body: { partId: 'p' } }, key);
     expect(keyOf(0)).toBe(key);
+  });
+});
+
+describe('which failures name nothing, and which are worth asking again', () => {
+  const invalid = (path: string) => new ApiError(400, 'invalid_data', 'x', [{ path, message: 'x' }]);
+
+  it('a 404, or a 400 about the address itself, names nothing: the not-found page, not a retry', () => {
+    expect(namesNothing(new ApiError(404, 'not_found', 'This part does not exist.'))).toBe(true);
+    expect(namesNothing(invalid('params.id'))).toBe(true);
+    // A bad query or body is the page's own mistake, not a missing page.
+    expect(namesNothing(invalid('query.vehicle'))).toBe(false);
+    expect(namesNothing(invalid('body.quantity'))).toBe(false);
+    expect(namesNothing(new ApiError(503, 'service_unavailable', 'x'))).toBe(false);
+    expect(namesNothing(new Error('x'))).toBe(false);
+  });
+
+  it('offers to try again after an outage, never after an answer that would be the same', () => {
+    for (const status of [0, 500, 502, 503, 507, 408, 429])
+      expect(worthRetrying(new ApiError(status, 'x', 'x')), String(status)).toBe(true);
+    for (const status of [400, 401, 403, 404, 409, 422])
+      expect(worthRetrying(new ApiError(status, 'x', 'x')), String(status)).toBe(false);
+    // A failed schema check or a chunk that did not load: asking again may help.
+    expect(worthRetrying(new Error('Failed to fetch dynamically imported module'))).toBe(true);
   });
 });

@@ -214,6 +214,28 @@ function safeParse(text: string): unknown {
   }
 }
 
+/**
+ * The address names nothing: a 404, or a 400 about the address itself (a malformed id, which can never name
+ * anything either). Asking again cannot help; the page to show is the not-found page.
+ */
+export function namesNothing(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  if (error.status === 404) return true;
+  return (
+    error.status === 400 &&
+    (error.details ?? []).some((detail) => String((detail as { path?: unknown })?.path).startsWith('params.'))
+  );
+}
+
+/**
+ * Whether asking again may help: the network, the server's own failures (5xx) and "not now" answers (408, 429).
+ * Any other 4xx is the same answer the next time, so no page offers to try again after one.
+ */
+export function worthRetrying(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return true;
+  return error.status === 0 || error.status >= 500 || error.status === 408 || error.status === 429;
+}
+
 /** A sentence to show a person for any thrown value. */
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiError) return error.message;

@@ -88,8 +88,7 @@ const invalidLinkToken = () => new AppError(400, 'invalid_token', accountMessage
 
 /** A password the rules refuse, answered like a validation error of that field. */
 function passwordRefused(field: string, problem: string): InvalidError {
-  const path = `body.${field}`;
-  return new InvalidError(`${problem} (${path})`, [{ path, message: problem }]);
+  return new InvalidError(problem, [{ path: `body.${field}`, message: problem }]);
 }
 
 interface AccountsDependencies {

@@ -189,7 +189,7 @@ describeEachDatabase('GET /api/part', (ctx) => {
       expect(malformed.json()).toEqual({
         error: {
           code: 'invalid_data',
-          message: 'Provide A Valid Id (params.id)',
+          message: 'Provide A Valid Id',
           details: [{ path: 'params.id', message: 'Provide A Valid Id' }],
         },
       });

@@ -195,6 +195,17 @@ describeEachDatabase(
         expect(res.json().error.code).toBe('invalid_data');
       }
       expect(await databaseChecksum(ctx().database.db)).toEqual(before);
+      // The message is the spec's sentence alone (a form shows it); which field it is about is in the details.
+      const zero = await ctx().app.inject({
+        method: 'POST',
+        url: '/api/myorder',
+        headers: user.headers,
+        payload: { partId: part.id, quantity: 0 },
+      });
+      expect(zero.json().error).toMatchObject({
+        message: 'Quantity Must Be At Least 1',
+        details: [{ path: 'body.quantity', message: 'Quantity Must Be At Least 1' }],
+      });
     });
 
     it('sells exactly the last 50 units to 200 simultaneous buyers, never below zero', async () => {

@@ -2,9 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { PartGallery } from '../../components/part-gallery.tsx';
 import { partQueryOptions } from '../../features/catalog/parts-api.ts';
+import { Component as NotFoundPage } from '../../features/content/not-found-page.tsx';
 import { FitBadge, fitText } from '../../features/fitment/fit-badge.tsx';
 import { FitmentList, summariseFitment } from '../../features/fitment/fitment-list.tsx';
 import { PurchasePage } from '../../features/orders/purchase-page.tsx';
+import { namesNothing } from '../../lib/api-client.ts';
 import { useForgetVanishedVehicle, useGarage } from '../../lib/current-vehicle.tsx';
 
 /**
@@ -30,6 +32,9 @@ export function Component() {
   // A 404 naming the vehicle may mean the vehicle is gone, not the part.
   useForgetVanishedVehicle(part.error);
   const notFit = details && vehicle && fit === 'doesNotFit' ? vehicle : null;
+  // No such part (or an id that cannot be one): the address names no page, as an unknown address does. The server
+  // answered this address 404 already; trying again would only get the same answer.
+  if (part.isError && !details && namesNothing(part.error)) return <NotFoundPage />;
   return (
     <PurchasePage
       part={part}

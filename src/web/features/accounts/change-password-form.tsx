@@ -8,7 +8,6 @@ import { paths } from '../../../shared/paths.ts';
 import { FormError, FormField } from '../../components/form-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { ApiError } from '../../lib/api-client.ts';
-import { applyServerFieldErrors } from '../../lib/form.ts';
 import { NewPasswordFields } from './new-password-fields.tsx';
 import { type ChangePasswordValues, changePasswordFormSchema } from './password-forms.ts';
 import { useChangePassword } from './use-account-mutations.ts';
@@ -41,16 +40,14 @@ export function ChangePasswordForm({ email, hasPassword }: { email: string; hasP
           toast.success(toastMessages.passwordChanged);
         },
         onError: (error) => {
+          // A refused new password (a 400 naming it) goes under its field through FormError.
           if (error instanceof ApiError && error.code === 'wrong_password') {
             form.setError('currentPassword', { type: 'server', message: error.message }, { shouldFocus: true });
-          } else {
-            applyServerFieldErrors(form, error);
           }
         },
       },
     ),
   );
-  const fieldErrors = Object.keys(form.formState.errors).length > 0;
 
   return (
     <Form noValidate onSubmit={submit} aria-labelledby="change-password-title">
@@ -64,7 +61,9 @@ export function ChangePasswordForm({ email, hasPassword }: { email: string; hasP
         autoComplete="current-password"
       />
       <NewPasswordFields form={form} name="newPassword" />
-      {fieldErrors ? null : <FormError error={change.error} />}
+      {change.error instanceof ApiError && change.error.code === 'wrong_password' ? null : (
+        <FormError error={change.error} form={form} />
+      )}
       <SubmitButton busy={change.isPending} busyLabel="Changing your password…" className="btn-brand">
         Change Password
       </SubmitButton>

@@ -47,7 +47,7 @@ export function Component() {
                 {forgot.error.message}
               </Alert>
             ) : (
-              <FormError error={forgot.error} />
+              <FormError error={forgot.error} form={form} />
             )}
             <SubmitButton busy={forgot.isPending} busyLabel="Sending…">
               Send Reset Link

@@ -66,7 +66,7 @@ export function Component() {
             <FormField form={form} name="name" label="Name" autoComplete="name" />
             <FormField form={form} name="email" label="Email" type="email" autoComplete="email" />
             <FormField form={form} name="password" label="Password" type="password" autoComplete="new-password" />
-            <FormError error={register.error} />
+            <FormError error={register.error} form={form} />
             <SubmitButton busy={register.isPending} busyLabel="Signing you up…">
               SignUp
             </SubmitButton>

@@ -10,7 +10,6 @@ import { FormError } from '../../components/form-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-context.tsx';
-import { applyServerFieldErrors } from '../../lib/form.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { AuthCard } from './auth-card.tsx';
 import { NewPasswordFields } from './new-password-fields.tsx';
@@ -42,12 +41,10 @@ export function Component() {
           toast.success(message);
           navigate(paths.login, { replace: true });
         },
-        onError: (error) => applyServerFieldErrors(form, error),
       },
     ),
   );
   const badLink = !token || isBadLink(reset.error);
-  const fieldErrors = Object.keys(form.formState.errors).length > 0;
 
   return (
     <AuthCard title="Set A New Password">
@@ -66,7 +63,7 @@ export function Component() {
         <Form noValidate onSubmit={submit}>
           <NewPasswordFields form={form} name="password" />
           {/* A refused password shows under its field (the server's rule, e.g. too common); anything else here. */}
-          {fieldErrors ? null : <FormError error={reset.error} />}
+          <FormError error={reset.error} form={form} />
           <SubmitButton busy={reset.isPending} busyLabel="Saving your new password…">
             Set New Password
           </SubmitButton>

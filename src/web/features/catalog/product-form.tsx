@@ -11,7 +11,6 @@ import { NO_PHOTO_IMAGE } from '../../../shared/schemas/media.ts';
 import type { PartDetails, PartInput } from '../../../shared/schemas/parts.ts';
 import { FormField } from '../../components/form-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
-import { errorMessage } from '../../lib/api-client.ts';
 import { applyServerFieldErrors } from '../../lib/form.ts';
 import { categoryOptions } from './category-options.ts';
 import { FitmentRowsField } from './fitment-rows-field.tsx';
@@ -97,8 +96,9 @@ export function ProductForm({ adminEmail, part, submitLabel, onSubmit, onCancel,
       const outcome = await onSubmit(values);
       if (outcome === 'reset') form.reset(initialProductValues(undefined));
     } catch (error) {
-      applyServerFieldErrors(form, error);
-      toast.error(errorMessage(error));
+      // A message about a field shows under it; only the others need the toast.
+      const rest = applyServerFieldErrors(form, error);
+      if (rest) toast.error(rest);
     }
   });
 

@@ -1,9 +1,8 @@
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import { toast } from 'react-toastify/unstyled';
-import { errorMessage } from '../../lib/api-client.ts';
 import { applyServerFieldErrors } from '../../lib/form.ts';
 
-/** A form's submit handler: runs `save` with the checked values; a refusal goes under its field (400) and in a toast. */
+/** A form's submit handler: runs `save` with the checked values; a refusal goes under its field (400), else in a toast. */
 export function submitOrShow<T extends FieldValues, Output>(
   form: UseFormReturn<T, unknown, Output>,
   save: (values: Output) => Promise<void>,
@@ -12,8 +11,9 @@ export function submitOrShow<T extends FieldValues, Output>(
     try {
       await save(values);
     } catch (error) {
-      applyServerFieldErrors(form, error);
-      toast.error(errorMessage(error));
+      // A message about a field shows under it; only the others need the toast.
+      const rest = applyServerFieldErrors(form, error);
+      if (rest) toast.error(rest);
     }
   });
 }

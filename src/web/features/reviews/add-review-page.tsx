@@ -8,7 +8,6 @@ import { REVIEW_AVATARS } from '../../../shared/schemas/review-image.ts';
 import { type ReviewInput, reviewInputSchema } from '../../../shared/schemas/reviews.ts';
 import { FormField } from '../../components/form-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
-import { errorMessage } from '../../lib/api-client.ts';
 import { applyServerFieldErrors, blankNumber } from '../../lib/form.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { useAddReview } from './use-add-review.ts';
@@ -32,8 +31,9 @@ export function Component() {
     try {
       await add.mutateAsync(values);
     } catch (error) {
-      applyServerFieldErrors(form, error);
-      toast.error(errorMessage(error));
+      // A message about a field shows under it; only the others need the toast.
+      const rest = applyServerFieldErrors(form, error);
+      if (rest) toast.error(rest);
       return;
     }
     toast.success(reviewAddedMessage);
