@@ -32,6 +32,8 @@ export const users = pgTable(
     // Emails are unique whatever their case: "Ann@x.com" and "ann@x.com" are one person.
     uniqueIndex('users_email_lower_unique').on(sql`lower(${t.email})`),
     uniqueIndex('users_google_subject_unique').on(t.googleSubject),
+    // The users list's order, oldest account first (keyset paging reads a page as a range of this index).
+    index('users_created_at_idx').on(t.createdAt, t.id),
     check('users_email_length', sql`char_length(${t.email}) between 3 and 254`),
   ],
 );
