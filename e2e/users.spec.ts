@@ -70,7 +70,10 @@ test('an admin searches the users and pages through the matches at 375 px, by ke
   // Nobody: the empty state names the search, and Clear search brings everyone back.
   await box.fill(`${tag}-nobody`);
   await box.press('Enter');
-  await expect(page.getByText(`No users match “${tag}-nobody”.`)).toBeVisible();
+  const nobody = `No users match “${tag}-nobody”.`;
+  // Shown once (the empty state), and read out once (the count's status, hidden on screen then).
+  await expect(page.getByText(nobody).and(page.locator(':not([role="status"])'))).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: nobody })).toHaveClass(/visually-hidden/);
   await expectAccessible(page);
   await page.getByRole('button', { name: 'Clear search' }).click();
   await expect(box).toHaveValue('');

@@ -155,12 +155,15 @@ export function Component() {
           </Button>
         ) : null}
       </Form>
-      {/* Read out when a search or a page has loaded: how many users there are to look through. */}
-      <p className="small text-body-secondary mb-2" role="status">
+      {/* Read out when a search or a page has loaded: how many users there are to look through. When there are
+          none the empty state below says so on screen, so here it is only read out. */}
+      <p className={`small text-body-secondary mb-2${users.data?.total === 0 ? ' visually-hidden' : ''}`} role="status">
         {users.data && !users.isError
-          ? q
-            ? `${plural(users.data.total)} match “${q}”.`
-            : `${plural(users.data.total)}.`
+          ? users.data.total === 0 && q
+            ? `No users match “${q}”.`
+            : q
+              ? `${plural(users.data.total)} match “${q}”.`
+              : `${plural(users.data.total)}.`
           : ''}
       </p>
       {users.isError ? (
