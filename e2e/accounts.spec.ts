@@ -163,11 +163,14 @@ test.describe('accounts', () => {
     ]);
     await dashboardMenu(page).getByRole('link', { name: 'Users' }).click();
     await expect(page.getByRole('heading', { name: 'Users', level: 1 })).toBeVisible();
-    const row = page.getByRole('row').filter({ hasText: customer.email });
-    await expect(row.getByRole('button', { name: /Make Admin/ })).toBeVisible();
+    // The seeded admin is the oldest account (the first page); the new customer is found by searching.
     await expect(
       page.getByRole('row').filter({ hasText: admin.email }).getByText('Admin', { exact: true }),
     ).toBeVisible();
+    await page.getByRole('searchbox', { name: 'Search by name or email' }).fill(customer.email);
+    await page.keyboard.press('Enter');
+    const row = page.getByRole('row').filter({ hasText: customer.email });
+    await expect(row.getByRole('button', { name: /Make Admin/ })).toBeVisible();
     await expectAccessible(page);
 
     await row.getByRole('button', { name: /Make Admin/ }).click();

@@ -147,10 +147,18 @@ test('Add A Product takes photos chosen before the product exists and uploads th
   const found = (await (await request.get(`/api/part?q=${encodeURIComponent(name)}`)).json()) as { _id: string }[];
   expect(found).toHaveLength(1);
   const details = await (await request.get(`/api/part/${found[0]?._id}`)).json();
-  // The second file (the 700 px square PNG) was made main before saving.
+  // The second file (the 700 px square PNG) was made main before saving; each is kept at its own width too.
   expect(details.photos.map((p: { width: number; height: number }) => [p.width, p.height])).toEqual([
-    [640, 640],
-    [640, 427],
+    [700, 700],
+    [900, 600],
   ]);
   expect(details.img).toBe(details.photos[0].url);
+
+  // The browser may pick the 700 px file: the purchase screen's gallery lists it in its srcset.
+  await page.goto(`/part/${found[0]?._id}`);
+  const gallery = page.getByRole('region', { name: `Photos of ${name}` });
+  await expect(gallery.getByRole('button', { name: `Zoom in: ${name}, 1 of 2` }).locator('img')).toHaveAttribute(
+    'srcset',
+    /-640\.webp 640w, \S+-700\.webp 700w$/,
+  );
 });

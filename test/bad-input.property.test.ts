@@ -11,6 +11,7 @@ import {
   resetPasswordBodySchema,
   signupBodySchema,
   tokenRequestBodySchema,
+  usersQuerySchema,
   verifyEmailBodySchema,
 } from '../src/shared/schemas/accounts.ts';
 import { newAddressBodySchema, shipToSchema } from '../src/shared/schemas/addresses.ts';
@@ -95,7 +96,7 @@ const routeSchemas: Record<string, { body?: ZodType; query?: ZodType; params?: Z
   'GET /api/me': {},
   'PUT /api/user/{email}': { params: emailParamsSchema, body: tokenRequestBodySchema },
   'GET /api/admin/{email}': { params: emailParamsSchema },
-  'GET /api/user': {},
+  'GET /api/user': { query: usersQuerySchema },
   'PUT /api/user/admin/{email}': { params: emailParamsSchema },
   'GET /api/profile': {},
   'POST /api/profile': { body: profileBodySchema },

@@ -11,13 +11,16 @@
  * it, with zod, are in cursor.ts.
  */
 
-/** The orders a cursor can belong to: the parts list's sorts ('catalogue' is its default, oldest first), the order lists. */
-export const cursorOrders = ['catalogue', 'newest', 'price_asc', 'price_desc', 'name', 'orders'] as const;
+/**
+ * The orders a cursor can belong to: the parts list's sorts ('catalogue' is its default, oldest first), the order
+ * lists, the users list (oldest account first).
+ */
+export const cursorOrders = ['catalogue', 'newest', 'price_asc', 'price_desc', 'name', 'orders', 'users'] as const;
 export type CursorOrder = (typeof cursorOrders)[number];
 
 /** A position: the order (`o`), the row's sort key (`k`) and its id (`i`). */
 export type CursorPayload =
-  | { o: 'catalogue' | 'newest' | 'orders'; k: string; i: string }
+  | { o: 'catalogue' | 'newest' | 'orders' | 'users'; k: string; i: string }
   | { o: 'price_asc' | 'price_desc'; k: number; i: string }
   | { o: 'name'; k: string; i: string };
 
@@ -52,6 +55,7 @@ function readPayload(value: unknown): CursorPayload | undefined {
     case 'catalogue':
     case 'newest':
     case 'orders':
+    case 'users':
       return isTimestampKey(k) ? { o, k, i } : undefined;
     case 'price_asc':
     case 'price_desc':

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkCursorQuery, cursorQuery } from '../cursor.ts';
 import { validationMessages as m } from '../messages.ts';
 import { httpUrlSchema } from './common.ts';
 
@@ -88,6 +89,25 @@ export const userListItemSchema = z.object({
   admin: z.boolean(),
 });
 export type UserListItem = z.infer<typeof userListItemSchema>;
+
+/** The most users one page of `GET /api/user` holds. */
+export const USERS_MAX_LIMIT = 500;
+
+/**
+ * `GET /api/user`: without parameters every user (the spec's "list of all users"), oldest account first; `q` keeps
+ * those whose email or name contains it (any case), `limit` and `offset` or a cursor (`after`/`before`, keyset
+ * paging as the order lists) page it. The total is in `X-Total-Count`.
+ */
+export const usersQuerySchema = z
+  .strictObject({
+    q: z.string().trim().max(254, 'Search With At Most 254 Characters').optional().describe('Part of an email or name'),
+    limit: z.coerce.number().int().min(1).max(USERS_MAX_LIMIT).optional().describe('Page size; without it, all'),
+    offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
+    after: cursorQuery.optional().describe('The page after this cursor (not with `offset`)'),
+    before: cursorQuery.optional().describe('The page before this cursor'),
+  })
+  .superRefine((query, ctx) => checkCursorQuery(query, 'users', ctx));
+export type UsersQuery = z.infer<typeof usersQuerySchema>;
 
 export const makeAdminResponseSchema = z.object({ modifiedCount: z.number().int().min(0) });
 export type MakeAdminResponse = z.infer<typeof makeAdminResponseSchema>;

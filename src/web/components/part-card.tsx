@@ -54,12 +54,15 @@ export function partStock(part: Pick<Part, 'availablequantity' | 'minimunorder'>
 const CARD_SIZES = '(min-width: 1200px) 400px, (min-width: 768px) 50vw, 100vw';
 
 /**
- * An uploaded main photo's `img` is its 640 px WebP; its 320 px one always exists beside it, so a phone's
- * card can take the smaller file. Links and the demo pictures have no srcset.
+ * An uploaded main photo's `img` is its 640 px WebP, or its own width when the original is narrower (a 600 px
+ * photo's is 600); whenever that is wider than 320 px its 320 px one exists beside it, so a phone's card can take
+ * the smaller file. Links, the demo pictures and photos stored at one width only have no srcset.
  */
 function uploadedSrcSet(img: string): string | undefined {
-  const match = /^(\/uploads\/parts\/[a-f0-9]+)-640\.webp$/.exec(img);
-  return match ? `${match[1]}-320.webp 320w, ${img} 640w` : undefined;
+  const match = /^(\/uploads\/parts\/[a-f0-9]+)-(\d+)\.webp$/.exec(img);
+  const width = Number(match?.[2]);
+  if (!match || !(width > 320 && width <= 640)) return undefined;
+  return `${match[1]}-320.webp 320w, ${img} ${width}w`;
 }
 
 /** One part as the spec shows it everywhere: image, name, price per unit, stock, minimum order, description. */

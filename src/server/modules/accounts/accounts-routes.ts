@@ -23,11 +23,13 @@ import {
   tokenRequestBodySchema,
   tokenResponseSchema,
   userListItemSchema,
+  usersQuerySchema,
   verifyEmailBodySchema,
   verifyEmailResponseSchema,
 } from '../../../shared/schemas/accounts.ts';
 import { publicUrl } from '../../config.ts';
 import { AppError } from '../../errors.ts';
+import { pageLinks } from '../../page-links.ts';
 import { currentUser, requireAdmin, requireUser } from '../../plugins/auth.ts';
 import { bearerAuth, errorResponses } from '../../route-schemas.ts';
 import { createAbuseLimits } from './abuse-limits.ts';
@@ -312,12 +314,23 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
       schema: {
         tags: ['accounts'],
         summary: 'All users (admin)',
+        description:
+          'Oldest account first; without parameters, every user. `q` keeps users whose email or name contains it ' +
+          '(any case, trimmed); `limit` (at most 500) and `offset` page the list, or `after`/`before` a cursor ' +
+          '(keyset paging: `X-Next-Cursor`, `X-Prev-Cursor` and `Link` name the pages beside this one); the total ' +
+          'is in the `X-Total-Count` header.',
         security: bearerAuth,
-        response: { 200: z.array(userListItemSchema), ...errorResponses(401, 403) },
+        querystring: usersQuerySchema,
+        response: { 200: z.array(userListItemSchema), ...errorResponses(400, 401, 403) },
       },
       onRequest: requireAdmin,
     },
-    async () => accounts.listUsers(),
+    async (request, reply) => {
+      const page = await accounts.listUsers(request.query);
+      reply.header('x-total-count', String(page.total));
+      pageLinks(reply, request.url, page);
+      return page.items;
+    },
   );
 
   app.put(

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import { decodeCursor, encodeCursor } from '../../../shared/cursor.ts';
 import { accountMessages } from '../../../shared/messages.ts';
 import type {
   AuthResponse,
@@ -8,6 +9,7 @@ import type {
   Me,
   SignupBody,
   UserListItem,
+  UsersQuery,
   VerifyEmailResponse,
 } from '../../../shared/schemas/accounts.ts';
 import type { Database, Transaction } from '../../db/client.ts';
@@ -100,6 +102,14 @@ interface AccountsDependencies {
   mail: MailKick;
   links: AccountLinks;
   log: FastifyBaseLogger;
+}
+
+/** A page of the users list on the wire: the users, how many match, the cursors of the pages beside it. */
+export interface UserListPage {
+  items: UserListItem[];
+  total: number;
+  nextCursor: string | null;
+  prevCursor: string | null;
 }
 
 /**
@@ -216,9 +226,27 @@ export class AccountsService {
     return { admin: user.isAdmin };
   }
 
-  async listUsers(): Promise<UserListItem[]> {
-    const rows = await this.#users.list();
-    return rows.map((row) => ({ _id: row.id, email: row.email, displayName: row.displayName, admin: row.isAdmin }));
+  /** The users list (admin): a search over email and name, one page, the count and the cursors beside it. */
+  async listUsers(query: UsersQuery = {}): Promise<UserListPage> {
+    // The query schema has already checked the cursors: each decodes to a position of the users order.
+    const position = (text: string | undefined) => (text === undefined ? undefined : decodeCursor(text));
+    const result = await this.#users.list(query.q, {
+      limit: query.limit,
+      offset: query.offset,
+      after: position(query.after),
+      before: position(query.before),
+    });
+    return {
+      items: result.rows.map((row) => ({
+        _id: row.id,
+        email: row.email,
+        displayName: row.displayName,
+        admin: row.isAdmin,
+      })),
+      total: result.total,
+      nextCursor: result.next ? encodeCursor(result.next) : null,
+      prevCursor: result.prev ? encodeCursor(result.prev) : null,
+    };
   }
 
   async makeAdmin(email: string): Promise<{ modifiedCount: number }> {

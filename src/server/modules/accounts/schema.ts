@@ -32,6 +32,11 @@ export const users = pgTable(
     // Emails are unique whatever their case: "Ann@x.com" and "ann@x.com" are one person.
     uniqueIndex('users_email_lower_unique').on(sql`lower(${t.email})`),
     uniqueIndex('users_google_subject_unique').on(t.googleSubject),
+    // The users list's order, oldest account first (keyset paging reads a page as a range of this index).
+    index('users_created_at_idx').on(t.createdAt, t.id),
+    // The users list's search, `ILIKE '%…%'` on either column: trigram indexes answer it without reading every user.
+    index('users_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
+    index('users_display_name_trgm_idx').using('gin', t.displayName.op('gin_trgm_ops')),
     check('users_email_length', sql`char_length(${t.email}) between 3 and 254`),
   ],
 );

@@ -1,5 +1,7 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, isNull, or, type SQL, sql } from 'drizzle-orm';
+import type { CursorPayload } from '../../../shared/cursor.ts';
 import type { Database, Transaction } from '../../db/client.ts';
+import { type KeyColumn, keysetBeyond, keysetOrder, keysetPage, type Page, withPage } from '../../db/paging.ts';
 import { profiles, users } from '../../db/schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
@@ -8,6 +10,33 @@ type Executor = Database | Transaction;
 export type RemoveAdminOutcome = 'removed' | 'not_admin' | 'not_found' | 'last_admin';
 
 const byEmail = (email: string) => sql`lower(${users.email}) = lower(${email.trim()})`;
+
+/** A row of the users list. */
+export type UserListRow = Pick<UserRow, 'id' | 'email' | 'displayName' | 'isAdmin'>;
+
+/** A page of the users list: by offset, or after or before a cursor of the 'users' order. */
+export interface UserPage extends Page {
+  after?: CursorPayload | undefined;
+  before?: CursorPayload | undefined;
+}
+
+/** A page of users, how many match, and the positions of the pages beside it. */
+export interface UserListResult {
+  rows: UserListRow[];
+  total: number;
+  next?: CursorPayload;
+  prev?: CursorPayload;
+}
+
+/** Oldest account first, the id as tie-breaker, exactly as `users_created_at_idx` (created_at, id) holds it. */
+const oldestFirst: KeyColumn[] = [
+  { expr: sql`${users.createdAt}`, dir: 'asc', nulls: 'last' },
+  { expr: sql`${users.id}`, dir: 'asc', nulls: 'last' },
+];
+/** `created_at` to the microsecond, as a cursor holds it (a Date has milliseconds only and would skip or repeat). */
+const createdAtKey = sql<string>`to_char(${users.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+/** `text` anywhere in a column: LIKE's own characters in it match themselves. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Data access for users and their profiles. Emails are matched without regard to case, as the unique index is. */
 export class UserRepository {
@@ -26,11 +55,48 @@ export class UserRepository {
     return row;
   }
 
-  async list(): Promise<Pick<UserRow, 'id' | 'email' | 'displayName' | 'isAdmin'>[]> {
-    return this.#db
-      .select({ id: users.id, email: users.email, displayName: users.displayName, isAdmin: users.isAdmin })
-      .from(users)
-      .orderBy(asc(users.createdAt), asc(users.id));
+  /**
+   * The users whose email or name contains `search` (any case; all without one), oldest account first: one page and
+   * the count. After (or before) a cursor the page is a range of `users_created_at_idx` from its position, so a deep
+   * page costs what the first does; one row more than the page is read to know whether there is another.
+   */
+  async list(search: string | undefined, page: UserPage = {}): Promise<UserListResult> {
+    const text = search?.trim();
+    const where: SQL | undefined = text
+      ? or(ilike(users.email, containing(text)), ilike(users.displayName, containing(text)))
+      : undefined;
+    const position = page.after ?? page.before;
+    const direction = page.before ? 'backward' : 'forward';
+    const beyond = position
+      ? keysetBeyond(oldestFirst, [sql`${position.k}::timestamptz`, sql`${position.i}::uuid`], direction)
+      : undefined;
+    const query = withPage(
+      this.#db
+        .select({
+          id: users.id,
+          email: users.email,
+          displayName: users.displayName,
+          isAdmin: users.isAdmin,
+          createdAtKey,
+        })
+        .from(users)
+        .where(and(where, beyond))
+        .orderBy(...keysetOrder(oldestFirst, direction))
+        .$dynamic(),
+      { limit: page.limit === undefined ? undefined : page.limit + 1, offset: page.offset },
+    );
+    const [read, totals] = await Promise.all([query, this.#db.select({ total: count() }).from(users).where(where)]);
+    const { rows, next, prev } = keysetPage(
+      read,
+      { limit: page.limit, direction, afterSomething: position !== undefined || (page.offset ?? 0) > 0 },
+      (row): CursorPayload => ({ o: 'users', k: row.createdAtKey, i: row.id }),
+    );
+    return {
+      rows: rows.map(({ createdAtKey: _key, ...row }) => row),
+      total: totals[0]?.total ?? 0,
+      ...(next ? { next } : {}),
+      ...(prev ? { prev } : {}),
+    };
   }
 
   /** Every admin's address (the 'new paid order' mail goes to each when ORDER_NOTIFY_EMAIL is unset). */

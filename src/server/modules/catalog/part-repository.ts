@@ -121,7 +121,7 @@ interface PartPage extends Page {
 }
 
 /** A list order that pages by cursor: the sorts, and the catalogue order of the unsorted list (not relevance). */
-type KeyedOrder = Exclude<CursorOrder, 'orders'>;
+type KeyedOrder = Exclude<CursorOrder, 'orders' | 'users'>;
 
 /** The columns an order is made of: the table's, or the facet statement's `scoped` rows. */
 interface OrderColumns {

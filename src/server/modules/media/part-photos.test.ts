@@ -86,9 +86,9 @@ describeEachDatabase('part photos (issue 14)', (ctx) => {
     const photos = third.json();
     expect(photos).toHaveLength(3);
     expect(photos.map((p: { main: boolean }) => p.main)).toEqual([true, false, false]);
-    // A 300 px original is stored once, at its own width; an 800 px one at 320 and 640.
+    // A 300 px original is stored once, at its own width; an 800 px one at 320, 640 and its own 800.
     expect(photos[2].srcset).toMatch(/-300\.webp 300w$/);
-    expect(photos[1].srcset.split(', ')).toHaveLength(2);
+    expect(photos[1].srcset.split(', ').map((entry: string) => entry.split(' ')[1])).toEqual(['320w', '640w', '800w']);
     expect(await imgOf(part.id)).toBe(main.url);
 
     const file = await ctx().app.inject({ method: 'GET', url: main.url });
@@ -100,6 +100,33 @@ describeEachDatabase('part photos (issue 14)', (ctx) => {
     const details = await ctx().app.inject({ method: 'GET', url: `/api/part/${part.id}` });
     expect(details.json().photos).toEqual(photos);
     expect(details.json().img).toBe(main.url);
+  });
+
+  it('keeps a photo narrower than the largest width at its own width too (never enlarged), and caps a wide one', async () => {
+    const part = await insertPart(ctx().database.db);
+    const narrow = await upload(part.id, await jpeg(600, 400));
+    expect(narrow.statusCode, narrow.body).toBe(201);
+    const [photo] = narrow.json();
+    expect(photo).toMatchObject({ width: 600, height: 400 });
+    expect(photo.srcset).toMatch(
+      /^\/uploads\/parts\/[a-f0-9]{32}-320\.webp 320w, \/uploads\/parts\/[a-f0-9]{32}-600\.webp 600w$/,
+    );
+    // The 600 px file is the photo's (and the part's) picture and its zoomed view, and is served at that width.
+    expect(photo.url).toMatch(/-600\.webp$/);
+    expect(photo.largeUrl).toBe(photo.url);
+    expect(await imgOf(part.id)).toBe(photo.url);
+    const file = await ctx().app.inject({ method: 'GET', url: photo.url });
+    expect(file.statusCode).toBe(200);
+    expect(await sharp(file.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 600, height: 400 });
+    expect(fs.existsSync(path.join(uploadsDir, path.basename(photo.url)))).toBe(true);
+
+    const wide = await upload(part.id, await jpeg(3000, 1500));
+    expect(wide.statusCode, wide.body).toBe(201);
+    const [, big] = wide.json();
+    expect(big).toMatchObject({ width: 1280, height: 640 });
+    expect(big.srcset.split(', ').map((entry: string) => entry.split(' ')[1])).toEqual(['320w', '640w', '1280w']);
+    expect(big.largeUrl).toMatch(/-1280\.webp$/);
+    expect(filesIn(uploadsDir).some((name) => name.endsWith('-3000.webp'))).toBe(false);
   });
 
   it('reorders, makes another photo main and removes, with the part image following the main photo', async () => {

@@ -5,6 +5,18 @@ import { AppError, InvalidError } from '../../errors.ts';
 
 /** The widths each photo is stored at (never wider than the original). */
 export const PHOTO_WIDTHS = [320, 640, 1280] as const;
+
+/**
+ * The widths one original is stored at: each fixed width it reaches, plus its own width when that lies below the
+ * largest fixed width and is not one of them. Without its own width a 600 px photo would be kept only at 320 px
+ * and a wide screen would show it blurred; above the largest width it is capped (never enlarged).
+ */
+export function widthsFor(originalWidth: number): number[] {
+  const widths: number[] = PHOTO_WIDTHS.filter((w) => w <= originalWidth);
+  const largest = PHOTO_WIDTHS.at(-1) ?? originalWidth;
+  if (originalWidth < largest && !widths.includes(originalWidth)) widths.push(originalWidth);
+  return widths;
+}
 /**
  * The most pixels an upload may declare (40 megapixels: a 7,700 × 5,200 camera photo). A "decompression bomb" (a
  * tiny PNG that declares 50,000 × 50,000 pixels, 10 GB decoded) is refused from its header, before any decoding;
@@ -64,9 +76,10 @@ export interface ConvertedPhoto {
 }
 
 /**
- * Checks an upload by its content and converts it: WebP at each of PHOTO_WIDTHS no wider than the original (the
- * original's width when it is narrower than the smallest), turned upright from its EXIF orientation, every metadata
- * field (camera, GPS position) dropped. Refusals are 4xx AppErrors; nothing is stored here.
+ * Checks an upload by its content and converts it: WebP at each of PHOTO_WIDTHS no wider than the original, and
+ * at the original's own width when it is narrower than the largest (`widthsFor`), turned upright from its EXIF
+ * orientation, every metadata field (camera, GPS position) dropped. Refusals are 4xx AppErrors; nothing is stored
+ * here.
  */
 export async function convertPhoto(bytes: Buffer): Promise<ConvertedPhoto> {
   if (bytes.length === 0) throw new InvalidError('Choose a photo to upload.');
@@ -89,8 +102,7 @@ export async function convertPhoto(bytes: Buffer): Promise<ConvertedPhoto> {
   }
   // EXIF orientations 5 to 8 turn the picture a quarter: its upright width is its stored height.
   const uprightWidth = (meta.orientation ?? 1) >= 5 ? meta.height : meta.width;
-  const fitting: number[] = PHOTO_WIDTHS.filter((w) => w <= uprightWidth);
-  const widths = fitting.length > 0 ? fitting : [uprightWidth];
+  const widths = widthsFor(uprightWidth);
   const key = crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 32);
   try {
     // Decoded once, upright and at the largest width (JPEG shrinks while decoding); each width is made from that.

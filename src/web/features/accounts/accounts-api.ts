@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
   type AdminCheck,
@@ -24,7 +24,7 @@ import {
   type VerifyEmailResponse,
   verifyEmailResponseSchema,
 } from '../../../shared/schemas/accounts.ts';
-import { api } from '../../lib/api-client.ts';
+import { api, apiRequest } from '../../lib/api-client.ts';
 import { queryRoots } from '../../lib/query-keys.ts';
 
 export const accountKeys = {
@@ -62,10 +62,39 @@ export const adminCheckQuery = (email: string) =>
     staleTime: 0,
   });
 
-export const usersQuery = queryOptions({
-  queryKey: accountKeys.users,
-  queryFn: ({ signal }) => api('/user', { schema: z.array(userListItemSchema), signal }),
-});
+/** One page of the Users page: a search over email and name, and the page by offset (page 1, a URL) or cursor. */
+export interface UsersFilter {
+  limit: number;
+  q?: string | undefined;
+  offset?: number | undefined;
+  after?: string | undefined;
+  before?: string | undefined;
+}
+
+export function usersQuery(filter: UsersFilter) {
+  const query = {
+    limit: filter.limit,
+    ...(filter.after ? { after: filter.after } : filter.before ? { before: filter.before } : {}),
+    ...(!filter.after && !filter.before && filter.offset ? { offset: filter.offset } : {}),
+    ...(filter.q?.trim() ? { q: filter.q.trim() } : {}),
+  };
+  return queryOptions({
+    // Under `accountKeys.users`: a role change refreshes every page of the list.
+    queryKey: [...accountKeys.users, query] as const,
+    queryFn: async ({ signal }) => {
+      const { data, headers } = await apiRequest('/user', { query, schema: z.array(userListItemSchema), signal });
+      const total = Number(headers.get('x-total-count'));
+      return {
+        items: data,
+        total: Number.isFinite(total) ? total : data.length,
+        // Where the pages beside this one start (keyset paging): a deep page costs what the first does.
+        nextCursor: headers.get('x-next-cursor'),
+        prevCursor: headers.get('x-prev-cursor'),
+      };
+    },
+    placeholderData: keepPreviousData,
+  });
+}
 
 export function makeAdmin(email: string): Promise<MakeAdminResponse> {
   return api(`/user/admin/${encodeURIComponent(email)}`, { method: 'PUT', schema: makeAdminResponseSchema });
