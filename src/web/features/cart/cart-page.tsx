@@ -156,6 +156,8 @@ function CartRow({ line, fit }: { line: CartLine; fit: LineFit | undefined }) {
       </td>
       <td className="cart-quantity-cell">
         <Form
+          // The order rule's words (the stock, the minimum), not the browser's, for a quantity out of bounds.
+          noValidate
           onSubmit={(event) => {
             event.preventDefault();
             void commit();
