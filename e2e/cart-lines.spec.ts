@@ -48,7 +48,7 @@ async function expectCartWithinScreen(page: Page, width: number) {
     for (let box = element.parentElement; box && box !== document.body; box = box.parentElement) around.push(box);
     const scrolls = (box: Element) => ['auto', 'scroll'].includes(getComputedStyle(box).overflowX);
     const boxes = [element, ...around, ...[...element.querySelectorAll('*')].filter(scrolls)];
-    return boxes.filter((box) => box.scrollWidth > box.clientWidth + 1).map((box) => box.tagName + '.' + box.className);
+    return boxes.filter((box) => box.scrollWidth > box.clientWidth + 1).map((box) => `${box.tagName}.${box.className}`);
   });
   expect(sideways, 'cart elements that scroll sideways').toEqual([]);
   const controls = [
