@@ -193,3 +193,48 @@ test.describe('at 375 px', () => {
     await expect(page.getByText('Total: $525.00')).toBeVisible();
   });
 });
+
+test.describe('at 375 px, a visitor', () => {
+  test.use({ viewport: { width: 375, height: 800 } });
+
+  test('with a vehicle and a cart in this browser: Add To Cart asks, the cart badges the line, until the vehicle is cleared', async ({
+    page,
+  }) => {
+    const silencer = await seedPart(page.request, 'Exhaust Silencer');
+    const vehicles = (await (await page.request.get('/api/vehicle?year=2019&limit=100')).json()) as {
+      id: string;
+      label: string;
+    }[];
+    const yamaha = vehicles.find((vehicle) => vehicle.label === YAMAHA);
+    if (!yamaha) throw new Error(`no ${YAMAHA} in the demo seed`);
+    await page.addInitScript((vehicle) => {
+      if (localStorage.getItem('redline.garage')) return;
+      const garage = { vehicles: [{ vehicleId: vehicle.id, name: null, vehicle }], currentVehicleId: vehicle.id };
+      localStorage.setItem('redline.garage', JSON.stringify(garage));
+    }, yamaha);
+
+    await page.goto(`/part/${silencer._id}`);
+    await expectHydrated(page);
+    await expect(page.locator('.part-card')).toContainText(`Does not fit your ${YAMAHA}`);
+    await page.getByRole('button', { name: 'Add To Cart' }).click();
+    const question = page.getByRole('dialog', { name: `Does not fit your ${YAMAHA}. Add it to the cart anyway?` });
+    await question.getByRole('button', { name: 'Add Anyway' }).click();
+    const cartLink = page.getByRole('link', { name: /^Cart, \d+ parts?$/ });
+    await expect(cartLink).toHaveAccessibleName('Cart, 1 part');
+
+    await cartLink.click();
+    await expect(page.getByRole('heading', { name: 'Your Cart' })).toBeVisible();
+    const line = page.getByRole('row').filter({ hasText: 'Exhaust Silencer' });
+    await expect(line.locator('[data-fit="doesNotFit"]')).toBeVisible();
+    await expect(line).toContainText('Check this part before you order it.');
+    await expectCartWithinScreen(page, 375);
+    // No vehicle, no fit to tell.
+    await page
+      .getByRole('complementary', { name: 'Your vehicle' })
+      .getByRole('button', { name: 'Clear vehicle' })
+      .click();
+    await expect(line.locator('[data-fit]')).toHaveCount(0);
+    await expect(line).not.toContainText('Check this part before you order it.');
+    await expect(page.getByText(/in your cart do(es)? not fit/)).toHaveCount(0);
+  });
+});
