@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
-import { expect, expectAccessible, expectHydrated, test } from './support/fixtures.ts';
+import { expect, expectAccessible, expectHydrated, holdRequests, test } from './support/fixtures.ts';
 
 /**
  * The cart's lines: with a vehicle chosen, Add To Cart on a part that does not fit asks first, and the cart and
@@ -237,4 +237,38 @@ test.describe('at 375 px, a visitor', () => {
     await expect(line).not.toContainText('Check this part before you order it.');
     await expect(page.getByText(/in your cart do(es)? not fit/)).toHaveCount(0);
   });
+});
+
+test('an Add To Cart pressed while the fit for the chosen vehicle is still asked for waits for it, then asks', async ({
+  page,
+}) => {
+  const silencer = await seedPart(page.request, 'Exhaust Silencer');
+  const { customer } = await customerWithYamaha(page);
+  await useToken(page, customer.token);
+  const puts: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'PUT' && r.url().includes('/api/cart/items/')) puts.push(r.url());
+  });
+  // The server renders the part for no vehicle; the account's vehicle's answer is held here.
+  const fitAnswer = await holdRequests(
+    page,
+    (url) => url.pathname === `/api/part/${silencer._id}` && url.searchParams.has('vehicle'),
+  );
+  await page.goto(`/part/${silencer._id}`);
+  await expect(page.getByRole('heading', { name: 'Purchase Exhaust Silencer' })).toBeVisible();
+  await expectHydrated(page);
+  await fitAnswer.asked;
+  const addToCart = page.getByRole('button', { name: 'Add To Cart' });
+  await addToCart.click();
+  const question = page.getByRole('dialog', { name: `Does not fit your ${YAMAHA}. Add it to the cart anyway?` });
+  await expect(addToCart).toBeDisabled();
+  await expect(question).toHaveCount(0);
+  expect(puts).toEqual([]);
+
+  fitAnswer.release();
+  await expect(question).toBeVisible();
+  await question.getByRole('button', { name: 'Cancel' }).click();
+  await expect(addToCart).toBeEnabled();
+  expect(puts).toEqual([]);
+  await expect(page.getByRole('link', { name: /^Cart, \d+ parts?$/ })).toHaveAccessibleName('Cart, 0 parts');
 });
