@@ -175,3 +175,32 @@ test('Enter pressed twice places one order; the same form sent again is the same
   expect(orders.map((order) => order.quantity).sort()).toEqual([3, 4, 5]);
   await expectAccessible(page);
 });
+
+test.describe('on a 375 px phone', () => {
+  test.use({ viewport: { width: 375, height: 667 } });
+
+  test('the Total Price stays on the screen while the quantity is typed', async ({ page, request }) => {
+    const tag = newTag();
+    const part = await addPart(request, `${tag} Footpeg`, { availablequantity: 30, minimunorder: 1, price: 8 });
+    const customer = await signUpViaApi(request);
+    await useToken(page, customer.token);
+    await page.goto(`/part/${part._id}`);
+    await expect(page.getByRole('heading', { name: `Purchase ${part.name}` })).toBeVisible();
+    const quantity = page.getByPlaceholder('Add Quantity');
+    const total = page.getByText(/^Total Price:/);
+    // Typed into as a person does: the field scrolled into the middle of the screen and focused.
+    await quantity.click();
+    await expect(quantity).toBeFocused();
+    await quantity.fill('3');
+    await expect(quantity).toBeInViewport({ ratio: 1 });
+    await expect(total).toHaveText('Total Price: $24.00');
+    await expect(total).toBeInViewport({ ratio: 1 });
+    // The bar covers neither the field nor the buttons below it.
+    const [field, bar] = [await quantity.boundingBox(), await total.boundingBox()];
+    expect(field && bar && field.y + field.height <= bar.y).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.getByRole('button', { name: 'Add To Cart' }).scrollIntoViewIfNeeded();
+    await expect(total).toBeInViewport({ ratio: 1 });
+    await expectAccessible(page);
+  });
+});

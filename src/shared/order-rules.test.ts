@@ -4,6 +4,7 @@ import {
   checkOrderQuantity,
   MAX_ORDER_TOTAL_CENTS,
   type OrderablePart,
+  quantityRefusalText,
   stockOutRefusal,
   tooLargeMessage,
   wholeNumberMessage,
@@ -80,6 +81,33 @@ describe('the order rule', () => {
   it('explains a total over the cap before the stock, so the person orders fewer rather than waits', () => {
     const dear = part({ priceCents: 100_000_000, availableQuantity: 10, minimumOrder: 1 });
     expect(checkOrderQuantity(dear, 50)).toMatchObject({ reason: 'too_large' });
+  });
+
+  it('names the stock, not the largest total, for a quantity far above a stock that could be ordered whole', () => {
+    // 40 at $25.50 is $1,020; a million of them is over the cap too, but ordering the 40 there are is the fix.
+    expect(checkOrderQuantity(part(), 1_000_000)).toEqual({
+      ok: false,
+      reason: 'stock_out',
+      message: 'Stock Out',
+      availableQuantity: 40,
+    });
+    expect(checkOrderQuantity(part({ availableQuantity: 0, minimumOrder: 1 }), 999_999)).toMatchObject({
+      reason: 'stock_out',
+    });
+  });
+
+  it('says how many there are in the cart’s words, and keeps the other refusals’ words', () => {
+    const refusal = (quantity: number, values: Partial<OrderablePart> = {}) => {
+      const check = checkOrderQuantity(part(values), quantity);
+      if (check.ok) throw new Error('expected a refusal');
+      return check;
+    };
+    expect(quantityRefusalText(refusal(1_000_000))).toBe('Only 40 PCS in stock');
+    expect(quantityRefusalText(refusal(41))).toBe('Only 40 PCS in stock');
+    expect(quantityRefusalText(refusal(1, { availableQuantity: 0, minimumOrder: 1 }))).toBe('Stock Out');
+    expect(quantityRefusalText(refusal(4))).toBe(belowMinimumMessage(5));
+    const dear = { priceCents: 100_000_000, availableQuantity: 10, minimumOrder: 1 };
+    expect(quantityRefusalText(refusal(50, dear))).toBe(tooLargeMessage());
   });
 
   it.each([

@@ -32,7 +32,9 @@ export function tooLargeMessage(): string {
 
 /**
  * Checks a quantity against a part. The order of the checks is the order a person fixes them in: a whole number,
- * at least the minimum, an affordable total, then stock.
+ * at least the minimum, then the lower of the two ceilings: the stock, or the largest total. A quantity above the
+ * stock is told about the stock (ordering what is there is the fix), unless even the whole stock costs more than
+ * one order may, when ordering fewer is the fix either way.
  */
 export function checkOrderQuantity(part: OrderablePart, quantity: number): OrderCheck {
   if (!Number.isInteger(quantity) || quantity < 1) {
@@ -47,7 +49,9 @@ export function checkOrderQuantity(part: OrderablePart, quantity: number): Order
     };
   }
   const totalCents = part.priceCents * quantity;
-  if (totalCents > MAX_ORDER_TOTAL_CENTS) {
+  const aboveStock = quantity > part.availableQuantity;
+  const stockTooDear = part.priceCents * part.availableQuantity > MAX_ORDER_TOTAL_CENTS;
+  if (totalCents > MAX_ORDER_TOTAL_CENTS && (!aboveStock || stockTooDear)) {
     return {
       ok: false,
       reason: 'too_large',
@@ -55,11 +59,20 @@ export function checkOrderQuantity(part: OrderablePart, quantity: number): Order
       maximumTotal: centsToDollars(MAX_ORDER_TOTAL_CENTS),
     };
   }
-  if (quantity > part.availableQuantity) return { ok: false, ...stockOutRefusal(part.availableQuantity) };
+  if (aboveStock) return { ok: false, ...stockOutRefusal(part.availableQuantity) };
   return { ok: true, totalCents };
 }
 
 /** Not enough stock: also the answer when other buyers took the stock while an order was being placed. */
 export function stockOutRefusal(availableQuantity: number): Extract<OrderRefusal, { reason: 'stock_out' }> {
   return { reason: 'stock_out', message: toastMessages.stockOut, availableQuantity };
+}
+
+/**
+ * A refusal in the words of a page that shows the stock beside the quantity (the cart): a quantity above the stock
+ * says how many there are, where the purchase screen keeps the spec's 'Stock Out'.
+ */
+export function quantityRefusalText(refusal: OrderRefusal): string {
+  if (refusal.reason !== 'stock_out') return refusal.message;
+  return refusal.availableQuantity > 0 ? `Only ${refusal.availableQuantity} PCS in stock` : toastMessages.stockOut;
 }

@@ -63,6 +63,10 @@ describeEachDatabase('cart', (ctx) => {
     const over = await call(ctx(), user, 'PUT', `/api/cart/items/${part.id}`, { quantity: 6 });
     expect(over.statusCode).toBe(422);
     expect(over.json().error).toMatchObject({ code: 'stock_out', message: 'Stock Out' });
+    // Far above the stock (and the largest order total too): the stock is what to fix, with the quantity there is.
+    const farOver = await call(ctx(), user, 'PUT', `/api/cart/items/${part.id}`, { quantity: 1_000_000 });
+    expect(farOver.statusCode).toBe(422);
+    expect(farOver.json().error).toMatchObject({ code: 'stock_out', details: [{ availableQuantity: 5 }] });
     const unknown = await call(ctx(), user, 'PUT', '/api/cart/items/00000000-0000-4000-8000-000000000000', {
       quantity: 2,
     });

@@ -6,20 +6,35 @@ import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
-import { formatUsd } from '../../../shared/money.ts';
+import { dollarsToCents, formatUsd } from '../../../shared/money.ts';
+import { checkOrderQuantity, quantityRefusalText, stockOutRefusal } from '../../../shared/order-rules.ts';
 import { paths } from '../../../shared/paths.ts';
 import type { CartLine } from '../../../shared/schemas/cart.ts';
+import { type CartFit, CartFitWarning, type LineFit, LineFitNote } from '../../components/cart-fit.tsx';
 import { CartStates } from '../../components/cart-states.tsx';
-import { errorMessage } from '../../lib/api-client.ts';
+import { ApiError, errorMessage } from '../../lib/api-client.ts';
 import { useCart } from '../../lib/cart-context.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import './cart.css';
 
 /**
+ * Why a quantity the server refused cannot be set, in the cart's words: more than the stock says how many there are.
+ */
+function refusalText(error: unknown): string {
+  if (error instanceof ApiError && error.code === 'stock_out') {
+    const available = (error.details?.[0] as { availableQuantity?: unknown } | undefined)?.availableQuantity;
+    if (typeof available === 'number') return quantityRefusalText(stockOutRefusal(available));
+  }
+  return errorMessage(error);
+}
+
+/**
  * The cart. Every part with its unit price, a quantity (within its minimum and the live stock), its line
  * total and Remove; the total, and Checkout (a visitor is asked to sign in first, and comes back here with the cart).
+ * With a vehicle chosen, each line says whether it fits it (`fit`, from the app), and the lines that do not are
+ * marked. On a phone the table is a stacked list: every control on the screen, nothing scrolls sideways.
  */
-export function Component() {
+export function CartPage({ fit = null }: { fit?: CartFit | null }) {
   usePageTitle('Cart');
   const cart = useCart();
   const navigate = useNavigate();
@@ -34,8 +49,9 @@ export function Component() {
             {cart.owner === 'visitor' ? (
               <Alert variant="info">Prices and stock are checked again when you sign in and check out.</Alert>
             ) : null}
+            <CartFitWarning fit={fit} partIds={cart.lines.map((line) => line.partId)} />
             <div className="bg-white border rounded p-2 p-md-3">
-              <Table responsive className="cart-table align-middle mb-0">
+              <Table className="cart-table align-middle mb-0">
                 <caption className="visually-hidden">The parts in your cart</caption>
                 <thead>
                   <tr>
@@ -54,7 +70,7 @@ export function Component() {
                 </thead>
                 <tbody>
                   {cart.lines.map((line) => (
-                    <CartRow key={line.partId} line={line} />
+                    <CartRow key={line.partId} line={line} fit={fit?.of(line.partId)} />
                   ))}
                 </tbody>
               </Table>
@@ -84,7 +100,7 @@ export function Component() {
   );
 }
 
-function CartRow({ line }: { line: CartLine }) {
+function CartRow({ line, fit }: { line: CartLine; fit: LineFit | undefined }) {
   const cart = useCart();
   const [typed, setTyped] = useState(String(line.quantity));
   // The cart changed under the field (a merge at sign-in, another tab): show what it holds now.
@@ -96,11 +112,25 @@ function CartRow({ line }: { line: CartLine }) {
   const commit = async () => {
     const quantity = Number(typed);
     if (!Number.isInteger(quantity) || quantity === line.quantity || busy) return;
+    // The one order rule, before asking the server: the line knows the part's minimum, price and live stock.
+    const check = checkOrderQuantity(
+      {
+        minimumOrder: line.minimumOrder,
+        availableQuantity: line.availableQuantity,
+        priceCents: dollarsToCents(line.price),
+      },
+      quantity,
+    );
+    if (!check.ok) {
+      toast.error(quantityRefusalText(check));
+      setTyped(String(line.quantity));
+      return;
+    }
     setBusy(true);
     try {
       await cart.set(line, quantity);
     } catch (error) {
-      toast.error(errorMessage(error));
+      toast.error(refusalText(error));
       setTyped(String(line.quantity));
     } finally {
       setBusy(false);
@@ -108,21 +138,26 @@ function CartRow({ line }: { line: CartLine }) {
   };
 
   return (
-    <tr>
-      <td>
+    <tr className={fit?.misfit ? 'cart-line-misfit' : undefined}>
+      <td className="cart-part">
         <div className="d-flex align-items-center gap-2">
           <img src={line.img} alt="" width={48} height={48} className="cart-thumb rounded" />
           <Link to={paths.part(line.partId)}>{line.name}</Link>
         </div>
+        <LineFitNote fit={fit} />
         {line.problem ? (
           <p id={problemId} className="text-danger small mb-0">
             {line.problem} ({line.availableQuantity} PCS available)
           </p>
         ) : null}
       </td>
-      <td className="text-end">{formatUsd(line.price)}</td>
-      <td>
+      <td className="text-end cart-price" data-label="Unit Price">
+        {formatUsd(line.price)}
+      </td>
+      <td className="cart-quantity-cell">
         <Form
+          // The order rule's words (the stock, the minimum), not the browser's, for a quantity out of bounds.
+          noValidate
           onSubmit={(event) => {
             event.preventDefault();
             void commit();
@@ -151,8 +186,10 @@ function CartRow({ line }: { line: CartLine }) {
           </Form.Text>
         </Form>
       </td>
-      <td className="text-end">{formatUsd(line.lineTotal)}</td>
-      <td className="text-end">
+      <td className="text-end cart-line-total" data-label="Line Total">
+        {formatUsd(line.lineTotal)}
+      </td>
+      <td className="text-end cart-remove">
         <Button
           variant="outline-danger"
           size="sm"

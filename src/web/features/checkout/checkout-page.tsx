@@ -7,6 +7,7 @@ import { Link, useNavigate } from 'react-router';
 import { formatUsd } from '../../../shared/money.ts';
 import { paths } from '../../../shared/paths.ts';
 import type { ShipTo } from '../../../shared/schemas/addresses.ts';
+import { type CartFit, CartFitWarning, LineFitNote } from '../../components/cart-fit.tsx';
 import { CartStates } from '../../components/cart-states.tsx';
 import { ApiError, errorMessage, SubmitKeys } from '../../lib/api-client.ts';
 import { useCart } from '../../lib/cart-context.tsx';
@@ -26,9 +27,10 @@ function refusedLines(error: unknown): { partId: string; message: string }[] {
 
 /**
  * Checkout. Where the orders ship (a saved address or a new one, required), what will be ordered, and one
- * button that places every line as an order (all or none) and goes on to pay for them all at once.
+ * button that places every line as an order (all or none) and goes on to pay for them all at once. With a vehicle
+ * chosen, each line says whether it fits it (`fit`, from the app), and the lines that do not are marked.
  */
-export function Component() {
+export function CheckoutPage({ fit = null }: { fit?: CartFit | null }) {
   usePageTitle('Checkout');
   const cart = useCart();
   const navigate = useNavigate();
@@ -67,15 +69,25 @@ export function Component() {
                 <h2 id="checkout-summary" className="h5">
                   Your Order
                 </h2>
+                <CartFitWarning fit={fit} partIds={cart.lines.map((line) => line.partId)} />
                 <ul className="list-unstyled mb-2">
-                  {cart.lines.map((line) => (
-                    <li key={line.partId} className="d-flex justify-content-between gap-2 py-1 border-bottom">
-                      <span>
-                        {line.name} × {line.quantity}
-                      </span>
-                      <span>{formatUsd(line.lineTotal)}</span>
-                    </li>
-                  ))}
+                  {cart.lines.map((line) => {
+                    const lineFit = fit?.of(line.partId);
+                    return (
+                      <li
+                        key={line.partId}
+                        className={`py-1 border-bottom${lineFit?.misfit ? ' cart-line-misfit ps-2' : ''}`}
+                      >
+                        <div className="d-flex justify-content-between gap-2">
+                          <span>
+                            {line.name} × {line.quantity}
+                          </span>
+                          <span>{formatUsd(line.lineTotal)}</span>
+                        </div>
+                        <LineFitNote fit={lineFit} />
+                      </li>
+                    );
+                  })}
                 </ul>
                 <p className="fs-5 mb-0 d-flex justify-content-between">
                   <span>Total</span>

@@ -21,10 +21,19 @@ const marks: Record<FitStatus, string> = { fits: '✓', universal: '◎', doesNo
  * 'Does not fit your …'. Nothing without a vehicle (the part then carries no `fit`). The mark is decoration: the
  * words say it all, so colour is never the only signal.
  */
-export function FitBadge({ fit, vehicleLabel }: { fit: FitStatus | undefined; vehicleLabel: string | undefined }) {
+export function FitBadge({
+  fit,
+  vehicleLabel,
+  className = 'mb-2',
+}: {
+  fit: FitStatus | undefined;
+  vehicleLabel: string | undefined;
+  /** The paragraph's classes (its spacing where it stands). */
+  className?: string;
+}) {
   if (!fit || !vehicleLabel) return null;
   return (
-    <p className="mb-2">
+    <p className={className}>
       <span className={`fit-badge ${classes[fit]}`} data-fit={fit}>
         <span aria-hidden="true">{marks[fit]} </span>
         {fitText(fit, vehicleLabel)}

@@ -28,6 +28,7 @@ import { useAuth } from '../../lib/auth-context.tsx';
 import { useCart } from '../../lib/cart-context.tsx';
 import { useHydrated } from '../../lib/hydration.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
+import './purchase-page.css';
 import { clearPurchaseDraft, readPurchaseDraft, savePurchaseDraft } from './purchase-draft.ts';
 import { usePlaceOrder } from './use-order-mutations.ts';
 
@@ -38,6 +39,12 @@ const purchaseFormSchema = z.object({
   quantity: z.number({ error: 'Enter A Whole Number Of PCS' }).int('Enter A Whole Number Of PCS'),
 });
 type PurchaseForm = z.infer<typeof purchaseFormSchema>;
+
+/** What waits on the question about a part that does not fit: an order, or putting it in the cart. */
+interface FitQuestion {
+  action: 'order' | 'cart';
+  values: PurchaseForm;
+}
 
 /** A part that does not fit the shopper's current vehicle: what to say, and which vehicles it fits instead. */
 export interface FitNotice {
@@ -163,20 +170,30 @@ function PurchaseScreen({
   const inFlight = useRef(false);
   const [submitKeys] = useState(() => new SubmitKeys());
   const lastPlacedId = useRef<string | null>(null);
-  // Ordering a part that does not fit the current vehicle is asked about once, then trusted.
+  // Ordering a part that does not fit the current vehicle, or putting it in the cart, is asked about once (for that
+  // vehicle), then trusted.
   const [fitConfirmed, setFitConfirmed] = useState<string | null>(null);
-  const [askFit, setAskFit] = useState<PurchaseForm | null>(null);
+  const [askFit, setAskFit] = useState<FitQuestion | null>(null);
   const mustAsk = fitNotice !== null && fitNotice !== undefined && fitConfirmed !== fitNotice.text;
-  // An order placed before the fit for the current vehicle is known, held until it is.
-  const [heldForFit, setHeldForFit] = useState<PurchaseForm | null>(null);
+  // An order or an Add To Cart made before the fit for the current vehicle is known, held until it is.
+  const [heldForFit, setHeldForFit] = useState<FitQuestion | null>(null);
 
   /** Into the cart (a visitor's stays in this browser), with the quantity the order rule accepts. */
-  const addToCart = form.handleSubmit(async (values) => {
+  const addToCart = form.handleSubmit((values) => {
     const check = checkOrderQuantity(orderablePart, values.quantity);
     if (!check.ok) {
       toast.error(check.message);
       return;
     }
+    if (adding) return;
+    if (fitPending) {
+      setHeldForFit({ action: 'cart', values });
+      return;
+    }
+    goOrAsk({ action: 'cart', values });
+  });
+
+  const putInCart = async (values: PurchaseForm) => {
     if (adding) return;
     setAdding(true);
     try {
@@ -197,7 +214,7 @@ function PurchaseScreen({
     } finally {
       setAdding(false);
     }
-  });
+  };
 
   const place = (values: PurchaseForm) => {
     if (inFlight.current) return;
@@ -240,29 +257,35 @@ function PurchaseScreen({
       return;
     }
     if (fitPending) {
-      setHeldForFit(values);
+      setHeldForFit({ action: 'order', values });
       return;
     }
-    orderOrAsk(values);
+    goOrAsk({ action: 'order', values });
   });
 
-  const orderOrAsk = (values: PurchaseForm) => {
-    if (mustAsk) setAskFit(values);
-    else place(values);
+  const go = ({ action, values }: FitQuestion) => {
+    if (action === 'order') place(values);
+    else void putInCart(values);
   };
-  // biome-ignore lint/correctness/useExhaustiveDependencies: orderOrAsk is made anew each render; the held order goes once, when the fit is known
+  const goOrAsk = (question: FitQuestion) => {
+    if (mustAsk) setAskFit(question);
+    else go(question);
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: goOrAsk is made anew each render; the held action goes once, when the fit is known
   useEffect(() => {
     if (fitPending || heldForFit === null) return;
     setHeldForFit(null);
-    orderOrAsk(heldForFit);
+    goOrAsk(heldForFit);
   }, [fitPending, heldForFit]);
 
   return (
     <Container className="py-4">
       <h1 className="h3 mb-4">Purchase {part.name}</h1>
-      <Row className="g-4">
-        <Col md={5} lg={4}>
-          {/* The card fills its parent's height in a grid; here it sits on top of the total, at its own height.
+      {/* Left the part and its total, right the order form (purchase-page.css); on a phone the total follows the
+          form as a bar kept at the bottom of the screen, so it stays in sight while the quantity is typed. */}
+      <div className="purchase-layout">
+        <div className="purchase-part">
+          {/* The card fills its parent's height in a grid; here it sits at its own height.
               Its image is the page's largest paint: fetched at once, not lazily (LCP). */}
           <div>
             <PartCard part={part} badge={badge} media={gallery} priority />
@@ -273,19 +296,19 @@ function PurchaseScreen({
               <p className="mb-0">{fitNotice.fitsInstead ?? 'No vehicles are listed for it yet.'}</p>
             </Alert>
           ) : null}
-          <p className="fs-5 mt-3" aria-live="polite">
-            Total Price:{' '}
-            {quantityCheck.ok ? (
-              <strong className="text-brand">{formatUsd(centsToDollars(quantityCheck.totalCents))}</strong>
-            ) : (
-              <>
-                <span aria-hidden="true">—</span>
-                <span className="visually-hidden">none for this quantity</span>
-              </>
-            )}
-          </p>
-        </Col>
-        <Col md={7} lg={8}>
+        </div>
+        <p className="purchase-total fs-5 mb-0" aria-live="polite">
+          Total Price:{' '}
+          {quantityCheck.ok ? (
+            <strong className="text-brand">{formatUsd(centsToDollars(quantityCheck.totalCents))}</strong>
+          ) : (
+            <>
+              <span aria-hidden="true">—</span>
+              <span className="visually-hidden">none for this quantity</span>
+            </>
+          )}
+        </p>
+        <div className="purchase-order">
           {/* Under the part on a phone: a boundary of its own, hydrated after the first pass. */}
           <Suspense fallback={null}>
             <div className="bg-white border rounded p-3 p-md-4">
@@ -356,7 +379,7 @@ function PurchaseScreen({
                   )}
                   <div className="d-flex flex-wrap gap-2">
                     <SubmitButton
-                      busy={order.isPending || heldForFit !== null}
+                      busy={order.isPending || heldForFit?.action === 'order'}
                       busyLabel="Placing the order"
                       className="btn-brand"
                       disabled={!stock.orderable}
@@ -367,7 +390,7 @@ function PurchaseScreen({
                     <Button
                       type="button"
                       variant="outline-dark"
-                      disabled={!stock.orderable || adding}
+                      disabled={!stock.orderable || adding || heldForFit?.action === 'cart'}
                       aria-describedby={stock.orderable ? undefined : stockReasonId}
                       onClick={() => void addToCart()}
                     >
@@ -383,8 +406,8 @@ function PurchaseScreen({
               </Form>
             </div>
           </Suspense>
-        </Col>
-      </Row>
+        </div>
+      </div>
       {fitment ? (
         <Suspense fallback={null}>
           <div className="mt-4">{fitment}</div>
@@ -392,16 +415,16 @@ function PurchaseScreen({
       ) : null}
       <ConfirmDialog
         show={askFit !== null}
-        title={fitNotice ? `${fitNotice.text}. Order it anyway?` : 'Order it anyway?'}
+        title={`${fitNotice ? `${fitNotice.text}. ` : ''}${askFit?.action === 'cart' ? 'Add it to the cart anyway?' : 'Order it anyway?'}`}
         body={fitNotice?.fitsInstead ?? undefined}
-        confirmLabel="Order Anyway"
+        confirmLabel={askFit?.action === 'cart' ? 'Add Anyway' : 'Order Anyway'}
         onCancel={() => setAskFit(null)}
         onConfirm={() => {
-          const values = askFit;
+          const question = askFit;
           setAskFit(null);
-          if (!values || !fitNotice) return;
+          if (!question || !fitNotice) return;
           setFitConfirmed(fitNotice.text);
-          place(values);
+          go(question);
         }}
       />
     </Container>
