@@ -249,7 +249,8 @@ function ExportCard() {
         </h2>
         <p className="small text-body-secondary">
           Products come with their fitment, in the columns import reads. Cells a spreadsheet would run as a formula
-          start with an apostrophe.
+          start with an apostrophe. Phone numbers are written as digits, with the country code when the customer gave
+          one (+44 7700 900123 as 447700900123), so courier imports read them.
         </p>
         <Button variant="dark" className="mb-3" disabled={busy !== null} onClick={() => void download('products')}>
           {busy === 'products' ? 'Preparing…' : 'Download Products CSV'}
