@@ -150,6 +150,7 @@ const matrix: Record<string, Expected> = {
   // Issue 14: CSV import of products and export of products and orders are the shop's.
   'POST /api/admin/catalog/import': adminOnly(202),
   'GET /api/admin/catalog/import': adminOnly(200),
+  'GET /api/admin/catalog/imports': adminOnly(200),
   'GET /api/admin/catalog/import/{id}': adminOnly(200),
   'POST /api/admin/catalog/import/{id}/cancel': adminOnly(200),
   'GET /api/admin/export/products.csv': adminOnly(200),

@@ -702,6 +702,10 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
     await fx.ctx().app.services.catalogImports.settled();
     return { method: 'GET', url: '/api/admin/catalog/import' };
   },
+  'GET /api/admin/catalog/imports': async (fx) => {
+    await finishedImport(fx);
+    return { method: 'GET', url: '/api/admin/catalog/imports?limit=5&offset=0' };
+  },
   'GET /api/admin/catalog/import/{id}': async (fx) => ({
     method: 'GET',
     url: `/api/admin/catalog/import/${await finishedImport(fx)}`,

@@ -51,6 +51,7 @@ export const catalogImportSchema = z.object({
   status: z.enum(catalogImportStatuses),
   dryRun: z.boolean().describe('Validated only: nothing is written to the catalogue'),
   fileName: z.string(),
+  createdBy: z.string().describe('The admin who uploaded the file (their email)'),
   totalRows: z.number().int(),
   rowsDone: z.number().int(),
   created: z.number().int().describe('Parts added (on a dry run: that would be added)'),
@@ -63,6 +64,23 @@ export const catalogImportSchema = z.object({
   finishedAt: z.string().nullable(),
 });
 export type CatalogImport = z.infer<typeof catalogImportSchema>;
+
+/** One past import in the history: the import without its errors (their count stays). */
+export const catalogImportSummarySchema = catalogImportSchema.omit({ errors: true, secondsLeft: true });
+export type CatalogImportSummary = z.infer<typeof catalogImportSummarySchema>;
+
+/** `GET /api/admin/catalog/imports?limit=&offset=`: the import history, newest first. */
+export const catalogImportHistoryQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).optional().describe('At most 100; 20 when left out'),
+  offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
+});
+export type CatalogImportHistoryQuery = z.infer<typeof catalogImportHistoryQuerySchema>;
+
+export const catalogImportHistorySchema = z.object({
+  items: z.array(catalogImportSummarySchema),
+  total: z.number().int().describe('Every import kept, dry runs included'),
+});
+export type CatalogImportHistory = z.infer<typeof catalogImportHistorySchema>;
 
 /** `POST /api/admin/catalog/import?dryRun=true&fileName=…` (the body is the CSV file itself, `text/csv`). */
 export const catalogImportQuerySchema = z.strictObject({

@@ -320,6 +320,65 @@ lines",/images/parts/oil-filter.svg,,`,
     expect(res.json()).toMatchObject({ status: 'failed', message: expect.stringContaining('Upload the file again') });
   });
 
+  it('reads a semicolon-separated file (as spreadsheets save it where decimals take a comma)', async () => {
+    const csv = [
+      'mpn;name;price;stock;image_url;fitment',
+      `${mpn('S1')};"Chain; gold";24,50;3;/images/parts/chain.svg;"${make}|ZX100|2019-2021; ${make}|ZX100|2023"`,
+      `${mpn('S2')};Sprocket;12;5;/images/parts/chain.svg;`,
+    ].join('\r\n');
+    const result = await importFile(csv);
+    expect(result).toMatchObject({ status: 'done', created: 2, errorCount: 0 });
+    const rows = await partsOf(mpn('S1'), mpn('S2'));
+    expect(rows.map((row) => [row.name, row.priceCents]).sort()).toEqual([
+      ['Chain; gold', 2450],
+      ['Sprocket', 1200],
+    ]);
+  });
+
+  it('keeps a history of imports: when, who, which file, rows added, updated and refused, how it ended', async () => {
+    const image = '/images/parts/oil-filter.svg';
+    const ours = await importFile(
+      `mpn,name,price,stock,image_url\n${mpn('H1')},History Part,5,1,${image}\n,No Number,5,1,${image}\n`,
+    );
+    const res = await ctx().app.inject({
+      method: 'GET',
+      url: '/api/admin/catalog/imports?limit=100',
+      headers: admin.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    const history = res.json();
+    expect(history.total).toBeGreaterThanOrEqual(2);
+    const mine = history.items.find((item: { id: string }) => item.id === ours.id);
+    expect(mine).toMatchObject({
+      status: 'done',
+      dryRun: false,
+      fileName: 'parts.csv',
+      createdBy: admin.email,
+      created: 1,
+      updated: 0,
+      errorCount: 1,
+      finishedAt: expect.any(String),
+    });
+    expect(mine).not.toHaveProperty('errors');
+    const times = history.items.map((item: { createdAt: string }) => item.createdAt);
+    expect(times).toEqual([...times].sort().reverse());
+    const next = await ctx().app.inject({
+      method: 'GET',
+      url: '/api/admin/catalog/imports?limit=1&offset=1',
+      headers: admin.headers,
+    });
+    expect(next.json().items).toHaveLength(1);
+    expect(next.json().items[0].createdAt <= times[0]).toBe(true);
+    for (const bad of ['limit=0', 'limit=101', 'offset=-1', 'page=2']) {
+      const refused = await ctx().app.inject({
+        method: 'GET',
+        url: `/api/admin/catalog/imports?${bad}`,
+        headers: admin.headers,
+      });
+      expect(refused.statusCode, bad).toBe(400);
+    }
+  });
+
   it('lists the latest imports for the page to find after a reload', async () => {
     const res = await ctx().app.inject({ method: 'GET', url: '/api/admin/catalog/import', headers: admin.headers });
     expect(res.statusCode).toBe(200);

@@ -9,6 +9,7 @@ import { orderStatuses } from '../../../shared/enums.ts';
 import {
   CATALOG_IMPORT_MAX_BYTES,
   type CatalogImport,
+  type CatalogImportSummary,
   productCsvColumns,
   requiredProductCsvColumns,
 } from '../../../shared/schemas/catalog-transfer.ts';
@@ -16,8 +17,14 @@ import { LoadError, LoadingSpinner } from '../../components/query-state.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { downloadCsv, exportPaths, recentImportsQuery } from './catalog-transfer-api.ts';
-import { useCancelImport, useForgetParts, useStartImport } from './use-catalog-import.ts';
+import {
+  downloadCsv,
+  exportPaths,
+  HISTORY_PAGE,
+  importHistoryQuery,
+  recentImportsQuery,
+} from './catalog-transfer-api.ts';
+import { useCancelImport, useForgetParts, useRefreshHistory, useStartImport } from './use-catalog-import.ts';
 
 const numberFormat = new Intl.NumberFormat();
 const MAX_MB = CATALOG_IMPORT_MAX_BYTES / 1024 / 1024;
@@ -48,6 +55,7 @@ export function Component() {
       ) : latest ? (
         <ImportProgress key={latest.id} item={latest} />
       ) : null}
+      <ImportHistory />
       <ExportCard />
     </section>
   );
@@ -90,9 +98,10 @@ function UploadForm() {
             />
             {problem ? <Form.Control.Feedback type="invalid">{problem}</Form.Control.Feedback> : null}
             <Form.Text id={helpId} className="d-block">
-              UTF-8, at most {MAX_MB} MB, with a header row. Columns: {productCsvColumns.join(', ')} (required:{' '}
-              {requiredProductCsvColumns.join(', ')}). Rows update the part with the same part number (mpn), or add one.
-              OEM numbers are separated by <code>|</code>; fitment rows by <code>;</code>, each{' '}
+              UTF-8, at most {MAX_MB} MB, with a header row; columns separated by commas or by semicolons (found from
+              the header row; with semicolons a price may be written 24,50). Columns: {productCsvColumns.join(', ')}{' '}
+              (required: {requiredProductCsvColumns.join(', ')}). Rows update the part with the same part number (mpn),
+              or add one. OEM numbers are separated by <code>|</code>; fitment rows by <code>;</code>, each{' '}
               <code>make|model|years|variant</code>, e.g. <code>Yamaha|YZ250F|2019-2023</code>. The products export
               below is a file in this form.
             </Form.Text>
@@ -122,13 +131,15 @@ function UploadForm() {
 function ImportProgress({ item }: { item: CatalogImport }) {
   const cancel = useCancelImport();
   const forgetParts = useForgetParts();
+  const refreshHistory = useRefreshHistory();
   const running = item.status === 'running';
   const wasRunning = useRef(running);
   useEffect(() => {
     // A real import that just ended changed the catalogue the other pages have cached.
     if (wasRunning.current && !running && !item.dryRun) void forgetParts();
+    if (wasRunning.current && !running) void refreshHistory();
     wasRunning.current = running;
-  }, [running, item.dryRun, forgetParts]);
+  }, [running, item.dryRun, forgetParts, refreshHistory]);
   const percent = item.totalRows === 0 ? 100 : Math.round((item.rowsDone / item.totalRows) * 100);
   const title = item.dryRun ? 'Check' : 'Import';
   const statusText = {
@@ -216,6 +227,93 @@ function ErrorTable({ item }: { item: CatalogImport }) {
         </tbody>
       </Table>
     </div>
+  );
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+const historyStatus = (item: CatalogImportSummary) =>
+  ({
+    running: item.dryRun ? 'Checking' : 'Importing',
+    done: 'Finished',
+    failed: 'Failed',
+    cancelled: 'Cancelled',
+  })[item.status];
+
+/** Past imports and checks, newest first, a page at a time: when, who, which file, what happened to the rows. */
+function ImportHistory() {
+  const [offset, setOffset] = useState(0);
+  const history = useQuery(importHistoryQuery(offset));
+  const total = history.data?.total ?? 0;
+  const items = history.data?.items ?? [];
+  const id = useId();
+  return (
+    <Card className="shadow-sm mb-4" aria-labelledby={`${id}-title`}>
+      <Card.Body>
+        <h2 id={`${id}-title`} className="h5">
+          Import History
+        </h2>
+        {history.isError && !history.data ? (
+          <LoadError error={history.error} onRetry={() => void history.refetch()} what="the import history" />
+        ) : history.isPending ? (
+          <LoadingSpinner label="Loading the import history…" />
+        ) : items.length === 0 ? (
+          <p className="mb-0 text-body-secondary">No imports yet. Every check and import you run is listed here.</p>
+        ) : (
+          <>
+            <ul className="list-group list-group-flush mb-2" aria-label="Past imports">
+              {items.map((item) => (
+                <li key={item.id} className="list-group-item px-0">
+                  <div className="d-flex flex-wrap justify-content-between gap-2">
+                    <span className="fw-semibold text-break">
+                      {item.dryRun ? 'Check' : 'Import'} of {item.fileName || 'a file'}
+                    </span>
+                    <span
+                      className={`badge ${item.status === 'done' ? 'text-bg-success' : item.status === 'running' ? 'text-bg-secondary' : 'text-bg-danger'} align-self-start`}
+                    >
+                      {historyStatus(item)}
+                    </span>
+                  </div>
+                  <div className="small text-body-secondary text-break">
+                    <time dateTime={item.createdAt}>{dateTime.format(new Date(item.createdAt))}</time> by{' '}
+                    {item.createdBy}
+                  </div>
+                  <div className="small">
+                    {numberFormat.format(item.totalRows)} rows: {numberFormat.format(item.created)}{' '}
+                    {item.dryRun ? 'would be added' : 'added'}, {numberFormat.format(item.updated)}{' '}
+                    {item.dryRun ? 'would be updated' : 'updated'}, {numberFormat.format(item.errorCount)} refused
+                    {item.message ? <span className="d-block text-danger">{item.message}</span> : null}
+                  </div>
+                </li>
+              ))}
+            </ul>
+            {total > HISTORY_PAGE ? (
+              <div className="d-flex flex-wrap align-items-center gap-2">
+                <Button
+                  variant="outline-dark"
+                  size="sm"
+                  disabled={offset === 0}
+                  onClick={() => setOffset(Math.max(0, offset - HISTORY_PAGE))}
+                >
+                  Newer
+                </Button>
+                <Button
+                  variant="outline-dark"
+                  size="sm"
+                  disabled={offset + HISTORY_PAGE >= total}
+                  onClick={() => setOffset(offset + HISTORY_PAGE)}
+                >
+                  Older
+                </Button>
+                <span className="small text-body-secondary" aria-live="polite">
+                  {offset + 1}–{Math.min(offset + items.length, total)} of {numberFormat.format(total)}
+                </span>
+              </div>
+            ) : null}
+          </>
+        )}
+      </Card.Body>
+    </Card>
   );
 }
 

@@ -11,7 +11,8 @@ export function useStartImport() {
     mutationFn: ({ file, dryRun }: { file: File; dryRun: boolean }) => uploadCatalogCsv(file, dryRun),
     onSuccess: (started) => {
       queryClient.setQueryData<CatalogImport[]>(catalogImportKeys.recent, (old) => [started, ...(old ?? [])]);
-      void queryClient.invalidateQueries({ queryKey: catalogImportKeys.recent });
+      // The latest import and the history (which now starts with this one).
+      void queryClient.invalidateQueries({ queryKey: catalogImportKeys.all });
     },
   });
 }
@@ -20,7 +21,7 @@ export function useCancelImport() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => cancelCatalogImport(id),
-    onSuccess: () => refreshAfterWrite(queryClient, catalogImportKeys.recent),
+    onSuccess: () => refreshAfterWrite(queryClient, catalogImportKeys.all),
   });
 }
 
@@ -28,4 +29,10 @@ export function useCancelImport() {
 export function useForgetParts() {
   const queryClient = useQueryClient();
   return () => refreshAfterWrite(queryClient, queryRoots.parts);
+}
+
+/** When an import ends, the history shows how it ended. */
+export function useRefreshHistory() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: ['catalog-imports', 'history'] });
 }
