@@ -137,6 +137,7 @@ const matrix: Record<string, Expected> = {
   'DELETE /api/vehicle/model/{id}': adminOnly(204),
   'POST /api/vehicle': adminOnly(201),
   'DELETE /api/vehicle/{id}': adminOnly(204),
+  'POST /api/admin/vehicles/import': adminOnly(200),
   'GET /api/allorder': adminOnly(200),
   'PATCH /api/allorder/{id}/ship': adminOnly(200),
   // Issue 12: Mark Delivered and refunds are the shop's; the order page is its buyer's and the admins'.

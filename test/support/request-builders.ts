@@ -714,6 +714,12 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
     method: 'POST',
     url: `/api/admin/catalog/import/${await finishedImport(fx)}/cancel`,
   }),
+  // A dry run: checked and counted, nothing written.
+  'POST /api/admin/vehicles/import': async () => ({
+    method: 'POST',
+    url: '/api/admin/vehicles/import?dryRun=true',
+    raw: { contentType: 'text/csv', data: Buffer.from('type,make,model,years\nmotorcycle,Matrixa,MX1,2020-2021\n') },
+  }),
   'GET /api/admin/export/products.csv': async () => ({ method: 'GET', url: '/api/admin/export/products.csv' }),
   'GET /api/admin/export/orders.csv': async () => ({
     method: 'GET',
