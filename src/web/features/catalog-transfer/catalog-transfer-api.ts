@@ -4,6 +4,8 @@ import {
   type CatalogImport,
   catalogImportHistorySchema,
   catalogImportSchema,
+  type VehicleImportResult,
+  vehicleImportResultSchema,
 } from '../../../shared/schemas/catalog-transfer.ts';
 import { ApiError, api } from '../../lib/api-client.ts';
 import { readToken } from '../../lib/auth-token.ts';
@@ -76,6 +78,16 @@ export async function uploadCatalogCsv(file: File, dryRun: boolean): Promise<Cat
     body: file,
   });
   return catalogImportSchema.parse(await response.json());
+}
+
+/** POST /api/admin/vehicles/import: the vehicle file is the body; a dry run changes nothing. */
+export async function uploadVehicleCsv(file: File, dryRun: boolean): Promise<VehicleImportResult> {
+  const response = await rawCall(`/admin/vehicles/import?dryRun=${dryRun}`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/csv' },
+    body: file,
+  });
+  return vehicleImportResultSchema.parse(await response.json());
 }
 
 export function cancelCatalogImport(id: string): Promise<CatalogImport> {

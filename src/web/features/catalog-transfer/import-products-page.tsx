@@ -10,12 +10,17 @@ import {
   CATALOG_IMPORT_MAX_BYTES,
   type CatalogImport,
   type CatalogImportSummary,
+  type ImportError,
   productCsvColumns,
   requiredProductCsvColumns,
+  requiredVehicleCsvColumns,
+  VEHICLE_IMPORT_MAX_BYTES,
+  VEHICLE_IMPORT_MAX_ROWS,
+  vehicleCsvColumns,
 } from '../../../shared/schemas/catalog-transfer.ts';
 import { LoadError, LoadingSpinner } from '../../components/query-state.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
-import { errorMessage } from '../../lib/api-client.ts';
+import { ApiError, errorMessage } from '../../lib/api-client.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import {
   downloadCsv,
@@ -24,7 +29,13 @@ import {
   importHistoryQuery,
   recentImportsQuery,
 } from './catalog-transfer-api.ts';
-import { useCancelImport, useForgetParts, useRefreshHistory, useStartImport } from './use-catalog-import.ts';
+import {
+  useCancelImport,
+  useForgetParts,
+  useImportVehicles,
+  useRefreshHistory,
+  useStartImport,
+} from './use-catalog-import.ts';
 
 const numberFormat = new Intl.NumberFormat();
 const MAX_MB = CATALOG_IMPORT_MAX_BYTES / 1024 / 1024;
@@ -56,6 +67,7 @@ export function Component() {
         <ImportProgress key={latest.id} item={latest} />
       ) : null}
       <ImportHistory />
+      <VehicleImportCard />
       <ExportCard />
     </section>
   );
@@ -201,12 +213,20 @@ function ImportProgress({ item }: { item: CatalogImport }) {
 
 function ErrorTable({ item }: { item: CatalogImport }) {
   return (
+    <RowErrors
+      errors={item.errors}
+      caption={`Rows with errors${item.dryRun ? '' : ' (not imported)'}${
+        item.errorCount > item.errors.length ? `: the first ${item.errors.length} of ${item.errorCount}` : ''
+      }`}
+    />
+  );
+}
+
+function RowErrors({ errors, caption }: { errors: readonly ImportError[]; caption: string }) {
+  return (
     <div className="table-responsive mt-3">
       <Table size="sm" striped className="mb-0 align-middle">
-        <caption>
-          Rows with errors{item.dryRun ? '' : ' (not imported)'}
-          {item.errorCount > item.errors.length ? `: the first ${item.errors.length} of ${item.errorCount}` : ''}
-        </caption>
+        <caption>{caption}</caption>
         <thead>
           <tr>
             <th scope="col">Line</th>
@@ -215,7 +235,7 @@ function ErrorTable({ item }: { item: CatalogImport }) {
           </tr>
         </thead>
         <tbody>
-          {item.errors.map((error, index) => (
+          {errors.map((error, index) => (
             // Errors have no id; their order in the file is fixed.
             // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list, never reordered
             <tr key={index}>
@@ -227,6 +247,102 @@ function ErrorTable({ item }: { item: CatalogImport }) {
         </tbody>
       </Table>
     </div>
+  );
+}
+
+const VEHICLE_MAX_KB = VEHICLE_IMPORT_MAX_BYTES / 1024;
+const counted = (n: number, noun: string) => `${numberFormat.format(n)} ${noun}${n === 1 ? '' : 's'}`;
+
+/** The row errors a refused vehicle import sent as details (each `{line, column, message}`). */
+function refusedRows(error: unknown): ImportError[] {
+  if (!(error instanceof ApiError) || !Array.isArray(error.details)) return [];
+  return error.details.filter(
+    (detail): detail is ImportError =>
+      typeof detail === 'object' && detail !== null && 'line' in detail && 'message' in detail,
+  );
+}
+
+/** Vehicles by CSV: makes, models, model years and variants; a check first, then all rows at once or none. */
+function VehicleImportCard() {
+  const run = useImportVehicles();
+  const [file, setFile] = useState<File | null>(null);
+  const [dryRun, setDryRun] = useState(true);
+  const [problem, setProblem] = useState<string | null>(null);
+  const id = useId();
+  const result = run.data;
+  const refused = run.isError ? refusedRows(run.error) : [];
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setProblem(null);
+    if (!file) {
+      setProblem('Choose A CSV File');
+      return;
+    }
+    if (file.size > VEHICLE_IMPORT_MAX_BYTES) {
+      setProblem(`The file is larger than ${VEHICLE_MAX_KB} KB.`);
+      return;
+    }
+    run.mutate({ file, dryRun });
+  }
+
+  return (
+    <Card as="section" className="shadow-sm mb-4" aria-labelledby={`${id}-title`}>
+      <Card.Body>
+        <h2 id={`${id}-title`} className="h5">
+          Import Vehicles
+        </h2>
+        <Form noValidate onSubmit={submit}>
+          <Form.Group className="mb-3" controlId={`${id}-file`}>
+            <Form.Label>Vehicles CSV file</Form.Label>
+            <Form.Control
+              type="file"
+              accept=".csv,text/csv"
+              aria-describedby={`${id}-help`}
+              isInvalid={problem !== null}
+              onChange={(event) => setFile((event.target as HTMLInputElement).files?.[0] ?? null)}
+            />
+            {problem ? <Form.Control.Feedback type="invalid">{problem}</Form.Control.Feedback> : null}
+            <Form.Text id={`${id}-help`} className="d-block">
+              UTF-8, at most {VEHICLE_MAX_KB} KB and {numberFormat.format(VEHICLE_IMPORT_MAX_ROWS)} rows, commas or
+              semicolons. Columns: {vehicleCsvColumns.join(', ')} (required: {requiredVehicleCsvColumns.join(', ')}, and
+              type for a new model: motorcycle, car, atv or scooter). Years are <code>2019</code> or{' '}
+              <code>2019-2023</code>. Makes, models and years that exist are kept. An import writes every row or, when
+              any row has an error, none.
+            </Form.Text>
+          </Form.Group>
+          <Form.Check
+            className="mb-3"
+            id={`${id}-dry-run`}
+            type="checkbox"
+            label="Dry run: check every row and report, change nothing"
+            checked={dryRun}
+            onChange={(event) => setDryRun(event.target.checked)}
+          />
+          <SubmitButton busy={run.isPending} busyLabel="Uploading…" className="btn-brand">
+            {dryRun ? 'Check Vehicles' : 'Import Vehicles'}
+          </SubmitButton>
+        </Form>
+        <div aria-live="polite">
+          {run.isError ? (
+            <Alert variant="danger" className="mt-3 mb-0 py-2">
+              {errorMessage(run.error)}
+            </Alert>
+          ) : null}
+          {refused.length > 0 ? <RowErrors errors={refused} caption="Rows with errors (nothing imported)" /> : null}
+          {result && !run.isError ? (
+            <>
+              <Alert variant={result.errors.length > 0 ? 'warning' : 'success'} className="mt-3 mb-0 py-2">
+                {result.errors.length > 0
+                  ? `${numberFormat.format(result.errors.length)} ${result.errors.length === 1 ? 'error' : 'errors'} in ${numberFormat.format(result.rows)} rows: fix them before importing.`
+                  : `${result.dryRun ? 'Check finished: would add' : 'Imported: added'} ${counted(result.makesAdded, 'make')}, ${counted(result.modelsAdded, 'model')} and ${counted(result.vehiclesAdded, 'model year')} (${numberFormat.format(result.vehiclesExisting)} already there).`}
+              </Alert>
+              {result.errors.length > 0 ? <RowErrors errors={result.errors} caption="Rows with errors" /> : null}
+            </>
+          ) : null}
+        </div>
+      </Card.Body>
+    </Card>
   );
 }
 

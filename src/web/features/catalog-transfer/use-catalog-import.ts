@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CatalogImport } from '../../../shared/schemas/catalog-transfer.ts';
 import { queryRoots } from '../../lib/query-keys.ts';
 import { refreshAfterWrite } from '../../lib/replace-cached.ts';
-import { cancelCatalogImport, catalogImportKeys, uploadCatalogCsv } from './catalog-transfer-api.ts';
+import { cancelCatalogImport, catalogImportKeys, uploadCatalogCsv, uploadVehicleCsv } from './catalog-transfer-api.ts';
 
 /** Start an import: the new one becomes the latest, and its progress is polled from there. */
 export function useStartImport() {
@@ -35,4 +35,13 @@ export function useForgetParts() {
 export function useRefreshHistory() {
   const queryClient = useQueryClient();
   return () => queryClient.invalidateQueries({ queryKey: ['catalog-imports', 'history'] });
+}
+
+/** Import (or check) a vehicle file: a real import changes the vehicle lists every selector and picker shows. */
+export function useImportVehicles() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ file, dryRun }: { file: File; dryRun: boolean }) => uploadVehicleCsv(file, dryRun),
+    onSuccess: (result) => (result.dryRun ? undefined : refreshAfterWrite(queryClient, queryRoots.vehicles)),
+  });
 }
