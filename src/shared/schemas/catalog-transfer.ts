@@ -66,7 +66,9 @@ export const catalogImportSchema = z.object({
 export type CatalogImport = z.infer<typeof catalogImportSchema>;
 
 /** One past import in the history: the import without its errors (their count stays). */
-export const catalogImportSummarySchema = catalogImportSchema.omit({ errors: true, secondsLeft: true });
+export const catalogImportSummarySchema = catalogImportSchema.omit({ errors: true, secondsLeft: true }).extend({
+  refused: z.number().int().describe('Rows not imported: each had at least one error (errorCount counts the errors)'),
+});
 export type CatalogImportSummary = z.infer<typeof catalogImportSummarySchema>;
 
 /** `GET /api/admin/catalog/imports?limit=&offset=`: the import history, newest first. */

@@ -91,6 +91,8 @@ export function toWireSummary(record: ImportSummaryRecord): CatalogImportSummary
     created: record.created,
     updated: record.updated,
     errorCount: record.errorCount,
+    // Every row read is added, updated (an unchanged part counts as updated) or refused.
+    refused: Math.max(0, record.rowsDone - record.created - record.updated),
     message: record.message,
     createdAt: record.createdAt.toISOString(),
     finishedAt: record.finishedAt?.toISOString() ?? null,

@@ -397,7 +397,7 @@ function ImportHistory() {
                   <div className="small">
                     {numberFormat.format(item.totalRows)} rows: {numberFormat.format(item.created)}{' '}
                     {item.dryRun ? 'would be added' : 'added'}, {numberFormat.format(item.updated)}{' '}
-                    {item.dryRun ? 'would be updated' : 'updated'}, {numberFormat.format(item.errorCount)} refused
+                    {item.dryRun ? 'would be updated' : 'updated'}, {numberFormat.format(item.refused)} refused
                     {item.message ? <span className="d-block text-danger">{item.message}</span> : null}
                   </div>
                 </li>
