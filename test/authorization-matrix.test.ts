@@ -137,6 +137,7 @@ const matrix: Record<string, Expected> = {
   'DELETE /api/vehicle/model/{id}': adminOnly(204),
   'POST /api/vehicle': adminOnly(201),
   'DELETE /api/vehicle/{id}': adminOnly(204),
+  'POST /api/admin/vehicles/import': adminOnly(200),
   'GET /api/allorder': adminOnly(200),
   'PATCH /api/allorder/{id}/ship': adminOnly(200),
   // Issue 12: Mark Delivered and refunds are the shop's; the order page is its buyer's and the admins'.
@@ -150,6 +151,7 @@ const matrix: Record<string, Expected> = {
   // Issue 14: CSV import of products and export of products and orders are the shop's.
   'POST /api/admin/catalog/import': adminOnly(202),
   'GET /api/admin/catalog/import': adminOnly(200),
+  'GET /api/admin/catalog/imports': adminOnly(200),
   'GET /api/admin/catalog/import/{id}': adminOnly(200),
   'POST /api/admin/catalog/import/{id}/cancel': adminOnly(200),
   'GET /api/admin/export/products.csv': adminOnly(200),

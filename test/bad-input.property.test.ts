@@ -21,7 +21,12 @@ import {
   mergeCartBodySchema,
   setCartItemBodySchema,
 } from '../src/shared/schemas/cart.ts';
-import { catalogImportQuerySchema, orderExportQuerySchema } from '../src/shared/schemas/catalog-transfer.ts';
+import {
+  catalogImportHistoryQuerySchema,
+  catalogImportQuerySchema,
+  orderExportQuerySchema,
+  vehicleImportQuerySchema,
+} from '../src/shared/schemas/catalog-transfer.ts';
 import { uuidParamsSchema } from '../src/shared/schemas/common.ts';
 import {
   garageAddSchema,
@@ -188,6 +193,9 @@ const routeSchemas: Record<string, { body?: ZodType; query?: ZodType; params?: Z
   // is generated here; its own checks (size, encoding, CSV syntax) are in catalog-transfer.test.ts.
   'POST /api/admin/catalog/import': { query: catalogImportQuerySchema },
   'GET /api/admin/catalog/import': {},
+  'GET /api/admin/catalog/imports': { query: catalogImportHistoryQuerySchema },
+  // The vehicle file is CSV too; its own checks are in fitment/vehicle-import.test.ts.
+  'POST /api/admin/vehicles/import': { query: vehicleImportQuerySchema },
   'GET /api/admin/catalog/import/{id}': { params: uuidParamsSchema },
   'POST /api/admin/catalog/import/{id}/cancel': { params: uuidParamsSchema },
   'GET /api/admin/export/products.csv': {},
@@ -680,8 +688,9 @@ afterAll(() => {
     );
 });
 const ATTACKERS: CallerName[] = ['admin', 'customer'];
-/** The size limit of a route that takes a raw body: photos 10 MB, the catalogue's CSV import 50 MB (issue 14). */
-const rawLimitMb = (key: string) => (key === 'POST /api/admin/catalog/import' ? 50 : 10);
+/** The size limit of a route that takes a raw body: photos 10 MB, the catalogue's CSV import 50 MB, vehicles 1 MB. */
+const rawLimitMb = (key: string) =>
+  key === 'POST /api/admin/catalog/import' ? 50 : key === 'POST /api/admin/vehicles/import' ? 1 : 10;
 
 describeEachDatabase('bad input, generated from every request schema', (ctx) => {
   let fx: Fixtures;

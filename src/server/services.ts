@@ -26,6 +26,7 @@ import { KnownVehicles } from './modules/fitment/known-vehicles.ts';
 import { modelKey, PartFitmentBulkRepository } from './modules/fitment/part-fitment-bulk-repository.ts';
 import { PartFitmentRepository } from './modules/fitment/part-fitment-repository.ts';
 import { PartFitments } from './modules/fitment/part-fitments.ts';
+import { VehicleImportRepository } from './modules/fitment/vehicle-import-repository.ts';
 import { VehicleRepository } from './modules/fitment/vehicle-repository.ts';
 import { VehiclesService } from './modules/fitment/vehicles-service.ts';
 import { purgeExpiredKeys } from './modules/idempotency/idempotency-keys.ts';
@@ -286,7 +287,7 @@ export function createServices(database: DatabaseHandle, config: AppConfig, sett
     profiles: new ProfileService(users),
     google,
     catalog: new CatalogService(parts, partFitments, photos),
-    vehicles: new VehiclesService(vehicleRecords, knownVehicles),
+    vehicles: new VehiclesService(vehicleRecords, knownVehicles, new VehicleImportRepository(db)),
     garage: new GarageService(new GarageRepository(db), vehicleRecords),
     reviews: new ReviewsService(new ReviewRepository(db)),
     orders,

@@ -702,6 +702,10 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
     await fx.ctx().app.services.catalogImports.settled();
     return { method: 'GET', url: '/api/admin/catalog/import' };
   },
+  'GET /api/admin/catalog/imports': async (fx) => {
+    await finishedImport(fx);
+    return { method: 'GET', url: '/api/admin/catalog/imports?limit=5&offset=0' };
+  },
   'GET /api/admin/catalog/import/{id}': async (fx) => ({
     method: 'GET',
     url: `/api/admin/catalog/import/${await finishedImport(fx)}`,
@@ -709,6 +713,12 @@ export const requestBuilders: Record<string, (fx: Fixtures, caller: CallerName) 
   'POST /api/admin/catalog/import/{id}/cancel': async (fx) => ({
     method: 'POST',
     url: `/api/admin/catalog/import/${await finishedImport(fx)}/cancel`,
+  }),
+  // A dry run: checked and counted, nothing written.
+  'POST /api/admin/vehicles/import': async () => ({
+    method: 'POST',
+    url: '/api/admin/vehicles/import?dryRun=true',
+    raw: { contentType: 'text/csv', data: Buffer.from('type,make,model,years\nmotorcycle,Matrixa,MX1,2020-2021\n') },
   }),
   'GET /api/admin/export/products.csv': async () => ({ method: 'GET', url: '/api/admin/export/products.csv' }),
   'GET /api/admin/export/orders.csv': async () => ({

@@ -51,6 +51,7 @@ export const catalogImportSchema = z.object({
   status: z.enum(catalogImportStatuses),
   dryRun: z.boolean().describe('Validated only: nothing is written to the catalogue'),
   fileName: z.string(),
+  createdBy: z.string().describe('The admin who uploaded the file (their email)'),
   totalRows: z.number().int(),
   rowsDone: z.number().int(),
   created: z.number().int().describe('Parts added (on a dry run: that would be added)'),
@@ -63,6 +64,25 @@ export const catalogImportSchema = z.object({
   finishedAt: z.string().nullable(),
 });
 export type CatalogImport = z.infer<typeof catalogImportSchema>;
+
+/** One past import in the history: the import without its errors (their count stays). */
+export const catalogImportSummarySchema = catalogImportSchema.omit({ errors: true, secondsLeft: true }).extend({
+  refused: z.number().int().describe('Rows not imported: each had at least one error (errorCount counts the errors)'),
+});
+export type CatalogImportSummary = z.infer<typeof catalogImportSummarySchema>;
+
+/** `GET /api/admin/catalog/imports?limit=&offset=`: the import history, newest first. */
+export const catalogImportHistoryQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).optional().describe('At most 100; 20 when left out'),
+  offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
+});
+export type CatalogImportHistoryQuery = z.infer<typeof catalogImportHistoryQuerySchema>;
+
+export const catalogImportHistorySchema = z.object({
+  items: z.array(catalogImportSummarySchema),
+  total: z.number().int().describe('Every import kept, dry runs included'),
+});
+export type CatalogImportHistory = z.infer<typeof catalogImportHistorySchema>;
 
 /** `POST /api/admin/catalog/import?dryRun=true&fileName=…` (the body is the CSV file itself, `text/csv`). */
 export const catalogImportQuerySchema = z.strictObject({
@@ -103,3 +123,35 @@ export const orderCsvColumns = [
   'carrier',
   'tracking_number',
 ] as const;
+
+// ---- Vehicles by CSV: makes, models, model years and variants in one file, checked as a whole.
+
+/**
+ * The vehicle CSV's columns (any order, by header name): `type` (motorcycle, car, atv, scooter; needed for a model
+ * that does not exist yet), `make`, `model`, `years` (`2019` or `2019-2023`), `variant` (optional).
+ */
+export const vehicleCsvColumns = ['type', 'make', 'model', 'years', 'variant'] as const;
+export type VehicleCsvColumn = (typeof vehicleCsvColumns)[number];
+export const requiredVehicleCsvColumns = ['make', 'model', 'years'] as const satisfies VehicleCsvColumn[];
+/** The largest vehicle file taken, in bytes (the body is refused with 413 past it). */
+export const VEHICLE_IMPORT_MAX_BYTES = 1024 * 1024;
+/** The most rows one vehicle file may have: all of them are written in one transaction. */
+export const VEHICLE_IMPORT_MAX_ROWS = 5000;
+
+/** `POST /api/admin/vehicles/import?dryRun=true` (the body is the CSV file itself, `text/csv`). */
+export const vehicleImportQuerySchema = z.strictObject({
+  dryRun: z.enum(['true', 'false']).optional().describe('true: check every row and report, change nothing'),
+});
+export type VehicleImportQuery = z.infer<typeof vehicleImportQuerySchema>;
+
+/** What a vehicle file did (or, on a dry run, would do): nothing at all while any row has an error. */
+export const vehicleImportResultSchema = z.object({
+  dryRun: z.boolean(),
+  rows: z.number().int().describe('Rows after the header'),
+  makesAdded: z.number().int(),
+  modelsAdded: z.number().int(),
+  vehiclesAdded: z.number().int().describe('Model years (per variant) added'),
+  vehiclesExisting: z.number().int().describe('Model years the file names that were there already (kept)'),
+  errors: z.array(importErrorSchema).describe('Every row error, in file order; none when the file was imported'),
+});
+export type VehicleImportResult = z.infer<typeof vehicleImportResultSchema>;

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import { centsToDollars } from '../../../shared/money.ts';
 import { type OrderExportQuery, orderCsvColumns, productCsvColumns } from '../../../shared/schemas/catalog-transfer.ts';
+import { phoneCell } from './phone-cell.ts';
 import type { CatalogBulkPort, ExportOrder, FitmentBulkPort, OrderExportPort } from './ports.ts';
 import { exportRecord, neutralize } from './product-csv.ts';
 
@@ -82,7 +83,7 @@ function orderRecord(order: ExportOrder): string[] {
     unit_price: centsToDollars(order.unitPriceCents).toFixed(2),
     total: centsToDollars(order.totalCents).toFixed(2),
     address: order.address,
-    phone: order.phone,
+    phone: phoneCell(order.phone),
     transaction_id: order.transactionId ?? '',
     carrier: order.carrier ?? '',
     tracking_number: order.trackingNumber ?? '',

@@ -5,10 +5,18 @@ import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { FastifyBaseLogger } from 'fastify';
 import { normalizePartNumber } from '../../../shared/part-numbers.ts';
-import type { CatalogImport, ImportError, ProductCsvColumn } from '../../../shared/schemas/catalog-transfer.ts';
+import type {
+  CatalogImport,
+  CatalogImportHistory,
+  CatalogImportHistoryQuery,
+  CatalogImportSummary,
+  ImportError,
+  ProductCsvColumn,
+} from '../../../shared/schemas/catalog-transfer.ts';
+import type { CsvDelimiter } from '../../csv-delimiter.ts';
 import type { Database } from '../../db/client.ts';
 import { InvalidError, NotFoundError } from '../../errors.ts';
-import type { ImportRecord, ImportRepository } from './import-repository.ts';
+import type { ImportRecord, ImportRepository, ImportSummaryRecord } from './import-repository.ts';
 import type { CatalogBulkPort, FitmentBulkPort, ImportPart } from './ports.ts';
 import { type ImportRow, importedFields, type RowContext, readHeader, readRow } from './product-csv.ts';
 import { CSV_OPTIONS, csvProblem, importFileName, spoolFileOf, spoolUpload, uploadFileName } from './upload-spool.ts';
@@ -56,6 +64,7 @@ export function toWireImport(record: ImportRecord, now = Date.now()): CatalogImp
     status: record.status,
     dryRun: record.dryRun,
     fileName: record.fileName,
+    createdBy: record.createdByEmail,
     totalRows: record.totalRows,
     rowsDone: record.rowsDone,
     created: record.created,
@@ -63,6 +72,27 @@ export function toWireImport(record: ImportRecord, now = Date.now()): CatalogImp
     errorCount: record.errorCount,
     errors: record.errors as ImportError[],
     secondsLeft,
+    message: record.message,
+    createdAt: record.createdAt.toISOString(),
+    finishedAt: record.finishedAt?.toISOString() ?? null,
+  };
+}
+
+/** A past import as the history lists it. */
+export function toWireSummary(record: ImportSummaryRecord): CatalogImportSummary {
+  return {
+    id: record.id,
+    status: record.status,
+    dryRun: record.dryRun,
+    fileName: record.fileName,
+    createdBy: record.createdByEmail,
+    totalRows: record.totalRows,
+    rowsDone: record.rowsDone,
+    created: record.created,
+    updated: record.updated,
+    errorCount: record.errorCount,
+    // Every row read is added, updated (an unchanged part counts as updated) or refused.
+    refused: Math.max(0, record.rowsDone - record.created - record.updated),
     message: record.message,
     createdAt: record.createdAt.toISOString(),
     finishedAt: record.finishedAt?.toISOString() ?? null,
@@ -96,8 +126,10 @@ export class CatalogImportService {
     this.#uploads.add(uploadFile);
     let record: ImportRecord;
     let file: string;
+    let delimiter: CsvDelimiter;
     try {
       const upload = await spoolUpload(body, settings.spoolDir, settings.maxBytes, path.basename(uploadFile));
+      delimiter = upload.delimiter;
       const { problems } = readHeader(upload.header);
       const [first] = problems;
       if (first) throw new InvalidError(`The header row is not valid: ${first.message}.`, problems);
@@ -119,7 +151,7 @@ export class CatalogImportService {
       this.#uploads.delete(uploadFile);
     }
     const abort = new AbortController();
-    const done = this.#run(record, file, abort.signal)
+    const done = this.#run(record, file, delimiter, abort.signal)
       .catch(async (error: unknown) => {
         const problem = csvProblem(error);
         this.#c.log.error({ importId: record.id, error: (error as Error).message }, 'catalog import failed');
@@ -146,6 +178,13 @@ export class CatalogImportService {
     return Promise.all(records.map(async (record) => toWireImport(await this.#unlessStale(record))));
   }
 
+  /** Past imports, newest first: when, who, which file, what they added, updated and refused, how they ended. */
+  async history(query: CatalogImportHistoryQuery): Promise<CatalogImportHistory> {
+    const { rows, total } = await this.#c.imports.history({ limit: query.limit ?? 20, offset: query.offset ?? 0 });
+    const items = await Promise.all(rows.map(async (row) => toWireSummary(await this.#unlessStale(row))));
+    return { items, total };
+  }
+
   /** Stops a running import after its current batch (batches already written stay); a finished one is as it was. */
   async cancel(id: string): Promise<CatalogImport> {
     if (!(await this.#c.imports.requestCancel(id))) throw notFound();
@@ -157,7 +196,7 @@ export class CatalogImportService {
    * show a moving bar forever; once it has not moved for STALE_MS it is marked failed. Another instance's live
    * run moves on with every batch, so it is never taken for dead.
    */
-  async #unlessStale(record: ImportRecord): Promise<ImportRecord> {
+  async #unlessStale<T extends ImportSummaryRecord>(record: T): Promise<T | ImportRecord> {
     if (record.status !== 'running' || this.#running.has(record.id)) return record;
     if (Date.now() - record.updatedAt.getTime() < STALE_MS) return record;
     await this.#c.imports.finish(record.id, 'failed', STOPPED);
@@ -257,14 +296,14 @@ export class CatalogImportService {
     await this.settled();
   }
 
-  async #run(record: ImportRecord, file: string, signal: AbortSignal): Promise<void> {
+  async #run(record: ImportRecord, file: string, delimiter: CsvDelimiter, signal: AbortSignal): Promise<void> {
     const { catalog, fitment, imports, settings } = this.#c;
     const [categoryIds, modelIds, existing] = await Promise.all([
       catalog.categoryIds(),
       fitment.modelIds(),
       catalog.idsByMpn(),
     ]);
-    const records = createReadStream(file).pipe(parse({ ...CSV_OPTIONS, info: true }));
+    const records = createReadStream(file).pipe(parse({ ...CSV_OPTIONS, delimiter, info: true }));
     let context: RowContext | undefined;
     let fields = new Set<keyof ImportPart>();
     let hasFitment = false;
@@ -298,6 +337,8 @@ export class CatalogImportService {
             modelIds,
             modelKey: this.#c.modelKey,
             normalize: normalizePartNumber,
+            // A file separated by semicolons comes from a spreadsheet that writes decimals with a comma.
+            decimalComma: delimiter === ';',
           };
           continue;
         }

@@ -4,6 +4,8 @@ import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provid
 import { z } from 'zod';
 import {
   CATALOG_IMPORT_MAX_BYTES,
+  catalogImportHistoryQuerySchema,
+  catalogImportHistorySchema,
   catalogImportQuerySchema,
   catalogImportSchema,
   orderExportQuerySchema,
@@ -97,6 +99,24 @@ export const catalogTransferRoutes: FastifyPluginAsyncZod<{
       },
     },
     async () => imports.recent(),
+  );
+
+  app.get(
+    '/api/admin/catalog/imports',
+    {
+      onRequest: requireAdmin,
+      schema: {
+        tags: ['catalog-transfer'],
+        summary: 'The import history (admin)',
+        description:
+          'Every import kept, newest first, dry runs included: when, who, the file name, rows added, updated and ' +
+          'refused (`errorCount`), and how it ended. Paged by `limit` (at most 100, 20 when left out) and `offset`.',
+        security: bearerAuth,
+        querystring: catalogImportHistoryQuerySchema,
+        response: { 200: catalogImportHistorySchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => imports.history(request.query),
   );
 
   app.get(

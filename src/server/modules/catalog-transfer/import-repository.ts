@@ -1,9 +1,13 @@
-import { and, desc, eq, lt, notInArray, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, lt, notInArray, or, sql } from 'drizzle-orm';
 import { CATALOG_IMPORT_KEPT_ERRORS, type ImportError } from '../../../shared/schemas/catalog-transfer.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { type CatalogImportStatus, catalogImports } from '../../db/schema.ts';
 
 export type ImportRecord = typeof catalogImports.$inferSelect;
+/** An import as the history lists it: everything but its kept errors. */
+export type ImportSummaryRecord = Omit<ImportRecord, 'errors'>;
+
+const { errors: _errors, ...summaryColumns } = getTableColumns(catalogImports);
 
 /** What one batch adds to an import's progress. */
 export interface BatchProgress {
@@ -39,6 +43,20 @@ export class ImportRepository {
 
   async recent(limit: number): Promise<ImportRecord[]> {
     return this.#db.select().from(catalogImports).orderBy(desc(catalogImports.createdAt)).limit(limit);
+  }
+
+  /** A page of the history, newest first (through `catalog_imports_created_at_idx`), and how many there are. */
+  async history(page: { limit: number; offset: number }): Promise<{ rows: ImportSummaryRecord[]; total: number }> {
+    const [rows, [counted]] = await Promise.all([
+      this.#db
+        .select(summaryColumns)
+        .from(catalogImports)
+        .orderBy(desc(catalogImports.createdAt), desc(catalogImports.id))
+        .limit(page.limit)
+        .offset(page.offset),
+      this.#db.select({ total: count() }).from(catalogImports),
+    ]);
+    return { rows, total: counted?.total ?? 0 };
   }
 
   /**

@@ -51,7 +51,9 @@ export function readHeader(cells: string[]): { columns: (ProductCsvColumn | null
   const columns = cells.map((raw) => {
     const name = raw.trim().toLowerCase().replace(/\s+/g, '_');
     if (!(productCsvColumns as readonly string[]).includes(name)) {
-      problems.push({ line: 1, column: raw, message: `Unknown column "${raw.slice(0, 40)}"` });
+      // A header of one long cell holding separators is a file split by something else than , ; or tab.
+      const hint = /[,;|\t]/.test(raw) ? ' (separate the columns with commas or semicolons)' : '';
+      problems.push({ line: 1, column: raw, message: `Unknown column "${raw.slice(0, 40)}"${hint}` });
       return null;
     }
     if (seen.has(name)) problems.push({ line: 1, column: name, message: `Column "${name}" appears twice` });
@@ -95,6 +97,8 @@ export interface RowContext {
   modelIds: ReadonlyMap<string, string>;
   modelKey: (make: string, model: string) => string;
   normalize: (partNumber: string) => string;
+  /** Prices may be written `24,50` (a semicolon-separated file, from a spreadsheet that writes decimals so). */
+  decimalComma?: boolean;
 }
 
 /** One data row → the part it describes, or every error in it (each with its line and column). */
@@ -124,7 +128,8 @@ export function readRow(
     fail(column, firstMessage(parsed.error));
     return undefined;
   };
-  const number = (column: ProductCsvColumn, text: string, label: string, whole: boolean): number | undefined => {
+  const number = (column: ProductCsvColumn, written: string, label: string, whole: boolean): number | undefined => {
+    const text = !whole && context.decimalComma ? written.replace(/^(-?\d+),(\d+)$/, '$1.$2') : written;
     if (!(whole ? /^-?\d+$/ : /^-?\d+(\.\d+)?$/).test(text)) {
       fail(column, whole ? `${label} Must Be A Whole Number` : `${label} Must Be A Number`);
       return undefined;

@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { CsvError, parse } from 'csv-parse';
 import type { ImportError } from '../../../shared/schemas/catalog-transfer.ts';
+import { type CsvDelimiter, detectDelimiter } from '../../csv-delimiter.ts';
 import { AppError, InvalidError } from '../../errors.ts';
 
 /** 413: the upload is larger than the import takes. */
@@ -22,6 +23,8 @@ export interface SpooledUpload {
   /** Records after the header. */
   rows: number;
   header: string[];
+  /** The file's separator, found in its header row (a comma or a semicolon as spreadsheets save them, or tab). */
+  delimiter: CsvDelimiter;
 }
 
 /**
@@ -47,7 +50,7 @@ export function spoolFileOf(
   return undefined;
 }
 
-/** csv-parse's settings, the same for the check at upload and for the import's run. */
+/** csv-parse's settings, the same for the check at upload and for the import's run (with the file's delimiter). */
 export const CSV_OPTIONS = {
   bom: true,
   skip_empty_lines: true,
@@ -91,17 +94,37 @@ export async function spoolUpload(
     writeError ??= error;
   });
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  const parser = parse(CSV_OPTIONS);
   let records = 0;
   let header: string[] | undefined;
   let parseError: unknown;
-  parser.on('data', (record: string[]) => {
-    if (header === undefined) header = record;
-    else records += 1;
-  });
-  parser.on('error', (error) => {
-    parseError = error;
-  });
+  // The parser starts once the header row is in (or the file ended, or a header this long is no header): its
+  // delimiter is the file's own.
+  let parser: ReturnType<typeof parse> | undefined;
+  let delimiter: CsvDelimiter = ',';
+  let before = '';
+  const startParser = () => {
+    delimiter = detectDelimiter(before);
+    const started = parse({ ...CSV_OPTIONS, delimiter });
+    parser = started;
+    started.on('data', (record: string[]) => {
+      if (header === undefined) header = record;
+      else records += 1;
+    });
+    started.on('error', (error) => {
+      parseError = error;
+    });
+    started.write(before);
+    before = '';
+    return started;
+  };
+  const feed = (text: string) => {
+    if (parser) {
+      parser.write(text);
+      return;
+    }
+    before += text;
+    if (/[\r\n]/.test(before) || before.length > 64 * 1024) startParser();
+  };
   let bytes = 0;
   let newlines = 0;
   try {
@@ -121,7 +144,7 @@ export async function spoolUpload(
       if (writeError) throw writeError;
       // `once` rejects on 'error', so a failing disk cannot leave the upload waiting for a drain that never comes.
       if (!out.write(chunk)) await once(out, 'drain');
-      if (parseError === undefined) parser.write(text);
+      if (parseError === undefined) feed(text);
       if (parseError !== undefined) throw refusal(parseError);
     }
     try {
@@ -129,16 +152,17 @@ export async function spoolUpload(
     } catch {
       throw new InvalidError('The file is not UTF-8 text (it ends inside a character).');
     }
-    parser.end();
-    await finished(parser).catch(() => undefined);
+    const ended = parser ?? startParser();
+    ended.end();
+    await finished(ended).catch(() => undefined);
     if (parseError !== undefined) throw refusal(parseError);
     out.end();
     await finished(out);
     if (header === undefined) throw new InvalidError('The file is empty: it needs a header row and product rows.');
-    return { file, rows: records, header };
+    return { file, rows: records, header, delimiter };
   } catch (error) {
     out.destroy();
-    parser.destroy();
+    parser?.destroy();
     await rm(file, { force: true });
     throw error;
   }

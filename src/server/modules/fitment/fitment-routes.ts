@@ -1,5 +1,11 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import {
+  VEHICLE_IMPORT_MAX_BYTES,
+  vehicleCsvColumns,
+  vehicleImportQuerySchema,
+  vehicleImportResultSchema,
+} from '../../../shared/schemas/catalog-transfer.ts';
 import { uuidParamsSchema } from '../../../shared/schemas/common.ts';
 import {
   garageAddSchema,
@@ -20,6 +26,7 @@ import {
   vehicleTypes,
   vehicleYearsQuerySchema,
 } from '../../../shared/schemas/fitment.ts';
+import { InvalidError } from '../../errors.ts';
 import { currentUser, requireAdmin, requireUser } from '../../plugins/auth.ts';
 import { bearerAuth, errorResponses } from '../../route-schemas.ts';
 import type { GarageService } from './garage-service.ts';
@@ -252,6 +259,44 @@ export const fitmentRoutes: FastifyPluginAsyncZod<{ vehicles: VehiclesService; g
       return reply.status(204).send(null);
     },
   );
+
+  // The vehicle file is CSV and nothing else (another type is 415), read whole (it is small: 1 MB at most), in a
+  // scope of its own so the other routes keep the app's JSON parser.
+  await app.register(async (plain) => {
+    const scope = plain.withTypeProvider<ZodTypeProvider>();
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(
+      'text/csv',
+      { parseAs: 'buffer', bodyLimit: VEHICLE_IMPORT_MAX_BYTES },
+      (_request, body, done) => done(null, body),
+    );
+    scope.post(
+      '/api/admin/vehicles/import',
+      {
+        onRequest: requireAdmin,
+        schema: {
+          tags: ['vehicles'],
+          summary: 'Add makes, models and model years from CSV (admin)',
+          description:
+            `The body is the CSV file (\`Content-Type: text/csv\`, UTF-8, at most 1 MB and 5,000 rows; commas, ` +
+            `semicolons or tabs). Columns by header name: ${vehicleCsvColumns.map((c) => `\`${c}\``).join(', ')}; ` +
+            '`make`, `model` and `years` (`2019` or `2019-2023`) required, `type` needed for a new model, `variant` ' +
+            'optional. What exists is kept. `dryRun=true`: every row checked, the errors or the counts answered, ' +
+            'nothing changed. Otherwise all rows are written in one transaction, or none: a file with any row ' +
+            'error is 400 with the errors as `details`. A file that is not CSV, or has a bad header, is 400.',
+          security: bearerAuth,
+          querystring: vehicleImportQuerySchema,
+          response: { 200: vehicleImportResultSchema, ...errorResponses(400, 401, 403, 413, 415) },
+        },
+      },
+      async (request) => {
+        const body = request.body;
+        if (!Buffer.isBuffer(body))
+          throw new InvalidError('Send the CSV file as the body, with Content-Type: text/csv.');
+        return vehicles.importCsv(body, request.query.dryRun === 'true');
+      },
+    );
+  });
 
   // ---- My Garage: the caller's own vehicles; every call answers the whole garage.
 

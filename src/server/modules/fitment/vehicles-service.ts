@@ -1,3 +1,4 @@
+import { CATALOG_IMPORT_KEPT_ERRORS, type VehicleImportResult } from '../../../shared/schemas/catalog-transfer.ts';
 import { isUuid } from '../../../shared/schemas/common.ts';
 import type {
   Vehicle,
@@ -15,6 +16,8 @@ import type {
 import { ConflictError, InvalidError, NotFoundError } from '../../errors.ts';
 import type { KnownVehicles } from './known-vehicles.ts';
 import { FOREIGN_KEY_VIOLATION, sqlState, UNIQUE_VIOLATION } from './sql-state.ts';
+import { readVehicleCsv } from './vehicle-csv.ts';
+import type { VehicleImportRepository } from './vehicle-import-repository.ts';
 import type { MakeRow, ModelRow, VehicleRepository, VehicleRow } from './vehicle-repository.ts';
 
 export const VEHICLE_NOT_FOUND = 'This vehicle does not exist.';
@@ -71,9 +74,11 @@ export class VehiclesService {
   readonly #vehicles: VehicleRepository;
   /** Shared with the catalogue's port (PartFitments): a deleted vehicle is forgotten there at once. */
   readonly #known: KnownVehicles;
-  constructor(vehicles: VehicleRepository, known: KnownVehicles) {
+  readonly #imports: VehicleImportRepository;
+  constructor(vehicles: VehicleRepository, known: KnownVehicles, imports: VehicleImportRepository) {
     this.#vehicles = vehicles;
     this.#known = known;
+    this.#imports = imports;
   }
 
   types(): Promise<VehicleType[]> {
@@ -166,6 +171,32 @@ export class VehiclesService {
       missing: MODEL_NOT_FOUND,
     });
     return rows.map(toWireVehicle);
+  }
+
+  /**
+   * Makes, models and model years from a CSV file, checked row by row: a dry run reports (every error, or what it
+   * would add); otherwise a file with any error is refused whole (400, the errors as details) and a good one is
+   * written in one transaction. What exists is kept, so importing a file twice adds nothing the second time.
+   */
+  async importCsv(body: Buffer, dryRun: boolean): Promise<VehicleImportResult> {
+    const { rows, errors, total } = readVehicleCsv(body);
+    // The good rows are checked against the database too (a new model's type), so one report lists every error.
+    const checked = await this.#imports.importRows(rows, dryRun || errors.length > 0);
+    const outcome =
+      errors.length > 0
+        ? {
+            ...{ makesAdded: 0, modelsAdded: 0, vehiclesAdded: 0, vehiclesExisting: 0 },
+            errors: [...errors, ...checked.errors].sort((a, b) => a.line - b.line),
+          }
+        : checked;
+    if (!dryRun && outcome.errors.length > 0) {
+      const count = new Set(outcome.errors.map((error) => error.line)).size;
+      throw new InvalidError(
+        `${count} ${count === 1 ? 'row has' : 'rows have'} errors: nothing was imported. Fix them and upload the file again.`,
+        outcome.errors.slice(0, CATALOG_IMPORT_KEPT_ERRORS),
+      );
+    }
+    return { dryRun, rows: total, ...outcome, errors: outcome.errors.slice(0, CATALOG_IMPORT_KEPT_ERRORS) };
   }
 
   async removeVehicle(id: string): Promise<void> {

@@ -1,11 +1,24 @@
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
-import { type CatalogImport, catalogImportSchema } from '../../../shared/schemas/catalog-transfer.ts';
+import {
+  type CatalogImport,
+  catalogImportHistorySchema,
+  catalogImportSchema,
+  type VehicleImportResult,
+  vehicleImportResultSchema,
+} from '../../../shared/schemas/catalog-transfer.ts';
 import { ApiError, api } from '../../lib/api-client.ts';
 import { readToken } from '../../lib/auth-token.ts';
 
 /** Imports are admin data of their own; a finished real import also changes the parts (see use-catalog-import.ts). */
-export const catalogImportKeys = { recent: ['catalog-imports', 'recent'] as const };
+export const catalogImportKeys = {
+  all: ['catalog-imports'] as const,
+  recent: ['catalog-imports', 'recent'] as const,
+  history: (offset: number) => ['catalog-imports', 'history', offset] as const,
+};
+
+/** Imports per page of the history. */
+export const HISTORY_PAGE = 10;
 
 /** While the latest import runs, its progress is asked for every second; otherwise once per visit. */
 export const recentImportsQuery = queryOptions({
@@ -14,6 +27,20 @@ export const recentImportsQuery = queryOptions({
   staleTime: 0,
   refetchInterval: (query) => (query.state.data?.[0]?.status === 'running' ? 1000 : false),
 });
+
+/** A page of the import history, newest first; asked again every few seconds while one of its imports runs. */
+export const importHistoryQuery = (offset: number) =>
+  queryOptions({
+    queryKey: catalogImportKeys.history(offset),
+    queryFn: ({ signal }) =>
+      api(`/admin/catalog/imports?limit=${HISTORY_PAGE}&offset=${offset}`, {
+        schema: catalogImportHistorySchema,
+        signal,
+      }),
+    staleTime: 0,
+    placeholderData: (previous) => previous,
+    refetchInterval: (query) => (query.state.data?.items.some((item) => item.status === 'running') ? 2000 : false),
+  });
 
 /** The bearer token and the server's error shape, for the two calls that do not send or receive JSON. */
 async function rawCall(path: string, init: RequestInit): Promise<Response> {
@@ -51,6 +78,16 @@ export async function uploadCatalogCsv(file: File, dryRun: boolean): Promise<Cat
     body: file,
   });
   return catalogImportSchema.parse(await response.json());
+}
+
+/** POST /api/admin/vehicles/import: the vehicle file is the body; a dry run changes nothing. */
+export async function uploadVehicleCsv(file: File, dryRun: boolean): Promise<VehicleImportResult> {
+  const response = await rawCall(`/admin/vehicles/import?dryRun=${dryRun}`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/csv' },
+    body: file,
+  });
+  return vehicleImportResultSchema.parse(await response.json());
 }
 
 export function cancelCatalogImport(id: string): Promise<CatalogImport> {

@@ -9,15 +9,33 @@ import { orderStatuses } from '../../../shared/enums.ts';
 import {
   CATALOG_IMPORT_MAX_BYTES,
   type CatalogImport,
+  type CatalogImportSummary,
+  type ImportError,
   productCsvColumns,
   requiredProductCsvColumns,
+  requiredVehicleCsvColumns,
+  VEHICLE_IMPORT_MAX_BYTES,
+  VEHICLE_IMPORT_MAX_ROWS,
+  vehicleCsvColumns,
 } from '../../../shared/schemas/catalog-transfer.ts';
 import { LoadError, LoadingSpinner } from '../../components/query-state.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
-import { errorMessage } from '../../lib/api-client.ts';
+import { ApiError, errorMessage } from '../../lib/api-client.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { downloadCsv, exportPaths, recentImportsQuery } from './catalog-transfer-api.ts';
-import { useCancelImport, useForgetParts, useStartImport } from './use-catalog-import.ts';
+import {
+  downloadCsv,
+  exportPaths,
+  HISTORY_PAGE,
+  importHistoryQuery,
+  recentImportsQuery,
+} from './catalog-transfer-api.ts';
+import {
+  useCancelImport,
+  useForgetParts,
+  useImportVehicles,
+  useRefreshHistory,
+  useStartImport,
+} from './use-catalog-import.ts';
 
 const numberFormat = new Intl.NumberFormat();
 const MAX_MB = CATALOG_IMPORT_MAX_BYTES / 1024 / 1024;
@@ -48,6 +66,8 @@ export function Component() {
       ) : latest ? (
         <ImportProgress key={latest.id} item={latest} />
       ) : null}
+      <ImportHistory />
+      <VehicleImportCard />
       <ExportCard />
     </section>
   );
@@ -90,9 +110,10 @@ function UploadForm() {
             />
             {problem ? <Form.Control.Feedback type="invalid">{problem}</Form.Control.Feedback> : null}
             <Form.Text id={helpId} className="d-block">
-              UTF-8, at most {MAX_MB} MB, with a header row. Columns: {productCsvColumns.join(', ')} (required:{' '}
-              {requiredProductCsvColumns.join(', ')}). Rows update the part with the same part number (mpn), or add one.
-              OEM numbers are separated by <code>|</code>; fitment rows by <code>;</code>, each{' '}
+              UTF-8, at most {MAX_MB} MB, with a header row; columns separated by commas or by semicolons (found from
+              the header row; with semicolons a price may be written 24,50). Columns: {productCsvColumns.join(', ')}{' '}
+              (required: {requiredProductCsvColumns.join(', ')}). Rows update the part with the same part number (mpn),
+              or add one. OEM numbers are separated by <code>|</code>; fitment rows by <code>;</code>, each{' '}
               <code>make|model|years|variant</code>, e.g. <code>Yamaha|YZ250F|2019-2023</code>. The products export
               below is a file in this form.
             </Form.Text>
@@ -122,13 +143,15 @@ function UploadForm() {
 function ImportProgress({ item }: { item: CatalogImport }) {
   const cancel = useCancelImport();
   const forgetParts = useForgetParts();
+  const refreshHistory = useRefreshHistory();
   const running = item.status === 'running';
   const wasRunning = useRef(running);
   useEffect(() => {
     // A real import that just ended changed the catalogue the other pages have cached.
     if (wasRunning.current && !running && !item.dryRun) void forgetParts();
+    if (wasRunning.current && !running) void refreshHistory();
     wasRunning.current = running;
-  }, [running, item.dryRun, forgetParts]);
+  }, [running, item.dryRun, forgetParts, refreshHistory]);
   const percent = item.totalRows === 0 ? 100 : Math.round((item.rowsDone / item.totalRows) * 100);
   const title = item.dryRun ? 'Check' : 'Import';
   const statusText = {
@@ -190,12 +213,20 @@ function ImportProgress({ item }: { item: CatalogImport }) {
 
 function ErrorTable({ item }: { item: CatalogImport }) {
   return (
+    <RowErrors
+      errors={item.errors}
+      caption={`Rows with errors${item.dryRun ? '' : ' (not imported)'}${
+        item.errorCount > item.errors.length ? `: the first ${item.errors.length} of ${item.errorCount}` : ''
+      }`}
+    />
+  );
+}
+
+function RowErrors({ errors, caption }: { errors: readonly ImportError[]; caption: string }) {
+  return (
     <div className="table-responsive mt-3">
       <Table size="sm" striped className="mb-0 align-middle">
-        <caption>
-          Rows with errors{item.dryRun ? '' : ' (not imported)'}
-          {item.errorCount > item.errors.length ? `: the first ${item.errors.length} of ${item.errorCount}` : ''}
-        </caption>
+        <caption>{caption}</caption>
         <thead>
           <tr>
             <th scope="col">Line</th>
@@ -204,7 +235,7 @@ function ErrorTable({ item }: { item: CatalogImport }) {
           </tr>
         </thead>
         <tbody>
-          {item.errors.map((error, index) => (
+          {errors.map((error, index) => (
             // Errors have no id; their order in the file is fixed.
             // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list, never reordered
             <tr key={index}>
@@ -216,6 +247,189 @@ function ErrorTable({ item }: { item: CatalogImport }) {
         </tbody>
       </Table>
     </div>
+  );
+}
+
+const VEHICLE_MAX_KB = VEHICLE_IMPORT_MAX_BYTES / 1024;
+const counted = (n: number, noun: string) => `${numberFormat.format(n)} ${noun}${n === 1 ? '' : 's'}`;
+
+/** The row errors a refused vehicle import sent as details (each `{line, column, message}`). */
+function refusedRows(error: unknown): ImportError[] {
+  if (!(error instanceof ApiError) || !Array.isArray(error.details)) return [];
+  return error.details.filter(
+    (detail): detail is ImportError =>
+      typeof detail === 'object' && detail !== null && 'line' in detail && 'message' in detail,
+  );
+}
+
+/** Vehicles by CSV: makes, models, model years and variants; a check first, then all rows at once or none. */
+function VehicleImportCard() {
+  const run = useImportVehicles();
+  const [file, setFile] = useState<File | null>(null);
+  const [dryRun, setDryRun] = useState(true);
+  const [problem, setProblem] = useState<string | null>(null);
+  const id = useId();
+  const result = run.data;
+  const refused = run.isError ? refusedRows(run.error) : [];
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setProblem(null);
+    if (!file) {
+      setProblem('Choose A CSV File');
+      return;
+    }
+    if (file.size > VEHICLE_IMPORT_MAX_BYTES) {
+      setProblem(`The file is larger than ${VEHICLE_MAX_KB} KB.`);
+      return;
+    }
+    run.mutate({ file, dryRun });
+  }
+
+  return (
+    <Card as="section" className="shadow-sm mb-4" aria-labelledby={`${id}-title`}>
+      <Card.Body>
+        <h2 id={`${id}-title`} className="h5">
+          Import Vehicles
+        </h2>
+        <Form noValidate onSubmit={submit}>
+          <Form.Group className="mb-3" controlId={`${id}-file`}>
+            <Form.Label>Vehicles CSV file</Form.Label>
+            <Form.Control
+              type="file"
+              accept=".csv,text/csv"
+              aria-describedby={`${id}-help`}
+              isInvalid={problem !== null}
+              onChange={(event) => setFile((event.target as HTMLInputElement).files?.[0] ?? null)}
+            />
+            {problem ? <Form.Control.Feedback type="invalid">{problem}</Form.Control.Feedback> : null}
+            <Form.Text id={`${id}-help`} className="d-block">
+              UTF-8, at most {VEHICLE_MAX_KB} KB and {numberFormat.format(VEHICLE_IMPORT_MAX_ROWS)} rows, commas or
+              semicolons. Columns: {vehicleCsvColumns.join(', ')} (required: {requiredVehicleCsvColumns.join(', ')}, and
+              type for a new model: motorcycle, car, atv or scooter). Years are <code>2019</code> or{' '}
+              <code>2019-2023</code>. Makes, models and years that exist are kept. An import writes every row or, when
+              any row has an error, none.
+            </Form.Text>
+          </Form.Group>
+          <Form.Check
+            className="mb-3"
+            id={`${id}-dry-run`}
+            type="checkbox"
+            label="Dry run: check every row and report, change nothing"
+            checked={dryRun}
+            onChange={(event) => setDryRun(event.target.checked)}
+          />
+          <SubmitButton busy={run.isPending} busyLabel="Uploading…" className="btn-brand">
+            {dryRun ? 'Check Vehicles' : 'Import Vehicles'}
+          </SubmitButton>
+        </Form>
+        <div aria-live="polite">
+          {run.isError ? (
+            <Alert variant="danger" className="mt-3 mb-0 py-2">
+              {errorMessage(run.error)}
+            </Alert>
+          ) : null}
+          {refused.length > 0 ? <RowErrors errors={refused} caption="Rows with errors (nothing imported)" /> : null}
+          {result && !run.isError ? (
+            <>
+              <Alert variant={result.errors.length > 0 ? 'warning' : 'success'} className="mt-3 mb-0 py-2">
+                {result.errors.length > 0
+                  ? `${numberFormat.format(result.errors.length)} ${result.errors.length === 1 ? 'error' : 'errors'} in ${numberFormat.format(result.rows)} rows: fix them before importing.`
+                  : `${result.dryRun ? 'Check finished: would add' : 'Imported: added'} ${counted(result.makesAdded, 'make')}, ${counted(result.modelsAdded, 'model')} and ${counted(result.vehiclesAdded, 'model year')} (${numberFormat.format(result.vehiclesExisting)} already there).`}
+              </Alert>
+              {result.errors.length > 0 ? <RowErrors errors={result.errors} caption="Rows with errors" /> : null}
+            </>
+          ) : null}
+        </div>
+      </Card.Body>
+    </Card>
+  );
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+const historyStatus = (item: CatalogImportSummary) =>
+  ({
+    running: item.dryRun ? 'Checking' : 'Importing',
+    done: 'Finished',
+    failed: 'Failed',
+    cancelled: 'Cancelled',
+  })[item.status];
+
+/** Past imports and checks, newest first, a page at a time: when, who, which file, what happened to the rows. */
+function ImportHistory() {
+  const [offset, setOffset] = useState(0);
+  const history = useQuery(importHistoryQuery(offset));
+  const total = history.data?.total ?? 0;
+  const items = history.data?.items ?? [];
+  const id = useId();
+  return (
+    <Card className="shadow-sm mb-4" aria-labelledby={`${id}-title`}>
+      <Card.Body>
+        <h2 id={`${id}-title`} className="h5">
+          Import History
+        </h2>
+        {history.isError && !history.data ? (
+          <LoadError error={history.error} onRetry={() => void history.refetch()} what="the import history" />
+        ) : history.isPending ? (
+          <LoadingSpinner label="Loading the import history…" />
+        ) : items.length === 0 ? (
+          <p className="mb-0 text-body-secondary">No imports yet. Every check and import you run is listed here.</p>
+        ) : (
+          <>
+            <ul className="list-group list-group-flush mb-2" aria-label="Past imports">
+              {items.map((item) => (
+                <li key={item.id} className="list-group-item px-0">
+                  <div className="d-flex flex-wrap justify-content-between gap-2">
+                    <span className="fw-semibold text-break">
+                      {item.dryRun ? 'Check' : 'Import'} of {item.fileName || 'a file'}
+                    </span>
+                    <span
+                      className={`badge ${item.status === 'done' ? 'text-bg-success' : item.status === 'running' ? 'text-bg-secondary' : 'text-bg-danger'} align-self-start`}
+                    >
+                      {historyStatus(item)}
+                    </span>
+                  </div>
+                  <div className="small text-body-secondary text-break">
+                    <time dateTime={item.createdAt}>{dateTime.format(new Date(item.createdAt))}</time> by{' '}
+                    {item.createdBy}
+                  </div>
+                  <div className="small">
+                    {numberFormat.format(item.totalRows)} rows: {numberFormat.format(item.created)}{' '}
+                    {item.dryRun ? 'would be added' : 'added'}, {numberFormat.format(item.updated)}{' '}
+                    {item.dryRun ? 'would be updated' : 'updated'}, {numberFormat.format(item.refused)} refused
+                    {item.message ? <span className="d-block text-danger">{item.message}</span> : null}
+                  </div>
+                </li>
+              ))}
+            </ul>
+            {total > HISTORY_PAGE ? (
+              <div className="d-flex flex-wrap align-items-center gap-2">
+                <Button
+                  variant="outline-dark"
+                  size="sm"
+                  disabled={offset === 0}
+                  onClick={() => setOffset(Math.max(0, offset - HISTORY_PAGE))}
+                >
+                  Newer
+                </Button>
+                <Button
+                  variant="outline-dark"
+                  size="sm"
+                  disabled={offset + HISTORY_PAGE >= total}
+                  onClick={() => setOffset(offset + HISTORY_PAGE)}
+                >
+                  Older
+                </Button>
+                <span className="small text-body-secondary" aria-live="polite">
+                  {offset + 1}–{Math.min(offset + items.length, total)} of {numberFormat.format(total)}
+                </span>
+              </div>
+            ) : null}
+          </>
+        )}
+      </Card.Body>
+    </Card>
   );
 }
 
@@ -249,7 +463,8 @@ function ExportCard() {
         </h2>
         <p className="small text-body-secondary">
           Products come with their fitment, in the columns import reads. Cells a spreadsheet would run as a formula
-          start with an apostrophe.
+          start with an apostrophe. Phone numbers are written as digits, with the country code when the customer gave
+          one (+44 7700 900123 as 447700900123), so courier imports read them.
         </p>
         <Button variant="dark" className="mb-3" disabled={busy !== null} onClick={() => void download('products')}>
           {busy === 'products' ? 'Preparing…' : 'Download Products CSV'}
