@@ -198,7 +198,7 @@ export function Component() {
                     onDelete={() => remove.ask(order)}
                   />
                   <td data-label="Status">
-                    <div className="order-status-cell d-flex flex-column align-items-end align-items-lg-start gap-1">
+                    <div className="order-status-cell d-flex flex-column align-items-end align-items-lg-start">
                       <OrderStatusText order={order} view="admin" />
                       <TrackingText order={order} />
                       <AdminOrderActions order={order} />
