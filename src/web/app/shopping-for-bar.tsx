@@ -27,8 +27,9 @@ export function ShoppingForBar() {
   if (!current && garage.vehicles.length === 0) return null;
   return (
     <aside className="shopping-for-bar" aria-label="Your vehicle">
-      <Container className="d-flex flex-wrap align-items-center gap-2 py-1 small">
-        <p className="mb-0" aria-live="polite">
+      {/* One line on a phone too: a long vehicle name wraps beside the buttons rather than pushing them below. */}
+      <Container className="d-flex align-items-center gap-2 py-1 small">
+        <p className="shopping-for-bar-text mb-0" aria-live="polite">
           {current ? (
             <>
               Shopping for: <strong>{current.label}</strong>
@@ -37,7 +38,7 @@ export function ShoppingForBar() {
             'Shopping for: any vehicle'
           )}
         </p>
-        <div className="d-flex gap-2 ms-auto">
+        <div className="d-flex gap-2 ms-auto flex-shrink-0">
           <Button
             size="sm"
             variant="outline-light"

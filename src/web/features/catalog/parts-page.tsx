@@ -31,7 +31,7 @@ interface PartsPageProps {
   vehicle: Vehicle | null;
   /** False while the current vehicle is not known yet (a signed-in user's garage loading): the list waits. */
   vehicleReady: boolean;
-  /** The vehicle selector, above the list (a boundary of its own, hydrated after the first pass). */
+  /** The vehicle selector, under the search (a boundary of its own, hydrated after the first pass). */
   vehiclePanel?: ReactElement | null;
   /** What each card says about fitting the current vehicle. */
   renderBadge?(part: Part): ReactNode;
@@ -63,7 +63,6 @@ export function PartsPage({ vehicle, vehicleReady, vehiclePanel, renderBadge }: 
     <Container className="py-4">
       <h1 className="mb-3">Parts</h1>
       {/* The page's blocks are boundaries of their own, hydrated after the first pass in short tasks (ADR 024). */}
-      {vehiclePanel ? <Suspense fallback={null}>{vehiclePanel}</Suspense> : null}
       <Suspense fallback={null}>
         <SearchBar
           q={q}
@@ -78,7 +77,10 @@ export function PartsPage({ vehicle, vehicleReady, vehiclePanel, renderBadge }: 
           }}
         />
       </Suspense>
-      <Row className="g-4 mt-0">
+      {/* Under the search, which a phone then shows on its first screen. */}
+      {vehiclePanel ? <Suspense fallback={null}>{vehiclePanel}</Suspense> : null}
+      {/* On a phone the filters' column above the list is empty (they open in a panel): no gutter for it. */}
+      <Row className="gx-4 gy-0 gy-lg-4 mt-3 mt-lg-0">
         <Col lg={3}>
           {/* Behind a button on a phone, beside the list on a desktop; hydrated after the first pass. */}
           <Suspense fallback={null}>

@@ -151,7 +151,8 @@ export function Component() {
       ) : null}
       {orders.data && orders.data.items.length > 0 ? (
         <>
-          <Table striped hover className="orders-table bg-white align-middle">
+          {/* Scrolls inside its own box rather than the page, should a narrow desktop not hold every column. */}
+          <Table responsive striped hover className="orders-table orders-table-compact bg-white align-middle">
             <thead>
               <tr>
                 <th scope="col">Order</th>
@@ -169,6 +170,7 @@ export function Component() {
                 <tr key={order._id}>
                   <OrderDateCell
                     order={order}
+                    withTime
                     link={
                       <Link to={paths.dashboard.order(order._id)}>
                         Details
@@ -179,11 +181,15 @@ export function Component() {
                       </Link>
                     }
                   />
-                  <td data-label="User Name">{order.userName || '—'}</td>
-                  <td data-label="Email" className="text-break">
-                    {order.email}
+                  <td data-label="User Name">
+                    <ClampedText text={order.userName || '—'} />
                   </td>
-                  <td data-label="Product Name">{order.name}</td>
+                  <td data-label="Email">
+                    <ClampedText text={order.email} className="orders-email" />
+                  </td>
+                  <td data-label="Product Name">
+                    <ClampedText text={order.name} />
+                  </td>
                   <OrderQuantityCell order={order} />
                   <OrderPriceCell order={order} />
                   <DeleteOrderCell
@@ -192,7 +198,7 @@ export function Component() {
                     onDelete={() => remove.ask(order)}
                   />
                   <td data-label="Status">
-                    <div className="d-flex flex-column align-items-end align-items-lg-start gap-1">
+                    <div className="order-status-cell d-flex flex-column align-items-end align-items-lg-start">
                       <OrderStatusText order={order} view="admin" />
                       <TrackingText order={order} />
                       <AdminOrderActions order={order} />
@@ -225,5 +231,17 @@ export function Component() {
         }
       />
     </section>
+  );
+}
+
+/**
+ * A long email, name or part name: on a desktop at most two lines of the row (the rest behind an ellipsis, the whole
+ * text in the tooltip, the order page and to screen readers); on a phone's stacked card, all of it.
+ */
+function ClampedText({ text, className = '' }: { text: string; className?: string }) {
+  return (
+    <span className={`orders-clamp ${className}`} title={text}>
+      {text}
+    </span>
   );
 }

@@ -9,13 +9,38 @@ import type { useDeleteOrder } from './use-delete-order.ts';
 // The pieces My Order and Manage Orders both show, in the same words; each table labels its own rows.
 
 const orderDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+// In the order page's words: an owner sorting out the day's orders needs the time too.
+const orderTime = new Intl.DateTimeFormat('en-US', { timeStyle: 'short' });
 
-/** Order: the day it was placed and a link to its page. */
-export function OrderDateCell({ order, link }: { order: Pick<Order, 'createdAt'>; link: ReactNode }) {
+/** Order: the day it was placed (and with `withTime` the time) and a link to its page. */
+export function OrderDateCell({
+  order,
+  link,
+  withTime = false,
+}: {
+  order: Pick<Order, 'createdAt'>;
+  link: ReactNode;
+  withTime?: boolean;
+}) {
+  const placed = new Date(order.createdAt);
+  if (withTime) {
+    // The day on the first line, the time and the link on the second: a narrow column, two lines.
+    return (
+      <td data-label="Order" className="text-nowrap-sm">
+        <div>
+          <time dateTime={order.createdAt}>
+            <span className="d-block">{orderDate.format(placed)}</span>{' '}
+            <span className="small">{orderTime.format(placed)}</span>
+          </time>
+          <span className="small"> · {link}</span>
+        </div>
+      </td>
+    );
+  }
   return (
     <td data-label="Order" className="text-nowrap-sm">
       <div>
-        <time dateTime={order.createdAt}>{orderDate.format(new Date(order.createdAt))}</time>
+        <time dateTime={order.createdAt}>{orderDate.format(placed)}</time>
         <div className="small">{link}</div>
       </div>
     </td>
