@@ -42,13 +42,36 @@ export class PartFitmentRepository {
   }
 
   /**
-   * Search (ADR 012): an array expression of the ids of the models a word (an SQL text value) names, by the model's
-   * or its make's name, as a whole word with typos tolerated (strict trigram word similarity ≥ 0.6: "yamah" names
-   * Yamaha, "yz250" names YZ250F); with `prefix` (a word still being typed) also the start of a name.
+   * Search (ADRs 012, 028): an array expression of the ids of the models a phrase (an SQL text value: one word of a
+   * search, or a few words side by side) names. By letters and digits alone, so "mt07", "MT 07" and "mt-07" all name
+   * the MT-07: the phrase equals the model's name, or its make's and model's ("yamaha mt07"), or its make's (every
+   * Yamaha model for "yamaha"). A single word (`oneWord`, an SQL boolean) also as a whole word with typos tolerated
+   * (strict trigram word similarity ≥ 0.6: "yamah" names Yamaha, "yz250" names YZ250F). With `prefix` (a phrase
+   * still being typed) also the start of a name.
    */
-  modelsNamedBy(word: SQL, prefix: boolean): SQL {
+  modelsNamedBy(phrase: SQL, oneWord: SQL, prefix: boolean): SQL {
     const similarity = prefix ? sql`word_similarity` : sql`strict_word_similarity`;
-    return sql`array(select named.id::text from ${vehicleModels} named inner join ${vehicleMakes} named_make on named_make.id = named.make_id where ${similarity}(${word}, named_make.name || ' ' || named.name) >= 0.6)`;
+    const compact = (text: SQL) => sql`regexp_replace(lower(${text}), '[^[:alnum:]]+', '', 'g')`;
+    const typed = compact(phrase);
+    const names = [
+      compact(sql`named.name`),
+      compact(sql`named_make.name || named.name`),
+      compact(sql`named_make.name`),
+    ];
+    const equal = sql`${typed} in (${sql.join(names, sql`, `)})`;
+    // While typing, the start of a name, from three letters or digits on ("mt0"; "mt" is too many names yet).
+    const started = prefix
+      ? sql` or (length(${typed}) >= 3 and (${sql.join(
+          names.slice(0, 2).map((name) => sql`starts_with(${name}, ${typed})`),
+          sql` or `,
+        )}))`
+      : sql``;
+    return sql`array(select named.id::text from ${vehicleModels} named inner join ${vehicleMakes} named_make on named_make.id = named.make_id where ${typed} <> '' and (${equal}${started} or (${oneWord} and ${similarity}(${phrase}, named_make.name || ' ' || named.name) >= 0.6)))`;
+  }
+
+  /** Search: the model of vehicle V, a uuid (null when there is no such vehicle). */
+  modelOfVehicle(vehicleId: string): SQL {
+    return sql`(select ${vehicles.modelId} from ${vehicles} where ${vehicles.id} = ${vehicleId})`;
   }
 
   /** Search: make and model names most like the text (`name`, `score`), best first, for "Did you mean …?". */

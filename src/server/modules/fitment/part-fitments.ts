@@ -73,8 +73,12 @@ export class PartFitments implements PartFitmentPort {
     return this.#rows.hasFitment(partId);
   }
 
-  modelsNamedBy(word: SQL, prefix: boolean): SQL {
-    return this.#rows.modelsNamedBy(word, prefix);
+  modelsNamedBy(phrase: SQL, oneWord: SQL, prefix: boolean): SQL {
+    return this.#rows.modelsNamedBy(phrase, oneWord, prefix);
+  }
+
+  modelOfVehicle(vehicleId: string): SQL {
+    return this.#rows.modelOfVehicle(vehicleId);
   }
 
   vehicleNamesLike(text: string, limit: number): SQL {
