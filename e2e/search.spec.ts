@@ -138,7 +138,7 @@ test.describe('search with a vehicle chosen, at 375 px', () => {
     // The brake pads fit a YZ250F, not this MT-07: neither offered while typing nor as "Did you mean".
     await box(page).fill('');
     await page.keyboard.type('sintered');
-    await expect(page.getByRole('status').filter({ hasText: /suggestion/ })).toBeAttached();
+    await expect(page.getByRole('status').filter({ hasText: 'No suggestions.' })).toBeAttached();
     await expect(list.getByRole('option', { name: /Sintered Brake Pads/ })).toHaveCount(0);
     await page.goto(`/allparts?q=${encodeURIComponent('sintred brke pds')}`);
     await expect(page.getByText(/No parts match “sintred brke pds” for your 2019 Yamaha MT-07/)).toBeVisible();

@@ -685,6 +685,8 @@ export class PartRepository {
       return sql`array(select named_category.id::text from ${categories} named_category where ${named(sql`named_category.name`)} union select sub.id::text from ${categories} sub inner join ${categories} named_parent on named_parent.id = sub.parent_id where ${named(sql`named_parent.name`)})`;
     };
     const oneWord = sql`(span.first = span.last)`;
+    // Only the last word of a search being typed is also read as the start of a name.
+    const typedSpan = prefixLast ? sql`span.last = ${candidates.length}` : sql`false`;
     const rows = rowsOf<{
       first: number;
       last: number;
@@ -711,13 +713,17 @@ export class PartRepository {
         )
         select span.first, span.last, span.text,
           ${this.#fitment.modelsNamedBy(sql`span.text`, oneWord, false)} as models,
-          ${this.#fitment.modelsNamedBy(sql`span.text`, oneWord, prefixLast)} as typed,
+          ${
+            prefixLast
+              ? sql`case when ${typedSpan} then ${this.#fitment.modelsNamedBy(sql`span.text`, oneWord, true)} end`
+              : sql`null`
+          } as typed,
           ${limitedTo === undefined ? sql`null` : this.#fitment.modelOfVehicle(limitedTo)}::text as vehicle_model,
           word.stem, word.known, typo.fixes,
           case when span.first = span.last then ${brandsNamed(false)} end as brands,
-          case when span.first = span.last then ${brandsNamed(prefixLast)} end as brands_typed,
+          case when span.first = span.last and ${typedSpan} then ${brandsNamed(true)} end as brands_typed,
           case when span.first = span.last then ${categoriesNamed(false)} end as categories,
-          case when span.first = span.last then ${categoriesNamed(prefixLast)} end as categories_typed
+          case when span.first = span.last and ${typedSpan} then ${categoriesNamed(true)} end as categories_typed
         from spans span
         left join lateral (
           select numnode(plainto_tsquery('english', span.text)) > 0 as stem,
@@ -741,14 +747,15 @@ export class PartRepository {
         last: Number(row.last),
         text: row.text,
         models: pgTextArray(row.models),
-        modelsTyped: pgTextArray(row.typed),
+        // Only a run that ends with the word being typed is read as typed; the others name what they name.
+        modelsTyped: row.typed === null ? pgTextArray(row.models) : pgTextArray(row.typed),
         stem: yes(row.stem),
         known: yes(row.known),
         fixes: pgTextArray(row.fixes),
         brands: pgTextArray(row.brands),
-        brandsTyped: pgTextArray(row.brands_typed),
+        brandsTyped: pgTextArray(row.brands_typed ?? row.brands),
         categories: pgTextArray(row.categories),
-        categoriesTyped: pgTextArray(row.categories_typed),
+        categoriesTyped: pgTextArray(row.categories_typed ?? row.categories),
       }),
     );
     const facts = { spans, vehicleModel: rows[0]?.vehicle_model ?? null };
