@@ -11,8 +11,13 @@ export interface PartFitmentPort {
   /** A subquery selecting the ids of parts whose fitment rows match the vehicle (universal parts not included). */
   partIdsFitting(vehicleId: string): SQL;
   /**
+   * Search (ADR 028): the body of the CTE `vehicle_names` that `modelsNamedBy` reads, every model's names as it
+   * compares them, computed once per statement.
+   */
+  vehicleNames(): SQL;
+  /**
    * Search (ADRs 012, 028): an array expression (text[]) of the ids of the models a phrase (an SQL text value: a
-   * word, or a few words side by side) names, by make, model or both, letters and digits alone ("mt07", "MT 07",
+   * word, or a few words side by side) names (the statement has `vehicle_names` as a CTE), by make, model or both, letters and digits alone ("mt07", "MT 07",
    * "yamaha mt-07"); a single word (`oneWord`, an SQL boolean) also with typos tolerated by trigram similarity
    * ("yamah" → Yamaha); with `prefix`, also the start of a name (typing). The vehicle tables are small.
    */

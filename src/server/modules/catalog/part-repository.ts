@@ -703,7 +703,8 @@ export class PartRepository {
       categories_typed: unknown;
     }>(
       await this.#db.execute(sql`
-        with typed_words as (select word, ord::int as ord from unnest(array[${list}]::text[]) with ordinality as typed(word, ord)),
+        with vehicle_names as materialized (${this.#fitment.vehicleNames()}),
+        typed_words as (select word, ord::int as ord from unnest(array[${list}]::text[]) with ordinality as typed(word, ord)),
         spans as (
           select a.ord as first, b.ord as last, string_agg(c.word, ' ' order by c.ord) as text
           from typed_words a
@@ -738,6 +739,8 @@ export class PartRepository {
               and exists (select 1 from ${partSearch} where ${partSearch.document} @@ plainto_tsquery('english', ${partSearchWords.word}))
             order by similarity(${partSearchWords.word}, span.text) desc, ${partSearchWords.word}
             limit ${TYPO_FIXES}) end as fixes
+          -- Computed once per word, not again wherever the brands and categories read it.
+          offset 0
         ) typo`),
     );
     const yes = (value: boolean | string | null) => value === true || value === 't';

@@ -77,6 +77,10 @@ export class PartFitments implements PartFitmentPort {
     return this.#rows.modelsNamedBy(phrase, oneWord, prefix);
   }
 
+  vehicleNames(): SQL {
+    return this.#rows.vehicleNames();
+  }
+
   modelOfVehicle(vehicleId: string): SQL {
     return this.#rows.modelOfVehicle(vehicleId);
   }
