@@ -107,3 +107,43 @@ for (const viewport of [
     });
   });
 }
+
+test.describe('search with a vehicle chosen, at 375 px', () => {
+  test.use({ viewport: { width: 375, height: 800 } });
+
+  test.beforeEach(async ({ page }) => {
+    // A visitor's garage lives in this browser: the 2019 Yamaha MT-07 is the current vehicle.
+    const vehicles = (await (await page.request.get('/api/vehicle?year=2019&limit=100')).json()) as {
+      id: string;
+      label: string;
+    }[];
+    const mt07 = vehicles.find((vehicle) => vehicle.label === '2019 Yamaha MT-07');
+    if (!mt07) throw new Error('no 2019 Yamaha MT-07 in the demo seed');
+    await page.addInitScript((vehicle) => {
+      const garage = { vehicles: [{ vehicleId: vehicle.id, name: null, vehicle }], currentVehicleId: vehicle.id };
+      localStorage.setItem('redline.garage', JSON.stringify(garage));
+    }, mt07);
+  });
+
+  test('the vehicle named in the box is the chosen one; suggestions and corrections fit it', async ({ page }) => {
+    await page.goto('/allparts');
+    await expect(page.getByText(/Showing parts that fit your/)).toBeVisible();
+    await box(page).focus();
+    await page.keyboard.type('mt07 exhaust');
+    const list = page.getByRole('listbox', { name: 'Search suggestions' });
+    await expect(list.getByRole('option', { name: /Exhaust Silencer/ })).toBeVisible();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('.part-card').first().getByRole('heading')).toHaveText('Exhaust Silencer');
+
+    // The brake pads fit a YZ250F, not this MT-07: neither offered while typing nor as "Did you mean".
+    await box(page).fill('');
+    await page.keyboard.type('sintered');
+    await expect(page.getByRole('status').filter({ hasText: 'No suggestions.' })).toBeAttached();
+    await expect(list.getByRole('option', { name: /Sintered Brake Pads/ })).toHaveCount(0);
+    await page.goto(`/allparts?q=${encodeURIComponent('sintred brke pds')}`);
+    await expect(page.getByText(/No parts match “sintred brke pds” for your 2019 Yamaha MT-07/)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sintered Brake Pads' })).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'Sintered Brake Pads', level: 3 })).toHaveCount(0);
+    await expectAccessible(page);
+  });
+});

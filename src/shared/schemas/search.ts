@@ -13,6 +13,10 @@ export const partSuggestQuerySchema = z.strictObject({
     .min(1, 'Type Something To Search For')
     .max(100, 'Search Must Be 100 Characters Or Fewer')
     .describe('What has been typed so far'),
+  vehicle: z
+    .guid({ error: 'Provide A Valid Id' })
+    .optional()
+    .describe('The vehicle the list is limited to: only parts that fit it are offered, each with its `fit`'),
 });
 export type PartSuggestQuery = z.infer<typeof partSuggestQuerySchema>;
 

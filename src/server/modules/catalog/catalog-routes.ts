@@ -98,9 +98,11 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
         description:
           'Public, like the list. Up to four parts (the best matches of `q` as the list would rank them, its last ' +
           'word also as a prefix), two categories and two brands its words name. When no part matches, `parts` are ' +
-          'the closest names (`closest: true`) and `correction` is the catalogue name most like `q`, if any.',
+          'the closest names (`closest: true`) and `correction` is the catalogue name most like `q`, if any. With ' +
+          '`vehicle`, only parts that fit it (fitted or universal) are offered, each with its `fit`; words naming ' +
+          'that vehicle are left out of the search. An unknown vehicle is 404.',
         querystring: partSuggestQuerySchema,
-        response: { 200: partSuggestionsSchema, ...errorResponses(400) },
+        response: { 200: partSuggestionsSchema, ...errorResponses(400, 404) },
       },
     },
     async (request) => catalog.suggest(request.query, { isAdmin: request.user?.isAdmin === true }),

@@ -1,9 +1,18 @@
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { describeEachDatabase } from '../../../../test/support/test-app.ts';
-import type { Part } from '../../../shared/schemas/parts.ts';
+import { describeEachDatabase, heardDirectWrites } from '../../../../test/support/test-app.ts';
+import type { Part, PartListPage } from '../../../shared/schemas/parts.ts';
 import type { PartSuggestions } from '../../../shared/schemas/search.ts';
+import { rowsOf } from '../../db/rows-of.ts';
 import { seedDemoData } from '../../db/seed.ts';
-import { QUERIES, YAMAHA_FITTED } from './search-quality.fixture.ts';
+import {
+  MT07_PADS,
+  QUERIES,
+  RIDER_PARTS,
+  RIDER_QUERIES,
+  RIDER_QUERIES_MT07,
+  YAMAHA_FITTED,
+} from './search-quality.fixture.ts';
 
 /**
  * Search quality (ADR 012): a fixed set of queries over the demo catalogue with the answers
@@ -133,5 +142,108 @@ describeEachDatabase('search over the demo catalogue', (ctx) => {
       const missing = await ctx().app.inject({ method: 'GET', url: '/api/part/suggest' });
       expect(missing.statusCode).toBe(400);
     });
+  });
+});
+
+/**
+ * A rider's searches (ADR 030): vehicle words in the search act as that vehicle's fitment (or are left out when the
+ * list is already limited to it), a typo reaches what its word reaches, and suggestions stay within the vehicle.
+ */
+describeEachDatabase('search as a rider types it', (ctx) => {
+  let mt07 = '';
+  const get = async <T>(url: string) => {
+    const res = await ctx().app.inject({ method: 'GET', url });
+    expect(res.statusCode, url).toBe(200);
+    return { body: res.json() as T, total: Number(res.headers['x-total-count']) };
+  };
+
+  beforeAll(async () => {
+    const db = ctx().database.db;
+    await seedDemoData(
+      db,
+      {
+        ADMIN_EMAIL: 'boss@shop.com',
+        ADMIN_PASSWORD: 'secret-pass',
+        NODE_ENV: 'test',
+        TEST_ONLY_FAST_PASSWORD_HASH: 'true',
+      },
+      { info: () => {}, warn: () => {} },
+    );
+    for (const part of RIDER_PARTS) {
+      const [row] = rowsOf<{ id: string }>(
+        await db.execute(sql`
+          insert into parts (name, description, img, price_cents, available_quantity, universal, category_id)
+          values (${part.name}, ${part.description}, '/images/parts/brake-pads.svg', 4500, 10, ${part.fits === 'universal'},
+            (select id from categories where slug = 'brake-pads'))
+          returning id`),
+      );
+      if (part.fits !== 'universal') {
+        await db.execute(sql`
+          insert into part_fitments (part_id, model_id, year_from, year_to)
+          select ${row?.id}, id, 2014, 2025 from vehicle_models where name = ${part.fits}`);
+      }
+    }
+    const [vehicle] = rowsOf<{ id: string }>(
+      await db.execute(sql`
+        select vehicles.id from vehicles inner join vehicle_models on vehicle_models.id = vehicles.model_id
+        where vehicle_models.name = 'MT-07' and vehicles.year = 2019 and vehicles.variant = ''`),
+    );
+    mt07 = vehicle?.id ?? '';
+    await heardDirectWrites(ctx().app);
+  });
+
+  const names = (parts: Part[]) => parts.map((part) => part.name).sort();
+
+  it.each(RIDER_QUERIES)('with no vehicle chosen, %s', async (query, expected) => {
+    const { body, total } = await get<Part[]>(`/api/part?q=${encodeURIComponent(query)}&limit=24`);
+    expect(names(body), query).toEqual([...expected].sort());
+    expect(total, query).toBe(expected.length);
+  });
+
+  it.each(RIDER_QUERIES_MT07)('with the 2019 MT-07 chosen, %s', async (query, expected) => {
+    const url = `/api/part?q=${encodeURIComponent(query)}&vehicle=${mt07}&fits=true&limit=24`;
+    const { body, total } = await get<Part[]>(url);
+    expect(names(body), query).toEqual([...expected].sort());
+    expect(total, query).toBe(expected.length);
+    // The page with its facets answers the same.
+    const page = await get<PartListPage>(`/api/part/page?q=${encodeURIComponent(query)}&vehicle=${mt07}&fits=true`);
+    expect(names(page.body.items), query).toEqual([...expected].sort());
+  });
+
+  it('with the MT-07 chosen, its name alone lists what fits it', async () => {
+    const all = await get<Part[]>(`/api/part?vehicle=${mt07}&fits=true&limit=100`);
+    const named = await get<Part[]>(`/api/part?q=mt07&vehicle=${mt07}&fits=true&limit=100`);
+    expect(names(named.body)).toEqual(names(all.body));
+  });
+
+  it('with "Show all parts", the vehicle words still narrow the list, each part marked', async () => {
+    const { body } = await get<Part[]>(`/api/part?q=mt07%20brake%20pads&vehicle=${mt07}&limit=24`);
+    expect(names(body)).toEqual([...MT07_PADS].sort());
+    expect(body.map((part) => part.fit).sort()).toEqual(['fits', 'fits', 'universal']);
+  });
+
+  it('suggests only parts that fit the chosen vehicle, and corrects to one of them', async () => {
+    const typing = await get<PartSuggestions>(`/api/part/suggest?q=brak%20pa&vehicle=${mt07}`);
+    expect(typing.body.parts.length).toBeGreaterThan(0);
+    expect(typing.body.parts.every((part) => MT07_PADS.includes(part.name) && part.fit !== 'doesNotFit')).toBe(true);
+    const anyBike = await get<PartSuggestions>('/api/part/suggest?q=sintred%20brke%20pds');
+    expect(anyBike.body.correction).toBe('Sintered Brake Pads');
+    const mine = await get<PartSuggestions>(`/api/part/suggest?q=sintred%20brke%20pds&vehicle=${mt07}`);
+    expect(mine.body.closest).toBe(true);
+    expect(mine.body.correction).not.toBe('Sintered Brake Pads');
+    const front = await get<PartSuggestions>(`/api/part/suggest?q=sintred%20frnt%20pds&vehicle=${mt07}`);
+    expect(front.body.correction).toBe('Sintered Front Pads');
+    expect(mine.body.parts.map((part) => part.name)).not.toContain('Sintered Brake Pads');
+    expect(mine.body.parts.every((part) => part.fit === 'fits' || part.fit === 'universal')).toBe(true);
+  });
+
+  it('refuses a suggestion vehicle that is not an id (400) or names nothing (404)', async () => {
+    const bad = await ctx().app.inject({ method: 'GET', url: '/api/part/suggest?q=pads&vehicle=nope' });
+    expect(bad.statusCode).toBe(400);
+    const missing = await ctx().app.inject({
+      method: 'GET',
+      url: '/api/part/suggest?q=pads&vehicle=00000000-0000-4000-8000-000000000000',
+    });
+    expect(missing.statusCode).toBe(404);
   });
 });

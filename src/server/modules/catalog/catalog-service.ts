@@ -207,9 +207,13 @@ export class CatalogService {
     return this.#parts.brands();
   }
 
-  /** Search-as-you-type (ADR 012): a few parts, categories and brands; a correction when nothing matches. */
+  /**
+   * Search-as-you-type (ADR 012): a few parts, categories and brands; a correction when nothing matches. With a
+   * vehicle, only parts that fit it (ADR 030).
+   */
   async suggest(query: PartSuggestQuery, viewer: Viewer): Promise<PartSuggestions> {
-    const found = await this.#parts.suggest(query.q, SUGGESTION_LIMITS);
+    await this.#assertVehicle(query.vehicle);
+    const found = await this.#parts.suggest(query.q, SUGGESTION_LIMITS, query.vehicle);
     return { ...found, parts: found.parts.map((row) => toWirePart(row, viewer)) };
   }
 

@@ -11,11 +11,19 @@ export interface PartFitmentPort {
   /** A subquery selecting the ids of parts whose fitment rows match the vehicle (universal parts not included). */
   partIdsFitting(vehicleId: string): SQL;
   /**
-   * Search (ADR 012): an array expression (text[]) of the ids of the models a word (an SQL text value) names, by
-   * model or make name, typos tolerated by trigram similarity ("yamah" → Yamaha, "yz250" → YZ250F); with `prefix`,
-   * also the start of a name (typing). The vehicle tables are small.
+   * Search (ADR 030): the body of the CTE `vehicle_names` that `modelsNamedBy` reads, every model's names as it
+   * compares them, computed once per statement.
    */
-  modelsNamedBy(word: SQL, prefix: boolean): SQL;
+  vehicleNames(): SQL;
+  /**
+   * Search (ADRs 012, 028): an array expression (text[]) of the ids of the models a phrase (an SQL text value: a
+   * word, or a few words side by side) names (the statement has `vehicle_names` as a CTE), by make, model or both, letters and digits alone ("mt07", "MT 07",
+   * "yamaha mt-07"); a single word (`oneWord`, an SQL boolean) also with typos tolerated by trigram similarity
+   * ("yamah" → Yamaha); with `prefix`, also the start of a name (typing). The vehicle tables are small.
+   */
+  modelsNamedBy(phrase: SQL, oneWord: SQL, prefix: boolean): SQL;
+  /** Search: the model of a vehicle (a uuid expression, null for no such vehicle). */
+  modelOfVehicle(vehicleId: string): SQL;
   /** Search: up to `limit` make and model names most like `text`, for "Did you mean …?" (similarity, best first). */
   vehicleNamesLike(text: string, limit: number): SQL;
   /** A condition: the part whose id is this column has at least one fitment row. */

@@ -29,7 +29,7 @@ import {
   searchCondition,
   searchWords,
 } from './part-search.ts';
-import { partSearch } from './search-schema.ts';
+import { partSearch, partSearchWords } from './search-schema.ts';
 
 /** The generated search document stays in the database: no reader needs it. */
 type PartColumns = Omit<typeof parts.$inferSelect, 'searchVector'>;
@@ -299,6 +299,11 @@ const partParentCategory = alias(categories, 'part_parent_category');
 
 const inStock = sql`(${parts.availableQuantity} > 0 and ${parts.availableQuantity} >= ${parts.minimumOrder})`;
 
+/** The ids of the parts that fit a vehicle: its fitment rows' parts and every universal part. */
+function partIdsFitting(vehicleId: string, fitment: PartFitmentPort): SQL {
+  return sql`${fitment.partIdsFitting(vehicleId)} union all select universal_parts.id from ${parts} universal_parts where universal_parts.universal`;
+}
+
 /**
  * Each filter field's condition and its group: `scope` narrows what is counted at all; the facet groups are left out
  * of their own facet's count. The type insists that every field has one. The SQL pieces of fitment come from the
@@ -319,8 +324,7 @@ const conditionOf: {
     group: 'scope',
     // One IN over a UNION rather than "universal OR id IN (…)": an OR cannot become a join, so it would read every
     // part; this reads the vehicle's fitment rows from their index and the universal parts from theirs.
-    sql: (vehicleId, fitment) =>
-      sql`${parts.id} in (${fitment.partIdsFitting(vehicleId)} union all select universal_parts.id from ${parts} universal_parts where universal_parts.universal)`,
+    sql: (vehicleId, fitment) => sql`${parts.id} in (${partIdsFitting(vehicleId, fitment)})`,
   },
   withoutFitment: {
     group: 'scope',
@@ -419,39 +423,73 @@ class UnfilteredCatalogueCount {
 }
 
 /**
- * What a search word is (`PartRepository.#plan`): whether it has an English stem, whether the catalogue's full text
- * knows it, and the vehicle models, brands and categories it names (typed: as the start of a name too).
+ * What one run of words of a search is (`PartRepository.#plan`): a single word, or up to VEHICLE_WORDS words side by
+ * side, and the vehicle models it names (typed: as the start of a name too). A single word also says whether it has
+ * an English stem, whether the catalogue's full text knows it, the catalogue's words it is probably a typo of, and
+ * the brands and categories it (or those words) names.
  */
-interface WordFacts {
-  stem: boolean;
-  known: boolean;
+interface SpanFacts {
+  /** Positions of its first and last word in the search, from 1. */
+  first: number;
+  last: number;
+  text: string;
   models: string[];
   modelsTyped: string[];
+  stem: boolean;
+  known: boolean;
+  fixes: string[];
   brands: string[];
   brandsTyped: string[];
   categories: string[];
   categoriesTyped: string[];
 }
 
+/** One word as part-search.ts matches it, from its facts (`typed`: the word still being typed). */
+function wordOf(facts: SpanFacts, models: string[], typed: boolean): SearchWord {
+  return {
+    text: facts.text,
+    kind: 'word',
+    known: facts.known,
+    fixes: facts.fixes,
+    models,
+    brands: typed ? facts.brandsTyped : facts.brands,
+    categories: typed ? facts.categoriesTyped : facts.categories,
+  };
+}
+
+/** A search's runs of words, and the model of the vehicle its list is limited to (null: none). */
+interface SearchFacts {
+  spans: SpanFacts[];
+  vehicleModel: string | null;
+}
+
+/** At most this many words side by side name one vehicle ("yamaha mt 07"). */
+const VEHICLE_WORDS = 3;
+/** Trigram similarity from which a catalogue word counts as what a word the full text does not know meant. */
+const TYPO_OF = 0.4;
+/** At most this many catalogue words stand in for one typo, the likest first. */
+const TYPO_FIXES = 3;
+
 /**
- * Word facts remembered per instance for TTL_MS, so a popular search is one statement rather than two. A stem never
- * changes; a brand, category or vehicle renamed meanwhile is seen by a search within TTL_MS.
+ * The facts of a search's words remembered per instance for TTL_MS, so a popular search is one statement rather
+ * than two. A stem never changes; a brand, category, vehicle or catalogue word added or renamed meanwhile is seen by
+ * a search within TTL_MS.
  */
-class WordFactsMemory {
+class SpanFactsMemory {
   static readonly TTL_MS = 10_000;
   static readonly MAX_ENTRIES = 5_000;
-  readonly #entries = new Map<string, { facts: WordFacts; expires: number }>();
+  readonly #entries = new Map<string, { facts: SearchFacts; expires: number }>();
 
-  get(key: string): WordFacts | undefined {
+  get(key: string): SearchFacts | undefined {
     const entry = this.#entries.get(key);
     if (entry && entry.expires > Date.now()) return entry.facts;
     this.#entries.delete(key);
     return undefined;
   }
 
-  remember(key: string, facts: WordFacts): void {
-    if (this.#entries.size >= WordFactsMemory.MAX_ENTRIES) this.#entries.clear();
-    this.#entries.set(key, { facts, expires: Date.now() + WordFactsMemory.TTL_MS });
+  remember(key: string, facts: SearchFacts): void {
+    if (this.#entries.size >= SpanFactsMemory.MAX_ENTRIES) this.#entries.clear();
+    this.#entries.set(key, { facts, expires: Date.now() + SpanFactsMemory.TTL_MS });
   }
 }
 
@@ -541,8 +579,8 @@ export class PartRepository {
   readonly #db: Database;
   readonly #fitment: PartFitmentPort;
   readonly #catalogueSize: UnfilteredCatalogueCount;
-  /** What #plan learnt about each searched word, for a few seconds (popular words are searched again and again). */
-  readonly #wordFacts = new WordFactsMemory();
+  /** What #plan learnt about each search's words, for a few seconds (popular searches come again and again). */
+  readonly #spanFacts = new SpanFactsMemory();
   /** The facet statement without a search, built once per shape (`facetShape`); a few dozen at most. */
   readonly #facetStatements = new Map<string, { execute(values: Record<string, unknown>): Promise<FacetRow[]> }>();
   readonly #pageRowsStatements = new Map<
@@ -558,96 +596,202 @@ export class PartRepository {
   /**
    * The search's words as part-search.ts matches them; undefined for no search. One small statement first asks
    * which words have a stem in PostgreSQL's English dictionary ("for", "the" have none and are left out, as a search
-   * engine would) and which makes or models each names (the last word, while typing, also by the start of a name).
+   * engine would), which the full text knows and what the others are probably typos of, and which makes or models
+   * each word, or each few words side by side, name (the last word, while typing, also by the start of a name).
+   * `limitedTo`: the vehicle the list is already limited to; words that name it are left out (they add nothing).
    */
-  async #plan(q: string | undefined, prefixLast = false): Promise<SearchPlan | undefined> {
+  async #plan(q: string | undefined, prefixLast = false, limitedTo?: string): Promise<SearchPlan | undefined> {
     const text = q?.trim().toLowerCase();
     if (!text) return undefined;
     const candidates = searchWords(text);
-    const lettered = candidates.filter(hasLetterOrDigit);
-    const known = new Map<string, WordFacts>();
-    const unknown: string[] = [];
-    for (const word of lettered) {
-      const facts = this.#wordFacts.get(`${prefixLast ? '+' : '='}${word}`);
-      if (facts) known.set(word, facts);
-      else unknown.push(word);
+    const { spans, vehicleModel } = await this.#spansOf(candidates, prefixLast, limitedTo);
+    const last = candidates.length;
+    const typing = (span: SpanFacts) => prefixLast && span.last === last;
+    const modelsOf = (span: SpanFacts) => (typing(span) ? span.modelsTyped : span.models);
+    // The runs of words that name a vehicle: the longest first ("yamaha mt07" rather than "yamaha" and "mt07").
+    const vehicleAt = new Map<number, SpanFacts>();
+    const claimed = new Set<number>();
+    const longestFirst = [...spans].sort((a, b) => b.last - b.first - (a.last - a.first) || a.first - b.first);
+    for (const span of longestFirst) {
+      const positions = Array.from({ length: span.last - span.first + 1 }, (_, i) => span.first + i);
+      if (modelsOf(span).length === 0 || positions.some((at) => claimed.has(at))) continue;
+      for (const at of positions) claimed.add(at);
+      vehicleAt.set(span.first, span);
     }
-    if (unknown.length > 0) {
-      const list = sql.join(
-        unknown.map((word) => sql`${word}`),
-        sql`, `,
-      );
-      // A brand or category the word names, and a category's subcategories, by id (`namesIt`).
-      const brandsNamed = (prefix: boolean) =>
-        sql`array(select named_brand.id::text from ${brands} named_brand where ${namesIt(sql`word`, sql`named_brand.name`, prefix)})`;
-      const categoriesNamed = (prefix: boolean) =>
-        sql`array(select named_category.id::text from ${categories} named_category where ${namesIt(sql`word`, sql`named_category.name`, prefix)} union select sub.id::text from ${categories} sub inner join ${categories} named_parent on named_parent.id = sub.parent_id where ${namesIt(sql`word`, sql`named_parent.name`, prefix)})`;
-      const rows = rowsOf<{
-        word: string;
-        stem: boolean | string;
-        known: boolean | string;
-        models: unknown;
-        typed: unknown;
-        brands: unknown;
-        brands_typed: unknown;
-        categories: unknown;
-        categories_typed: unknown;
-      }>(
-        await this.#db.execute(
-          sql`select word, numnode(plainto_tsquery('english', word)) > 0 as stem,
-            exists (select 1 from ${partSearch} where ${partSearch.document} @@ plainto_tsquery('english', word)) as known,
-            ${this.#fitment.modelsNamedBy(sql`word`, false)} as models, ${this.#fitment.modelsNamedBy(sql`word`, prefixLast)} as typed,
-            ${brandsNamed(false)} as brands, ${brandsNamed(prefixLast)} as brands_typed,
-            ${categoriesNamed(false)} as categories, ${categoriesNamed(prefixLast)} as categories_typed
-            from unnest(array[${list}]::text[]) word`,
-        ),
-      );
-      const yes = (value: boolean | string) => value === true || value === 't';
-      for (const row of rows) {
-        const facts: WordFacts = {
-          stem: yes(row.stem),
-          known: yes(row.known),
-          models: pgTextArray(row.models),
-          modelsTyped: pgTextArray(row.typed),
-          brands: pgTextArray(row.brands),
-          brandsTyped: pgTextArray(row.brands_typed),
-          categories: pgTextArray(row.categories),
-          categoriesTyped: pgTextArray(row.categories_typed),
-        };
-        known.set(row.word, facts);
-        this.#wordFacts.remember(`${prefixLast ? '+' : '='}${row.word}`, facts);
+    const single = new Map(spans.filter((span) => span.first === span.last).map((span) => [span.first, span]));
+    const words: SearchWord[] = [];
+    let consumed = false;
+    let typedKept = false;
+    const vehicleWords: SearchWord[] = [];
+    for (let at = 1; at <= last; at += 1) {
+      const word = candidates[at - 1] ?? '';
+      const vehicle = vehicleAt.get(at);
+      if (vehicle) {
+        const models = modelsOf(vehicle);
+        if (vehicleModel !== null && models.includes(vehicleModel)) {
+          consumed = true;
+          continue;
+        }
+        const one = vehicle.first === vehicle.last;
+        const entry: SearchWord = one
+          ? wordOf(vehicle, models, typing(vehicle))
+          : { text: vehicle.text, kind: 'word', phrase: true, known: true, models };
+        // Only a vehicle named outright (not one a word being typed may yet become) keeps its universal parts.
+        if (vehicle.models.length > 0) vehicleWords.push(entry);
+        words.push(entry);
+        typedKept ||= typing(vehicle);
+        continue;
       }
+      if (claimed.has(at)) continue;
+      if (!hasLetterOrDigit(word)) {
+        words.push({ text: word, kind: 'symbols' });
+        typedKept ||= at === last;
+        continue;
+      }
+      const facts = single.get(at);
+      if (!facts?.stem) continue;
+      const typed = prefixLast && at === last;
+      words.push(wordOf(facts, typed ? facts.modelsTyped : facts.models, typed));
+      typedKept ||= at === last;
     }
-    const kept = candidates.filter((word) => !hasLetterOrDigit(word) || known.get(word)?.stem);
-    let words: SearchWord[] = kept.map((word, i): SearchWord => {
-      if (!hasLetterOrDigit(word)) return { text: word, kind: 'symbols' };
-      const facts = known.get(word);
-      // The last word is the one still being typed (searchCondition matches it as a prefix too).
-      const typed = prefixLast && i === kept.length - 1;
-      return {
-        text: word,
-        kind: 'word',
-        known: facts?.known ?? false,
-        models: (typed ? facts?.modelsTyped : facts?.models) ?? [],
-        brands: (typed ? facts?.brandsTyped : facts?.brands) ?? [],
-        categories: (typed ? facts?.categoriesTyped : facts?.categories) ?? [],
-      };
-    });
-    // Nothing but stop words ("the"): what was typed, as a substring.
-    if (words.length === 0) words = [{ text, kind: 'symbols' }];
-    return { text, number: normalizePartNumber(text), words, prefixLast };
+    // A vehicle named beside other words is that vehicle's fitment, as if it were chosen: its universal parts too.
+    if (words.some((word) => !vehicleWords.includes(word) && word.kind === 'word')) {
+      for (const word of vehicleWords) word.universal = true;
+    }
+    // Nothing but stop words ("the"): what was typed, as a substring. Only the chosen vehicle: no search words left.
+    if (words.length === 0 && !consumed) words.push({ text, kind: 'symbols' });
+    return { text, number: normalizePartNumber(text), words, prefixLast: prefixLast && typedKept };
+  }
+
+  /**
+   * The facts of every word and every run of up to VEHICLE_WORDS words of a search (`SpanFacts`), and the model of
+   * the vehicle the list is limited to (null: none), from one statement, remembered for a few seconds.
+   */
+  async #spansOf(candidates: string[], prefixLast: boolean, limitedTo: string | undefined): Promise<SearchFacts> {
+    const key = `${prefixLast ? '+' : '='}${limitedTo ?? ''}|${candidates.join('\u0001')}`;
+    const remembered = this.#spanFacts.get(key);
+    if (remembered) return remembered;
+    const list = sql.join(
+      candidates.map((word) => sql`${word}`),
+      sql`, `,
+    );
+    // The word and the catalogue words it is probably a typo of: each may name a brand or a category.
+    const forms = sql`(array[span.text] || typo.fixes)`;
+    const brandsNamed = (prefix: boolean) =>
+      sql`array(select named_brand.id::text from ${brands} named_brand where exists (select 1 from unnest(${forms}) form where ${namesIt(sql`form`, sql`named_brand.name`, prefix)}))`;
+    const categoriesNamed = (prefix: boolean) => {
+      const named = (name: SQL) =>
+        sql`exists (select 1 from unnest(${forms}) form where ${namesIt(sql`form`, name, prefix)})`;
+      return sql`array(select named_category.id::text from ${categories} named_category where ${named(sql`named_category.name`)} union select sub.id::text from ${categories} sub inner join ${categories} named_parent on named_parent.id = sub.parent_id where ${named(sql`named_parent.name`)})`;
+    };
+    const oneWord = sql`(span.first = span.last)`;
+    // Only the last word of a search being typed is also read as the start of a name.
+    const typedSpan = prefixLast ? sql`span.last = ${candidates.length}` : sql`false`;
+    const rows = rowsOf<{
+      first: number;
+      last: number;
+      text: string;
+      models: unknown;
+      typed: unknown;
+      vehicle_model: string | null;
+      stem: boolean | string | null;
+      known: boolean | string | null;
+      fixes: unknown;
+      brands: unknown;
+      brands_typed: unknown;
+      categories: unknown;
+      categories_typed: unknown;
+    }>(
+      await this.#db.execute(sql`
+        with vehicle_names as materialized (${this.#fitment.vehicleNames()}),
+        typed_words as (select word, ord::int as ord from unnest(array[${list}]::text[]) with ordinality as typed(word, ord)),
+        spans as (
+          select a.ord as first, b.ord as last, string_agg(c.word, ' ' order by c.ord) as text
+          from typed_words a
+          inner join typed_words b on b.ord between a.ord and a.ord + ${VEHICLE_WORDS - 1}
+          inner join typed_words c on c.ord between a.ord and b.ord
+          group by a.ord, b.ord
+        )
+        select span.first, span.last, span.text,
+          ${this.#fitment.modelsNamedBy(sql`span.text`, oneWord, false)} as models,
+          ${
+            prefixLast
+              ? sql`case when ${typedSpan} then ${this.#fitment.modelsNamedBy(sql`span.text`, oneWord, true)} end`
+              : sql`null`
+          } as typed,
+          ${limitedTo === undefined ? sql`null` : this.#fitment.modelOfVehicle(limitedTo)}::text as vehicle_model,
+          word.stem, word.known, typo.fixes,
+          case when span.first = span.last then ${brandsNamed(false)} end as brands,
+          case when span.first = span.last and ${typedSpan} then ${brandsNamed(true)} end as brands_typed,
+          case when span.first = span.last then ${categoriesNamed(false)} end as categories,
+          case when span.first = span.last and ${typedSpan} then ${categoriesNamed(true)} end as categories_typed
+        from spans span
+        left join lateral (
+          select numnode(plainto_tsquery('english', span.text)) > 0 as stem,
+            exists (select 1 from ${partSearch} where ${partSearch.document} @@ plainto_tsquery('english', span.text)) as known
+          where span.first = span.last
+        ) word on true
+        cross join lateral (
+          select case when word.known or word.stem is not true then '{}'::text[] else array(
+            select ${partSearchWords.word} from ${partSearchWords}
+            where ${partSearchWords.word} % span.text and ${partSearchWords.word} <> span.text
+              and similarity(${partSearchWords.word}, span.text) >= ${TYPO_OF}
+              and exists (select 1 from ${partSearch} where ${partSearch.document} @@ plainto_tsquery('english', ${partSearchWords.word}))
+            order by similarity(${partSearchWords.word}, span.text) desc, ${partSearchWords.word}
+            limit ${TYPO_FIXES}) end as fixes
+          -- Computed once per word, not again wherever the brands and categories read it.
+          offset 0
+        ) typo`),
+    );
+    const yes = (value: boolean | string | null) => value === true || value === 't';
+    const spans = rows.map(
+      (row): SpanFacts => ({
+        first: Number(row.first),
+        last: Number(row.last),
+        text: row.text,
+        models: pgTextArray(row.models),
+        // Only a run that ends with the word being typed is read as typed; the others name what they name.
+        modelsTyped: row.typed === null ? pgTextArray(row.models) : pgTextArray(row.typed),
+        stem: yes(row.stem),
+        known: yes(row.known),
+        fixes: pgTextArray(row.fixes),
+        brands: pgTextArray(row.brands),
+        brandsTyped: pgTextArray(row.brands_typed ?? row.brands),
+        categories: pgTextArray(row.categories),
+        categoriesTyped: pgTextArray(row.categories_typed ?? row.categories),
+      }),
+    );
+    const facts = { spans, vehicleModel: rows[0]?.vehicle_model ?? null };
+    this.#spanFacts.remember(key, facts);
+    return facts;
   }
 
   /**
    * Search-as-you-type (ADR 012): the best few parts (the last word also as a prefix), the categories and brands the
-   * words name, and, when no part matches, the closest part names and a correction.
+   * words name, and, when no part matches, the closest part names and a correction. With `vehicle` (the list is
+   * limited to it, ADR 030), every part offered fits it (fitted or universal), marked so, and so does a part name
+   * offered as the correction.
    */
-  async suggest(q: string, limits: { parts: number; categories: number; brands: number }): Promise<SearchSuggestions> {
-    const search = await this.#plan(q, true);
+  async suggest(
+    q: string,
+    limits: { parts: number; categories: number; brands: number },
+    vehicle?: string,
+  ): Promise<SearchSuggestions> {
+    const search = await this.#plan(q, true, vehicle);
     if (!search) return { parts: [], closest: false, categories: [], brands: [], correction: null };
-    const columns = this.#columns(undefined);
-    const ranked = await this.#ranked(search, limits.parts, 0);
-    const found = await this.#rowsOfPage(ranked?.ids ?? [], undefined, {});
+    const columns = this.#columns(vehicle, { fitsVehicle: vehicle });
+    let found: PartRow[];
+    if (vehicle === undefined) {
+      const ranked = await this.#ranked(search, limits.parts, 0);
+      found = await this.#rowsOfPage(ranked?.ids ?? [], undefined, {});
+    } else {
+      const filter: PartFilter = { q, fitsVehicle: vehicle };
+      const page = { limit: limits.parts, markFitFor: vehicle };
+      found = (await this.#list(filter, page, search, planOf(page, search))).rows.slice(0, limits.parts);
+    }
+    // The parts a closest name or a correction may come from: those that fit the vehicle, when there is one.
+    const fitting = (id: SQL) =>
+      vehicle === undefined ? sql`true` : sql`${id} in (${partIdsFitting(vehicle, this.#fitment)})`;
     const text = search.text;
     const words = sql.join(
       searchWords(text).map((word) => sql`${word}`),
@@ -676,7 +820,9 @@ export class PartRepository {
     // Nothing matches: the names most like the search. `%` is similarity ≥ 0.3, answered by the trigram index.
     const closest: PartRow[] = (
       await this.#select(columns)
-        .where(sql`${parts.id} in (select ${partSearch.partId} from ${partSearch} where ${partSearch.name} % ${text})`)
+        .where(
+          sql`${parts.id} in (select ${partSearch.partId} from ${partSearch} where ${partSearch.name} % ${text}) and ${fitting(sql`${parts.id}`)}`,
+        )
         .orderBy(sql`similarity(${parts.name}, ${text}) desc`, ...oldestFirst)
         .limit(limits.parts)
     ).map(withoutMatches);
@@ -686,7 +832,7 @@ export class PartRepository {
           select name, similarity(${text}, name) as score from ${brands}
           union all select name, similarity(${text}, name) from ${categories}
           union all select name, score from ${this.#fitment.vehicleNamesLike(text, 1)} vehicle_names
-          union all (select name, similarity(${text}, name) from ${partSearch} where name % ${text} order by 2 desc limit 1)
+          union all (select name, similarity(${text}, name) from ${partSearch} where name % ${text} and ${fitting(sql`${partSearch.partId}`)} order by 2 desc limit 1)
         ) candidates
         where score >= ${CLOSE_ENOUGH}
         order by score desc, name
@@ -701,7 +847,7 @@ export class PartRepository {
    * matches than it ranks (SEARCH_CANDIDATES, ADR 012); the total is then "at least".
    */
   async list(filter: PartFilter, page: PartPageOptions = {}): Promise<PartListResult> {
-    const search = await this.#plan(filter.q);
+    const search = await this.#plan(filter.q, false, filter.fitsVehicle);
     const plan = planOf(page, search);
     const ranked =
       search && onlySearch(filter) && !plan.keyed
@@ -843,7 +989,7 @@ export class PartRepository {
    * through the fitment index, so the cost follows that set and not the catalogue (ADR 010).
    */
   async facets(filter: PartFilter, fitsFor: string | undefined): Promise<FacetCounts> {
-    const search = await this.#plan(filter.q);
+    const search = await this.#plan(filter.q, false, filter.fitsVehicle);
     const { facets } = this.#facetsOf(await this.#facetRows(filter, fitsFor, search), fitsFor);
     return facets;
   }
@@ -861,7 +1007,7 @@ export class PartRepository {
     page: PartPageOptions,
     fitsFor: string | undefined,
   ): Promise<PartListResult & { facets: FacetCounts }> {
-    const search = await this.#plan(filter.q);
+    const search = await this.#plan(filter.q, false, filter.fitsVehicle);
     const capped = (total: number) => search !== undefined && total >= SEARCH_CANDIDATES;
     const plan = planOf(page, search);
     const { facets, pageIds } = this.#facetsOf(await this.#facetRows(filter, fitsFor, search, plan), fitsFor);

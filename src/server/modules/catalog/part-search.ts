@@ -13,6 +13,12 @@ import { partSearch } from './search-schema.ts';
  * - a part number equal to the word;
  * - the part's brand or category, or a make or model it fits, is named by the word (trigrams again: "yamah").
  *
+ * A word the full text does not know is also matched as the catalogue's words it is probably a typo of (ADR 030:
+ * "brak" as "brake", by trigrams over `part_search_words`), in every way above, so a typo reaches what the word
+ * reaches. Words naming a vehicle (a make, a model, both, loosely: "mt07", "MT 07", "yamaha mt-07") act as its fitment:
+ * the parts fitted to it, and the universal ones when the search says more than the vehicle; a vehicle the list is
+ * already limited to is simply left out of the words.
+ *
  * The candidates are chosen from `part_search` alone, at most SEARCH_CANDIDATES of them, and only they are ranked.
  * Relevance: an exact part number first, then the name's likeness to the search, then the full-text rank, where the
  * name weighs most and the description least.
@@ -34,6 +40,15 @@ export interface SearchWord {
   kind: 'word' | 'symbols';
   /** Ids of the models the word names by model or make name (found when the plan is made): their fitted parts match. */
   models?: readonly string[];
+  /** The word names a vehicle and the search has other words: universal parts match it too (the vehicle's fitment). */
+  universal?: boolean;
+  /**
+   * A few words side by side that together name a vehicle ("mt 07", "yamaha mt07"): matched by the vehicle and the
+   * full text only.
+   */
+  phrase?: boolean;
+  /** The catalogue's words this one is probably a typo of (only for a word the full text does not know). */
+  fixes?: readonly string[];
   /** Ids of the brands the word names (as a whole word, typos tolerated): their parts match. */
   brands?: readonly string[];
   /** Ids of the categories the word names, and of their subcategories. */
@@ -115,9 +130,12 @@ function wordCondition(word: SearchWord, prefix: boolean): SQL {
     return sql`(${partSearch.name} ilike ${contains} or exists (select 1 from ${parts} where ${parts.id} = ${partSearch.partId} and ${parts.description} ilike ${contains}))`;
   }
   const arms = [sql`${partSearch.document} @@ ${wordQuery(word.text, prefix)}`];
+  for (const fix of word.fixes ?? []) arms.push(sql`${partSearch.document} @@ ${wordQuery(fix, false)}`);
   if (word.brands?.length) arms.push(sql`${partSearch.brandId} = any(${idArray(word.brands)})`);
   if (word.categories?.length) arms.push(sql`${partSearch.categoryId} = any(${idArray(word.categories)})`);
   if (word.models?.length) arms.push(sql`${partSearch.modelIds} && ${idArray(word.models)}`);
+  if (word.universal) arms.push(sql`${partSearch.universal}`);
+  if (word.phrase) return sql`(${sql.join(arms, sql` or `)})`;
   const number = normalizePartNumber(word.text);
   if (number) arms.push(numberMatch(sql`${partSearch.partNumbers}`, number));
   arms.push(sql`${partSearch.name} ilike ${contains}`);
@@ -152,6 +170,8 @@ const exactNumberOf = (plan: SearchPlan) => sql`${partSearch.partNumbers} @> arr
  * outer query reads by primary key.
  */
 export function searchCondition(plan: SearchPlan): SQL {
+  // Every word named the vehicle the list is already limited to: the search adds nothing to that filter.
+  if (plan.words.length === 0) return sql`true`;
   const candidates = sql`(select id from (${cappedMatches(plan, sql`${partSearch.partId} as id`)}) capped)`;
   if (!plan.number) return sql`${parts.id} = any(array${candidates})`;
   return sql`${parts.id} = any(array(select ${partSearch.partId} from ${partSearch} where ${exactNumberOf(plan)} union all ${candidates}))`;
@@ -186,13 +206,14 @@ function relevanceOf(plan: SearchPlan, columns: { document: SQL; name: SQL; part
     ? sql`(case when ${numberMatch(columns.partNumbers, plan.number)} then 4 else 0 end)`
     : sql`0`;
   const stems = plan.words.filter((word) => word.kind === 'word');
-  // Any word counts towards the rank (OR), so a part matching more of them ranks higher.
+  // Any word counts towards the rank (OR), so a part matching more of them ranks higher; a typo as its likely words.
+  const queries = stems.flatMap((word, i) => [
+    wordQuery(word.text, plan.prefixLast && i === stems.length - 1),
+    ...(word.fixes ?? []).map((fix) => wordQuery(fix, false)),
+  ]);
   const rank =
-    stems.length > 0
-      ? sql`ts_rank('{0.1, 0.2, 0.4, 1.0}', ${columns.document}, ${sql.join(
-          stems.map((word, i) => wordQuery(word.text, plan.prefixLast && i === stems.length - 1)),
-          sql` || `,
-        )})`
+    queries.length > 0
+      ? sql`ts_rank('{0.1, 0.2, 0.4, 1.0}', ${columns.document}, ${sql.join(queries, sql` || `)})`
       : sql`0`;
   return sql`(${exactNumber} + 2 * word_similarity(${plan.text}, ${columns.name}) + ${rank})`;
 }

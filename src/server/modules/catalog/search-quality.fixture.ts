@@ -70,3 +70,43 @@ export const QUERIES: [string, Expectation][] = [
   ['waterproof', { only: ['Riding Boots'] }],
   ['goatskin gloves', { only: ['Riding Gloves'] }],
 ];
+
+/**
+ * A rider's searches (ADR 030): brake pads added beside the demo catalogue's, most without "Brake" in their names,
+ * for the 2019 Yamaha MT-07, another bike and every bike. Checked with no vehicle chosen and with the MT-07 chosen.
+ */
+export const RIDER_PARTS: { name: string; description: string; fits: string | 'universal' }[] = [
+  { name: 'Sintered Front Pads', description: 'Sintered brake pads for twin front calipers.', fits: 'MT-07' },
+  { name: 'Organic Rear Pads', description: 'Quiet organic brake pads for the rear caliper.', fits: 'MT-07' },
+  { name: 'Track Day Pads', description: 'Race compound brake pads.', fits: 'Z900' },
+  { name: 'Brake Pad Spreader', description: 'Pushes caliper pistons back to fit new pads.', fits: 'universal' },
+];
+
+/** The pads that fit the MT-07: its own and the universal ones. */
+export const MT07_PADS = ['Sintered Front Pads', 'Organic Rear Pads', 'Brake Pad Spreader'];
+/** Every pad: the demo catalogue's and the rider fixture's. */
+export const ALL_PADS = [...RIDER_PARTS.map((part) => part.name), 'Sintered Brake Pads'];
+
+/** With no vehicle chosen: the vehicle words act as the vehicle's fitment; a typo reaches what its word reaches. */
+export const RIDER_QUERIES: [string, string[]][] = [
+  ['brake pads', ALL_PADS],
+  ['brak pads', ALL_PADS],
+  ['brake pade', ALL_PADS],
+  ['mt07 brake pads', MT07_PADS],
+  ['mt-07 brake pads', MT07_PADS],
+  ['MT 07 brake pads', MT07_PADS],
+  ['yamaha mt07 brake pads', MT07_PADS],
+  ['brake pads mt07', MT07_PADS],
+  ['mt07 brak pads', MT07_PADS],
+];
+
+/** With the 2019 MT-07 chosen (the list limited to it): words naming it are left out, typos as above. */
+export const RIDER_QUERIES_MT07: [string, string[]][] = [
+  ['brake pads', MT07_PADS],
+  ['brak pads', MT07_PADS],
+  ['mt07 brake pads', MT07_PADS],
+  ['mt-07 brake pads', MT07_PADS],
+  ['MT 07 brake pads', MT07_PADS],
+  ['yamaha mt07 brake pads', MT07_PADS],
+  ['yamaha brake pads', MT07_PADS],
+];

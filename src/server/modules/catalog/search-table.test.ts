@@ -20,7 +20,7 @@ describeEachDatabase('search table: kept by the database', (ctx) => {
       await db().execute(sql`
         with expected as (
           select p.id as part_id, p.search_vector as document, p.name, p.part_numbers, p.brand_id, p.category_id,
-            coalesce((select array_agg(distinct f.model_id order by f.model_id) from part_fitments f where f.part_id = p.id), '{}') as model_ids, p.created_at
+            coalesce((select array_agg(distinct f.model_id order by f.model_id) from part_fitments f where f.part_id = p.id), '{}') as model_ids, p.created_at, p.universal
           from parts p
         )
         (select 'missing or stale' as problem, part_id from (select * from expected except select * from part_search) e)
@@ -66,6 +66,7 @@ describeEachDatabase('search table: kept by the database', (ctx) => {
       sql`update parts set available_quantity = available_quantity - 1 where name like 'Table Part %'`,
     );
     await db().execute(sql`update parts set part_numbers = array['tpx' || id::text] where name like 'Table Part 1%'`);
+    await db().execute(sql`update parts set universal = true where id = ${third}`);
     await db().execute(sql`update part_fitments set model_id = ${modelB} where part_id = ${second}`);
     await db().execute(
       sql`update part_fitments set part_id = ${third} where part_id = ${first} and model_id = ${modelB}`,
@@ -82,6 +83,18 @@ describeEachDatabase('search table: kept by the database', (ctx) => {
     );
     expect(Number(gone?.n)).toBe(0);
     expect(await drift()).toEqual([]);
+    // The catalogue's words, for typo tolerance: every word of every part's name and description is there.
+    const missing = rowsOf(
+      await db().execute(sql`
+        select word from parts, unnest(tsvector_to_array(to_tsvector('simple', name || ' ' || description))) word
+        where word ~ '^[[:alpha:]]{3,40}$'
+        except select word from part_search_words`),
+    );
+    expect(missing).toEqual([]);
+    const [sintered] = rowsOf<{ n: number }>(
+      await db().execute(sql`select count(*)::int as n from part_search_words where word in ('sintered', 'renamed')`),
+    );
+    expect(Number(sintered?.n)).toBe(2);
   });
 
   it('is what the search reads: a renamed part is found by its new name at once', async () => {

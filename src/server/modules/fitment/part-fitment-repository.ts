@@ -42,13 +42,36 @@ export class PartFitmentRepository {
   }
 
   /**
-   * Search (ADR 012): an array expression of the ids of the models a word (an SQL text value) names, by the model's
-   * or its make's name, as a whole word with typos tolerated (strict trigram word similarity ≥ 0.6: "yamah" names
-   * Yamaha, "yz250" names YZ250F); with `prefix` (a word still being typed) also the start of a name.
+   * Search (ADR 030): every model's names as `modelsNamedBy` compares them, to be read by a statement as the CTE
+   * `vehicle_names` (computed once per statement rather than once per word): the id, the make's and model's names
+   * together, and the model's, make and model's, and make's name in letters and digits alone ("MT-07" → "mt07").
    */
-  modelsNamedBy(word: SQL, prefix: boolean): SQL {
+  vehicleNames(): SQL {
+    const compact = (text: SQL) => sql`regexp_replace(lower(${text}), '[^[:alnum:]]+', '', 'g')`;
+    return sql`select named.id, named_make.name || ' ' || named.name as full_name, ${compact(sql`named.name`)} as model_key, ${compact(sql`named_make.name || named.name`)} as make_model_key, ${compact(sql`named_make.name`)} as make_key from ${vehicleModels} named inner join ${vehicleMakes} named_make on named_make.id = named.make_id`;
+  }
+
+  /**
+   * Search (ADRs 012, 028): an array expression of the ids of the models a phrase (an SQL text value: one word of a
+   * search, or a few words side by side) names, read from the statement's `vehicle_names` (`vehicleNames`). By
+   * letters and digits alone, so "mt07", "MT 07" and "mt-07" all name the MT-07: the phrase equals the model's name,
+   * or its make's and model's ("yamaha mt07"), or its make's (every Yamaha model for "yamaha"). A single word
+   * (`oneWord`, an SQL boolean) also as a whole word with typos tolerated (strict trigram word similarity ≥ 0.6:
+   * "yamah" names Yamaha, "yz250" names YZ250F). With `prefix` (a phrase still being typed) also the start of a name.
+   */
+  modelsNamedBy(phrase: SQL, oneWord: SQL, prefix: boolean): SQL {
     const similarity = prefix ? sql`word_similarity` : sql`strict_word_similarity`;
-    return sql`array(select named.id::text from ${vehicleModels} named inner join ${vehicleMakes} named_make on named_make.id = named.make_id where ${similarity}(${word}, named_make.name || ' ' || named.name) >= 0.6)`;
+    const typed = sql`regexp_replace(lower(${phrase}), '[^[:alnum:]]+', '', 'g')`;
+    // While typing, the start of a name, from three letters or digits on ("mt0"; "mt" is too many names yet).
+    const started = prefix
+      ? sql` or (length(${typed}) >= 3 and (starts_with(names.model_key, ${typed}) or starts_with(names.make_model_key, ${typed})))`
+      : sql``;
+    return sql`array(select names.id::text from vehicle_names names where ${typed} <> '' and (${typed} in (names.model_key, names.make_model_key, names.make_key)${started} or (${oneWord} and ${similarity}(${phrase}, names.full_name) >= 0.6)))`;
+  }
+
+  /** Search: the model of vehicle V, a uuid (null when there is no such vehicle). */
+  modelOfVehicle(vehicleId: string): SQL {
+    return sql`(select ${vehicles.modelId} from ${vehicles} where ${vehicles.id} = ${vehicleId})`;
   }
 
   /** Search: make and model names most like the text (`name`, `score`), best first, for "Did you mean …?". */

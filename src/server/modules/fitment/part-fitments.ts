@@ -73,8 +73,16 @@ export class PartFitments implements PartFitmentPort {
     return this.#rows.hasFitment(partId);
   }
 
-  modelsNamedBy(word: SQL, prefix: boolean): SQL {
-    return this.#rows.modelsNamedBy(word, prefix);
+  modelsNamedBy(phrase: SQL, oneWord: SQL, prefix: boolean): SQL {
+    return this.#rows.modelsNamedBy(phrase, oneWord, prefix);
+  }
+
+  vehicleNames(): SQL {
+    return this.#rows.vehicleNames();
+  }
+
+  modelOfVehicle(vehicleId: string): SQL {
+    return this.#rows.modelOfVehicle(vehicleId);
   }
 
   vehicleNamesLike(text: string, limit: number): SQL {

@@ -36,17 +36,23 @@ export const partKeys = {
   detail: (id: string, vehicleId: string | null) => [...queryRoots.parts, 'detail', id, vehicleId] as const,
   categories: () => [...queryRoots.parts, 'categories'] as const,
   brands: () => [...queryRoots.parts, 'brands'] as const,
-  suggest: (q: string) => [...queryRoots.parts, 'suggest', q] as const,
+  suggest: (q: string, vehicleId: string | null) => [...queryRoots.parts, 'suggest', q, vehicleId] as const,
 };
 
 /**
  * `GET /api/part/suggest`: what the search box offers while typing, and the corrections and closest names
- * of a search that found nothing. Kept a minute: the same letters are often typed again.
+ * of a search that found nothing; with the vehicle the list is limited to, only parts that fit it. Kept a minute:
+ * the same letters are often typed again.
  */
-export function partSuggestionsQueryOptions(q: string) {
+export function partSuggestionsQueryOptions(q: string, vehicleId: string | null = null) {
   return queryOptions({
-    queryKey: partKeys.suggest(q),
-    queryFn: ({ signal }) => api('/part/suggest', { query: { q }, schema: schemas.suggestions, signal }),
+    queryKey: partKeys.suggest(q, vehicleId),
+    queryFn: ({ signal }) =>
+      api('/part/suggest', {
+        query: vehicleId ? { q, vehicle: vehicleId } : { q },
+        schema: schemas.suggestions,
+        signal,
+      }),
     staleTime: 60_000,
   });
 }

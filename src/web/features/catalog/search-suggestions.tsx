@@ -1,13 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
-import { type KeyboardEvent, useEffect, useId, useState } from 'react';
+import { type KeyboardEvent, useContext, useEffect, useId, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
+import { useSearchParams } from 'react-router';
 import { formatUsd } from '../../../shared/money.ts';
 import type { Part } from '../../../shared/schemas/parts.ts';
 import type { PartSuggestions } from '../../../shared/schemas/search.ts';
 import { PartCard, PurchaseLink } from '../../components/part-card.tsx';
+import { GarageContext } from '../../lib/current-vehicle.tsx';
+import { limitedToVehicle, readCatalogSearch } from './catalog-search-params.ts';
 import { partSuggestionsQueryOptions } from './parts-api.ts';
 import './search-suggestions.css';
 
@@ -17,6 +20,16 @@ export type SuggestionChoice =
   | { kind: 'category'; slug: string; name: string }
   | { kind: 'brand'; slug: string; name: string }
   | { kind: 'search'; text: string };
+
+/**
+ * The vehicle the parts list is limited to (the current one, unless the address says 'Show all parts'), or null:
+ * suggestions then offer only parts that fit it, as the list would show them.
+ */
+function useListVehicle(): string | null {
+  const [params] = useSearchParams();
+  const current = useContext(GarageContext)?.current?.id ?? null;
+  return limitedToVehicle(readCatalogSearch(params), current) ? current : null;
+}
 
 /** Typing pauses this long before suggestions are asked for: one request per pause, not per key. */
 const DEBOUNCE_MS = 150;
@@ -113,7 +126,8 @@ export function SearchCombobox({
   const [active, setActive] = useState(-1);
   const typed = useDebounced(value.trim(), DEBOUNCE_MS);
   const enabled = open && typed.length >= MIN_LETTERS;
-  const suggestions = useQuery({ ...partSuggestionsQueryOptions(typed), enabled });
+  const vehicleId = useListVehicle();
+  const suggestions = useQuery({ ...partSuggestionsQueryOptions(typed, vehicleId), enabled });
   const data = enabled ? suggestions.data : undefined;
   const groups = data ? groupsOf(data) : [];
   const options = groups.flatMap((group) => group.options);
@@ -237,7 +251,7 @@ export function SearchCombobox({
  * parts whose names are closest, so the page is never an empty answer alone.
  */
 export function SearchHelp({ q, onSearch }: { q: string; onSearch(text: string): void }) {
-  const help = useQuery(partSuggestionsQueryOptions(q.trim()));
+  const help = useQuery(partSuggestionsQueryOptions(q.trim(), useListVehicle()));
   if (!help.data) return null;
   const { correction, parts, closest } = help.data;
   if (!correction && parts.length === 0) return null;
