@@ -13,8 +13,8 @@ import { benchPort, NO_LOAD_SHEDDING, startProductionServer } from './support/se
  * Checkout of a 3-line cart under concurrent load, against the production server (child process,
  * NODE_ENV=production) on PostgreSQL. Every measured request is a signed-in customer's `POST /api/checkout`: ONE
  * transaction that takes the cart's lines, reserves the stock of three parts and writes three orders (one
- * statement), saves the address and enqueues the order-placed mail (delivered, and rendered, by the server's mail
- * job meanwhile: to .eml files here, as without SMTP_URL).
+ * statement) and saves the address. No mail is written: the please-pay mail is the payment-reminder job's, for orders
+ * still unpaid after PAYMENT_REMINDER_DELAY_SECONDS, longer than a run.
  *
  *   node bench/checkout-throughput.ts
  *
@@ -59,8 +59,8 @@ interface Row {
   p99: number;
   checkouts: number;
   /**
-   * The server process's CPU time (user + system) per answered checkout, the mail job's delivery of the scenario's
-   * mails included: on a shared machine the checkouts per second follow the load, the CPU cost of one much less.
+   * The server process's CPU time (user + system) per answered checkout: on a shared machine the checkouts per second
+   * follow the load, the CPU cost of one much less.
    */
   cpuMsPerCheckout: number;
   /** Answers other than 201, by status. */
@@ -115,7 +115,6 @@ async function runScenario(
   );
   const wall = (performance.now() - started) / 1000;
   // A request the server answered early (a timeout, load shedding) may still be committing: let it finish.
-  // The mail job delivers the scenario's mails meanwhile, so the CPU time below includes them.
   await new Promise((resolve) => setTimeout(resolve, 2000));
   const cpuMs = processCpuMillis(serverPid) - cpuBefore;
   const stockAfter = await totalStock(client, buyers);

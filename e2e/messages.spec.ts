@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { signInAdminViaApi } from './support/accounts.ts';
+import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
 import { expect, expectAccessible, expectHydrated, test, uniqueEmail } from './support/fixtures.ts';
 
 /** Messages a person reads: the sentence alone, under the field it is about; a part that is not there is no page. */
@@ -86,6 +86,21 @@ test.describe('at 375 px', () => {
     }
     await expectAccessible(page);
   });
+});
+
+test('an unknown or malformed order id on the payment page says the order does not exist, without Try again', async ({
+  page,
+  request,
+}) => {
+  const customer = await signUpViaApi(request);
+  await useToken(page, customer.token);
+  for (const id of ['00000000-0000-4000-8000-000000000000', 'not-an-order-id']) {
+    await page.goto(`/dashboard/payment/${id}`);
+    await expectHydrated(page);
+    await expect(page.getByText('This order does not exist.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
+    await expect(page.locator('body')).not.toContainText('params.');
+  }
 });
 
 test('a part removed while the list was open opens the not-found page in the app', async ({ page, request }) => {

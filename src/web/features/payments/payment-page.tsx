@@ -7,7 +7,7 @@ import { formatUsd } from '../../../shared/money.ts';
 import { paths } from '../../../shared/paths.ts';
 import type { Order } from '../../../shared/schemas/orders.ts';
 import { LoadError, LoadingSpinner } from '../../components/query-state.tsx';
-import { ApiError } from '../../lib/api-client.ts';
+import { namesNothing } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-context.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { CardStep, PaidNotice, PaymentStateFrame } from './payment-steps.tsx';
@@ -41,7 +41,7 @@ export function PaymentPage({
         </PaymentStateFrame>
       ) : order.isError ? (
         <PaymentStateFrame>
-          {order.error instanceof ApiError && order.error.status === 404 ? (
+          {namesNothing(order.error) ? (
             <Alert variant="warning">
               This order does not exist. <Link to={paths.dashboard.myOrder}>Back to My Order</Link>
             </Alert>
