@@ -1,26 +1,47 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
+import { type Browser, type BrowserContext, test as base, expect, type Page } from '@playwright/test';
 
 /**
- * Every browser test fails on a console error or an uncaught page error, as a person would notice a broken page.
- * Tests that provoke an error on purpose (a 4xx the page handles) list its text in `allowedConsoleErrors`.
+ * Every browser test fails on a console warning or error, or an uncaught page error, in any page it opens (its
+ * `page`, another page of its context, or a page of a context it makes with `browser.newContext()`): a clean console
+ * is part of a working page, and a warning today (a missing fallback, a preload never used) is a bug tomorrow.
+ * The browser's own "Failed to load resource" line for a 4xx counts too, so an app that asks for something it may
+ * not have is noticed. A test that provokes a message on purpose (a wrong password's 401, a 503 it fakes) lists a
+ * pattern for exactly that message in `allowedConsoleErrors` (`test.use`, in that test's describe): keep each one
+ * as narrow as the message, with the status and the address where it has one.
  */
 export const test = base.extend<{ allowedConsoleErrors: RegExp[]; consoleErrors: string[] }>({
   allowedConsoleErrors: [[], { option: true }],
   consoleErrors: [
-    async ({ page, allowedConsoleErrors }, use) => {
+    async ({ context, browser, allowedConsoleErrors }, use) => {
       const errors: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() !== 'error') return;
-        const text = message.text();
-        // The browser logs every failed HTTP status itself; the app's handling of it is what the test checks.
-        if (/Failed to load resource: the server responded with a status of (4\d\d)/.test(text)) return;
-        if (allowedConsoleErrors.some((pattern) => pattern.test(text))) return;
-        errors.push(text);
-      });
-      page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-      await use(errors);
-      expect(errors, 'console errors on the page').toEqual([]);
+      const watch = (watched: BrowserContext) => {
+        watched.on('console', (message) => {
+          const type = message.type();
+          if (type !== 'error' && type !== 'warning') return;
+          // The browser logs a failed request's status without its address; the address is the message's location.
+          const where = message.location().url;
+          const text =
+            where && /^Failed to load resource/.test(message.text()) ? `${message.text()} (${where})` : message.text();
+          if (allowedConsoleErrors.some((pattern) => pattern.test(text))) return;
+          errors.push(`${type}: ${text} [${message.page()?.url() ?? 'no page'}]`);
+        });
+        watched.on('weberror', (error) => errors.push(`pageerror: ${error.error().message} [${error.page()?.url()}]`));
+      };
+      watch(context);
+      // Contexts the test makes itself are watched too, for as long as the test runs.
+      const newContext = browser.newContext;
+      browser.newContext = async (...args: Parameters<Browser['newContext']>) => {
+        const made = await newContext.apply(browser, args);
+        watch(made);
+        return made;
+      };
+      try {
+        await use(errors);
+      } finally {
+        browser.newContext = newContext;
+      }
+      expect(errors, 'console warnings and errors on the pages the test visited').toEqual([]);
     },
     { auto: true },
   ],
