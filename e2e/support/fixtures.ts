@@ -5,16 +5,23 @@ import { type Browser, type BrowserContext, test as base, expect, type Page } fr
  * Every browser test fails on a console warning or error, or an uncaught page error, in any page it opens (its
  * `page`, another page of its context, or a page of a context it makes with `browser.newContext()`): a clean console
  * is part of a working page, and a warning today (a missing fallback, a preload never used) is a bug tomorrow.
- * The browser's own "Failed to load resource" line for a 4xx counts too, so an app that asks for something it may
- * not have is noticed. A test that provokes a message on purpose (a wrong password's 401, a 503 it fakes) lists a
- * pattern for exactly that message in `allowedConsoleErrors` (`test.use`, in that test's describe): keep each one
- * as narrow as the message, with the status and the address where it has one.
+ * The browser's own "Failed to load resource" line for a 4xx counts too (with the address added), so an app that
+ * asks for something it may not have is noticed.
+ *
+ * A test that provokes a message on purpose (an unknown address's 404, a wrong password's 401, a 503 it fakes) says
+ * so with a pattern for exactly that message: `allowConsoleMessage(/…/)` in the test, or `allowedConsoleErrors` with
+ * `test.use` for a whole describe. Keep each as narrow as the message, with its status and address.
  */
-export const test = base.extend<{ allowedConsoleErrors: RegExp[]; consoleErrors: string[] }>({
+export const test = base.extend<{
+  allowedConsoleErrors: RegExp[];
+  allowConsoleMessage: (pattern: RegExp) => void;
+  consoleMessages: { messages: string[]; allowed: RegExp[] };
+}>({
   allowedConsoleErrors: [[], { option: true }],
-  consoleErrors: [
+  consoleMessages: [
     async ({ context, browser, allowedConsoleErrors }, use) => {
-      const errors: string[] = [];
+      const messages: string[] = [];
+      const allowed = [...allowedConsoleErrors];
       const watch = (watched: BrowserContext) => {
         watched.on('console', (message) => {
           const type = message.type();
@@ -23,10 +30,11 @@ export const test = base.extend<{ allowedConsoleErrors: RegExp[]; consoleErrors:
           const where = message.location().url;
           const text =
             where && /^Failed to load resource/.test(message.text()) ? `${message.text()} (${where})` : message.text();
-          if (allowedConsoleErrors.some((pattern) => pattern.test(text))) return;
-          errors.push(`${type}: ${text} [${message.page()?.url() ?? 'no page'}]`);
+          messages.push(`${type}: ${text} [${message.page()?.url() ?? 'no page'}]`);
         });
-        watched.on('weberror', (error) => errors.push(`pageerror: ${error.error().message} [${error.page()?.url()}]`));
+        watched.on('weberror', (error) =>
+          messages.push(`pageerror: ${error.error().message} [${error.page()?.url() ?? 'no page'}]`),
+        );
       };
       watch(context);
       // Contexts the test makes itself are watched too, for as long as the test runs.
@@ -37,17 +45,32 @@ export const test = base.extend<{ allowedConsoleErrors: RegExp[]; consoleErrors:
         return made;
       };
       try {
-        await use(errors);
+        await use({ messages, allowed });
       } finally {
         browser.newContext = newContext;
       }
-      expect(errors, 'console warnings and errors on the pages the test visited').toEqual([]);
+      const unexpected = messages.filter((message) => !allowed.some((pattern) => pattern.test(message)));
+      expect(unexpected, 'console warnings and errors on the pages the test visited').toEqual([]);
     },
     { auto: true },
   ],
+  allowConsoleMessage: async ({ consoleMessages }, use) => {
+    await use((pattern) => consoleMessages.allowed.push(pattern));
+  },
 });
 
 export { expect };
+
+/**
+ * The browser's console line for an HTTP error the test provokes on purpose: this status, for this address (its
+ * path, and a query if given), on any page. For `allowConsoleMessage`.
+ */
+export function httpErrorMessage(status: number, path: string): RegExp {
+  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(
+    `^error: Failed to load resource: the server responded with a status of ${status} \\([^)]*\\) \\(https?://[^/]+${escaped}\\)`,
+  );
+}
 
 /** axe must find no serious or critical violation on the page as it is now, once its transitions have ended. */
 export async function expectAccessible(page: Page): Promise<void> {
