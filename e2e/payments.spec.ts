@@ -1,6 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
-import { expect, expectAccessible, test } from './support/fixtures.ts';
+import { expect, expectAccessible, httpErrorMessage, test } from './support/fixtures.ts';
 
 const nextYear = String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0');
 
@@ -91,7 +91,13 @@ test('a customer pays with 4242 4242 4242 4242 and My Order shows it paid', asyn
   await expect(page.getByRole('button', { name: 'Pay', exact: true })).toHaveCount(0);
 });
 
-test('a declined card shows the provider’s message in red and leaves the order unpaid', async ({ page, request }) => {
+test('a declined card shows the provider’s message in red and leaves the order unpaid', async ({
+  page,
+  request,
+  allowConsoleMessage,
+}) => {
+  // The declined card's confirmation answers 402.
+  allowConsoleMessage(httpErrorMessage(402, '/api/payments/test-gateway/confirm'));
   const customer = await signUpViaApi(request);
   const { orderId } = await orderOfOwnPart(request, customer.token);
   await useToken(page, customer.token);

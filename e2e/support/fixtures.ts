@@ -63,12 +63,13 @@ export { expect };
 
 /**
  * The browser's console line for an HTTP error the test provokes on purpose: this status, for this address (its
- * path, and a query if given), on any page. For `allowConsoleMessage`.
+ * path, and a query if given; or a pattern of paths, for a session whose every read is refused once it has ended),
+ * on any page. For `allowConsoleMessage`.
  */
-export function httpErrorMessage(status: number, path: string): RegExp {
-  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export function httpErrorMessage(status: number, path: string | RegExp): RegExp {
+  const address = typeof path === 'string' ? path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : path.source;
   return new RegExp(
-    `^error: Failed to load resource: the server responded with a status of ${status} \\([^)]*\\) \\(https?://[^/]+${escaped}\\)`,
+    `^error: Failed to load resource: the server responded with a status of ${status} \\([^)]*\\) \\(https?://[^/]+${address}\\)`,
   );
 }
 

@@ -147,8 +147,7 @@ function DashboardMenu({ menu }: { menu: { to: string; label: string }[] }) {
         aria-controls="dashboard-menu"
         onClick={() => setOpen((shown) => !shown)}
       >
-        Dashboard menu
-        {current ? <span className="dashboard-menu-current">{current.label}</span> : null}
+        Dashboard menu {current ? <span className="dashboard-menu-current">{current.label}</span> : null}
       </Button>
       <Nav id="dashboard-menu" variant="pills" className={`dashboard-menu flex-column gap-1${open ? ' is-open' : ''}`}>
         {menu.map((item) => (
