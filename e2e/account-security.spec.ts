@@ -7,7 +7,7 @@ import {
   signUpViaApi,
   useToken as startSignedIn,
 } from './support/accounts.ts';
-import { expect, expectAccessible, test, uniqueEmail } from './support/fixtures.ts';
+import { expect, expectAccessible, httpErrorMessage, test, uniqueEmail } from './support/fixtures.ts';
 import { linkIn, mailTo, waitForMail } from './support/mailbox.ts';
 
 /*
@@ -40,6 +40,9 @@ async function otherBrowser(browser: Browser, token: string) {
   return { context, page };
 }
 
+/** The reads a page of an ended session makes (who it is, its garage, its profile): each is refused with 401. */
+const ENDED_SESSION_READS = /\/api\/(me|garage|profile)/;
+
 /** The other browser's session has ended: its next page asks to log in again. */
 async function expectSignedOut(page: Page) {
   await page.reload();
@@ -49,7 +52,12 @@ async function expectSignedOut(page: Page) {
 }
 
 test.describe('account security', () => {
-  test('the sign-up link from the mail creates the account and signs in, once', async ({ page }) => {
+  test('the sign-up link from the mail creates the account and signs in, once', async ({
+    page,
+    allowConsoleMessage,
+  }) => {
+    // The same link opened again is refused: 400.
+    allowConsoleMessage(httpErrorMessage(400, '/api/email/verify'));
     test.slow(); // several password hashes and mails
     const email = uniqueEmail('verify');
     await page.goto('/register');
@@ -78,7 +86,14 @@ test.describe('account security', () => {
     await expectAccessible(page);
   });
 
-  test('a sign-up link works in another browser, and a bad link asks to log in', async ({ page, browser, request }) => {
+  test('a sign-up link works in another browser, and a bad link asks to log in', async ({
+    page,
+    allowConsoleMessage,
+    browser,
+    request,
+  }) => {
+    // The bad link is refused: 400.
+    allowConsoleMessage(httpErrorMessage(400, '/api/email/verify'));
     const email = uniqueEmail('elsewhere');
     const signup = await request.post('/api/signup', {
       data: { name: 'Otto Other', email, password: 'ride-safe-123' },
@@ -104,7 +119,15 @@ test.describe('account security', () => {
     expect(await answer.json()).toMatchObject({ email, emailVerified: true });
   });
 
-  test('forgot password → reset from the mail → every old session is gone', async ({ page, browser, request }) => {
+  test('forgot password → reset from the mail → every old session is gone', async ({
+    page,
+    allowConsoleMessage,
+    browser,
+    request,
+  }) => {
+    // The old sessions' reads are refused (401, whichever the page asks first), and so is the used reset link (400).
+    allowConsoleMessage(httpErrorMessage(401, ENDED_SESSION_READS));
+    allowConsoleMessage(httpErrorMessage(400, '/api/password/reset'));
     test.slow(); // several password hashes and mails
     const customer = await signUpViaApi(request, 'Fern Forgot');
     const elsewhere = await otherBrowser(browser, customer.token);
@@ -173,7 +196,12 @@ test.describe('account security', () => {
     expect(mailTo(nobody)).toEqual([]);
   });
 
-  test('a reset link without a token, or a made-up one, says so and offers a new one', async ({ page }) => {
+  test('a reset link without a token, or a made-up one, says so and offers a new one', async ({
+    page,
+    allowConsoleMessage,
+  }) => {
+    // The made-up link is refused: 400.
+    allowConsoleMessage(httpErrorMessage(400, '/api/password/reset'));
     await page.goto('/reset-password');
     await expect(page.getByRole('alert')).toHaveText(INVALID_LINK);
     await expect(page.getByRole('link', { name: 'Ask For A New Link' })).toBeVisible();
@@ -189,9 +217,13 @@ test.describe('account security', () => {
 
   test('change password on My Profile keeps this browser signed in and ends the others', async ({
     page,
+    allowConsoleMessage,
     browser,
     request,
   }) => {
+    // A wrong current password is refused (422), and the other browser's session ends (401).
+    allowConsoleMessage(httpErrorMessage(422, '/api/password/change'));
+    allowConsoleMessage(httpErrorMessage(401, ENDED_SESSION_READS));
     test.slow(); // several password hashes and mails
     const customer = await signUpViaApi(request, 'Cora Change');
     const elsewhere = await otherBrowser(browser, customer.token);
@@ -233,9 +265,12 @@ test.describe('account security', () => {
 
   test('Sign Out Everywhere asks first, then ends every session and says so on the login page', async ({
     page,
+    allowConsoleMessage,
     browser,
     request,
   }) => {
+    // The ended sessions' reads are refused: 401.
+    allowConsoleMessage(httpErrorMessage(401, ENDED_SESSION_READS));
     const customer = await signUpViaApi(request, 'Eve Everywhere');
     const elsewhere = await otherBrowser(browser, customer.token);
     await startSignedIn(page, customer.token);
@@ -449,7 +484,12 @@ test.describe('admin: the jobs panel when the server fails', () => {
   });
 });
 
-test('a login refused for too many attempts offers Forgot Password? in its message', async ({ page }) => {
+test('a login refused for too many attempts offers Forgot Password? in its message', async ({
+  page,
+  allowConsoleMessage,
+}) => {
+  // The stubbed refusal: 429.
+  allowConsoleMessage(httpErrorMessage(429, '/api/login'));
   // Stubbed: really hammering the login would rate-limit this address for every other test running alongside.
   await page.route('**/api/login', (route) =>
     route.fulfill({

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { finishSignUpFromMail, signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
-import { expect, expectAccessible, test, uniqueEmail } from './support/fixtures.ts';
+import { expect, expectAccessible, httpErrorMessage, test, uniqueEmail } from './support/fixtures.ts';
 import { waitForMail } from './support/mailbox.ts';
 
 const storedToken = (page: Page) => page.evaluate(() => localStorage.getItem('accessToken'));
@@ -8,7 +8,11 @@ const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 const dashboardMenu = (page: Page) => page.getByRole('navigation', { name: 'Dashboard' });
 
 test.describe('accounts', () => {
-  test('sign up, log out, and log in again to land back on the page that asked for it', async ({ page }) => {
+  test('sign up, log out, and log in again to land back on the page that asked for it', async ({
+    page,
+    allowConsoleMessage,
+  }) => {
+    allowConsoleMessage(httpErrorMessage(401, '/api/login'));
     const email = uniqueEmail('signup');
     await page.goto('/register');
     await expect(page.getByRole('heading', { name: 'Please Sign Up' })).toBeVisible();
@@ -122,7 +126,12 @@ test.describe('accounts', () => {
     await expect(page.getByRole('button', { name: 'Sign In With Google' })).toBeDisabled();
   });
 
-  test('a customer sees their menu, and is signed out when they open an admin page', async ({ page, request }) => {
+  test('a customer sees their menu, and is signed out when they open an admin page', async ({
+    page,
+    request,
+    allowConsoleMessage,
+  }) => {
+    allowConsoleMessage(httpErrorMessage(404, '/dashboard/nothing-here'));
     const customer = await signUpViaApi(request);
     await useToken(page, customer.token);
     await page.goto('/dashboard');
@@ -211,7 +220,13 @@ test.describe('accounts', () => {
     await expect(page.getByRole('img', { name: 'Pro File' })).toBeVisible();
   });
 
-  test('a session that ends while in use sends to /login and back after signing in', async ({ page, request }) => {
+  test('a session that ends while in use sends to /login and back after signing in', async ({
+    page,
+    request,
+    allowConsoleMessage,
+  }) => {
+    // The ended session's reads are refused (401): the page's own, or the garage's, whichever comes first.
+    allowConsoleMessage(httpErrorMessage(401, /\/api\/(me|garage|profile)/));
     const customer = await signUpViaApi(request);
     await useToken(page, customer.token);
     await page.goto('/dashboard/myprofile');
@@ -262,6 +277,8 @@ test.describe('accounts', () => {
     await useToken(page, customer.token);
     await page.goto('/dashboard/myorder');
     const menu = dashboardMenu(page);
+    // On a phone the dashboard's menu opens from its button.
+    await menu.getByRole('button', { name: /Dashboard menu/ }).click();
     await menu.getByRole('link', { name: 'My Profile' }).click();
     await expect(page).toHaveURL(/\/dashboard\/myprofile$/);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -7,7 +7,7 @@ import type { APIRequestContext, Browser, BrowserContext } from '@playwright/tes
 import { SERVER_BUNDLE } from '../scripts/build-server.ts';
 import { type LocalOidcProvider, startOidcProvider } from '../test/support/oidc-provider.ts';
 import { startSmtpServer, type TestSmtpServer } from '../test/support/smtp-server.ts';
-import { expect, expectAccessible, test, uniqueEmail } from './support/fixtures.ts';
+import { expect, expectAccessible, httpErrorMessage, test, uniqueEmail } from './support/fixtures.ts';
 
 /**
  * The shared browser-test server has no Google credentials, so this file starts its own instance (as
@@ -150,7 +150,13 @@ test.describe('Sign In With Google', () => {
     await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Login' })).toBeVisible();
   });
 
-  test('the one-time code of the callback cannot be redeemed by another browser', async ({ page, browser }) => {
+  test('the one-time code of the callback cannot be redeemed by another browser', async ({
+    page,
+    browser,
+    allowConsoleMessage,
+  }) => {
+    // The code redeemed by the wrong browser is refused: 400.
+    allowConsoleMessage(httpErrorMessage(400, '/api/auth/google/redeem'));
     const email = uniqueEmail('code');
     provider.signInAs({ sub: `sub-${email}`, email, email_verified: true, name: 'Cody Code' });
 

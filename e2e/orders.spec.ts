@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
-import { expect, expectAccessible, test } from './support/fixtures.ts';
+import { expect, expectAccessible, httpErrorMessage, test } from './support/fixtures.ts';
 
 interface NewPart {
   _id: string;
@@ -37,7 +37,13 @@ async function orderViaApi(request: APIRequestContext, token: string, partId: st
 
 const toast = (page: Page, text: string) => page.locator('.Toastify').getByText(text, { exact: true });
 
-test('a customer is told the real minimum, Stock Out, and then places an order', async ({ page, request }) => {
+test('a customer is told the real minimum, Stock Out, and then places an order', async ({
+  page,
+  request,
+  allowConsoleMessage,
+}) => {
+  // The orders the server refuses (Stock Out) answer 422.
+  allowConsoleMessage(httpErrorMessage(422, '/api/myorder'));
   const part = await addPart(request, { price: 12.5, availablequantity: 10, minimunorder: 3 });
   const customer = await signUpViaApi(request, 'Casey Rider');
   await useToken(page, customer.token);
@@ -89,7 +95,12 @@ test('a customer is told the real minimum, Stock Out, and then places an order',
   await expect(page).toHaveURL(/\/dashboard\/myorder$/);
 });
 
-test('the server’s answer is shown when the stock went while the page was open', async ({ page, request }) => {
+test('the server’s answer is shown when the stock went while the page was open', async ({
+  page,
+  request,
+  allowConsoleMessage,
+}) => {
+  allowConsoleMessage(httpErrorMessage(422, '/api/myorder'));
   const part = await addPart(request, { price: 5, availablequantity: 4, minimunorder: 1 });
   const customer = await signUpViaApi(request);
   const rival = await signUpViaApi(request, 'Quick Rival');
@@ -105,7 +116,11 @@ test('the server’s answer is shown when the stock went while the page was open
   await expect(page.getByText('Your Order Has Been Placed')).toHaveCount(0);
 });
 
-test('an unknown part says so clearly', async ({ page, request }) => {
+test('an unknown part says so clearly', async ({ page, request, allowConsoleMessage }) => {
+  const unknown = '00000000-0000-4000-8000-000000000000';
+  // The page's address and the API's answer about the part are both 404.
+  allowConsoleMessage(httpErrorMessage(404, `/part/${unknown}`));
+  allowConsoleMessage(httpErrorMessage(404, `/api/part/${unknown}`));
   const customer = await signUpViaApi(request);
   await useToken(page, customer.token);
   await page.goto('/part/00000000-0000-4000-8000-000000000000');

@@ -1,6 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
-import { expect, expectAccessible, test } from './support/fixtures.ts';
+import { expect, expectAccessible, httpErrorMessage, test } from './support/fixtures.ts';
 
 const nextYear = String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0');
 
@@ -204,7 +204,13 @@ test('each payment asks for one payment intent and none after it, however the or
   expect(refused).toEqual([]);
 });
 
-test('a declined card shows the provider’s message in red and leaves the order unpaid', async ({ page, request }) => {
+test('a declined card shows the provider’s message in red and leaves the order unpaid', async ({
+  page,
+  request,
+  allowConsoleMessage,
+}) => {
+  // The declined card's confirmation answers 402.
+  allowConsoleMessage(httpErrorMessage(402, '/api/payments/test-gateway/confirm'));
   const customer = await signUpViaApi(request);
   const { orderId } = await orderOfOwnPart(request, customer.token);
   await useToken(page, customer.token);

@@ -1,4 +1,4 @@
-import { expect, expectAccessible, test } from './support/fixtures.ts';
+import { expect, expectAccessible, httpErrorMessage, test } from './support/fixtures.ts';
 
 test.describe('public pages', () => {
   test('the home page loads with the navigation bar and footer', async ({ page }) => {
@@ -60,7 +60,11 @@ test.describe('public pages', () => {
     await expectAccessible(page);
   });
 
-  test('an unknown route answers 404 and shows the not-found page with a way home', async ({ page }) => {
+  test('an unknown route answers 404 and shows the not-found page with a way home', async ({
+    page,
+    allowConsoleMessage,
+  }) => {
+    allowConsoleMessage(httpErrorMessage(404, '/this/does/not/exist'));
     // The server answers an address that is no page with 404 (crawlers see "not found"), the app's page.
     const response = await page.goto('/this/does/not/exist');
     expect(response?.status()).toBe(404);

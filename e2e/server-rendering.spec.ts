@@ -1,6 +1,6 @@
 import type { APIRequestContext, ConsoleMessage, Page } from '@playwright/test';
 import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
-import { expect, expectAccessible, expectHydrated, holdRequests, test } from './support/fixtures.ts';
+import { expect, expectAccessible, expectHydrated, holdRequests, httpErrorMessage, test } from './support/fixtures.ts';
 
 /*
  * The public pages arrive rendered by the server and React takes them over (hydration) without rendering
@@ -343,7 +343,8 @@ for (const width of [375, 1280]) {
       expect(problems).toEqual([]);
     });
 
-    test('an unknown address answers 404 with the not-found page', async ({ page }) => {
+    test('an unknown address answers 404 with the not-found page', async ({ page, allowConsoleMessage }) => {
+      allowConsoleMessage(httpErrorMessage(404, '/no-such-page-here'));
       const problems = watchHydration(page);
       await rememberServerHeading(page);
       const response = await page.goto('/no-such-page-here');

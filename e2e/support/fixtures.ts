@@ -1,32 +1,77 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
+import { type Browser, type BrowserContext, test as base, expect, type Page } from '@playwright/test';
 
 /**
- * Every browser test fails on a console error or an uncaught page error, as a person would notice a broken page.
- * Tests that provoke an error on purpose (a 4xx the page handles) list its text in `allowedConsoleErrors`.
+ * Every browser test fails on a console warning or error, or an uncaught page error, in any page it opens (its
+ * `page`, another page of its context, or a page of a context it makes with `browser.newContext()`): a clean console
+ * is part of a working page, and a warning today (a missing fallback, a preload never used) is a bug tomorrow.
+ * The browser's own "Failed to load resource" line for a 4xx counts too (with the address added), so an app that
+ * asks for something it may not have is noticed.
+ *
+ * A test that provokes a message on purpose (an unknown address's 404, a wrong password's 401, a 503 it fakes) says
+ * so with a pattern for exactly that message: `allowConsoleMessage(/…/)` in the test, or `allowedConsoleErrors` with
+ * `test.use` for a whole describe. Keep each as narrow as the message, with its status and address.
  */
-export const test = base.extend<{ allowedConsoleErrors: RegExp[]; consoleErrors: string[] }>({
+export const test = base.extend<{
+  allowedConsoleErrors: RegExp[];
+  allowConsoleMessage: (pattern: RegExp) => void;
+  consoleMessages: { messages: string[]; allowed: RegExp[] };
+}>({
   allowedConsoleErrors: [[], { option: true }],
-  consoleErrors: [
-    async ({ page, allowedConsoleErrors }, use) => {
-      const errors: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() !== 'error') return;
-        const text = message.text();
-        // The browser logs every failed HTTP status itself; the app's handling of it is what the test checks.
-        if (/Failed to load resource: the server responded with a status of (4\d\d)/.test(text)) return;
-        if (allowedConsoleErrors.some((pattern) => pattern.test(text))) return;
-        errors.push(text);
-      });
-      page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-      await use(errors);
-      expect(errors, 'console errors on the page').toEqual([]);
+  consoleMessages: [
+    async ({ context, browser, allowedConsoleErrors }, use) => {
+      const messages: string[] = [];
+      const allowed = [...allowedConsoleErrors];
+      const watch = (watched: BrowserContext) => {
+        watched.on('console', (message) => {
+          const type = message.type();
+          if (type !== 'error' && type !== 'warning') return;
+          // The browser logs a failed request's status without its address; the address is the message's location.
+          const where = message.location().url;
+          const text =
+            where && /^Failed to load resource/.test(message.text()) ? `${message.text()} (${where})` : message.text();
+          messages.push(`${type}: ${text} [${message.page()?.url() ?? 'no page'}]`);
+        });
+        watched.on('weberror', (error) =>
+          messages.push(`pageerror: ${error.error().message} [${error.page()?.url() ?? 'no page'}]`),
+        );
+      };
+      watch(context);
+      // Contexts the test makes itself are watched too, for as long as the test runs.
+      const newContext = browser.newContext;
+      browser.newContext = async (...args: Parameters<Browser['newContext']>) => {
+        const made = await newContext.apply(browser, args);
+        watch(made);
+        return made;
+      };
+      try {
+        await use({ messages, allowed });
+      } finally {
+        browser.newContext = newContext;
+      }
+      const unexpected = messages.filter((message) => !allowed.some((pattern) => pattern.test(message)));
+      expect(unexpected, 'console warnings and errors on the pages the test visited').toEqual([]);
     },
     { auto: true },
   ],
+  allowConsoleMessage: async ({ consoleMessages }, use) => {
+    await use((pattern) => consoleMessages.allowed.push(pattern));
+  },
 });
 
 export { expect };
+
+/**
+ * The browser's console line for an HTTP error the test provokes on purpose: this status, for this address (its
+ * path, and a query if given; or a pattern of paths, for a session whose every read is refused once it has ended),
+ * on any page. For `allowConsoleMessage`.
+ */
+export function httpErrorMessage(status: number, path: string | RegExp): RegExp {
+  const address = typeof path === 'string' ? path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : path.source;
+  return new RegExp(
+    `^error: Failed to load resource: the server responded with a status of ${status} \\([^)]*\\) \\(https?://[^/]+${address}\\)`,
+  );
+}
 
 /** axe must find no serious or critical violation on the page as it is now, once its transitions have ended. */
 export async function expectAccessible(page: Page): Promise<void> {

@@ -1,7 +1,8 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { LoadingSpinner } from '../components/query-state.tsx';
 import { useAuth } from '../lib/auth-context.tsx';
+import { useFocusAfterNavigation } from './focus-after-navigation.ts';
 import { ShoppingForBar } from './shopping-for-bar.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteNavbar } from './site-navbar.tsx';
@@ -43,6 +44,8 @@ function useAfterLoad(): boolean {
 export function RootLayout() {
   const toastsReady = useAfterLoad();
   const { user } = useAuth();
+  const main = useRef<HTMLElement>(null);
+  useFocusAfterNavigation(main);
   return (
     <div className="d-flex flex-column min-vh-100">
       <a className="visually-hidden-focusable skip-link" href="#main">
@@ -57,7 +60,7 @@ export function RootLayout() {
           <VerifyEmailBanner />
         </Suspense>
       ) : null}
-      <main id="main" className="flex-grow-1" tabIndex={-1}>
+      <main ref={main} id="main" className="flex-grow-1" tabIndex={-1}>
         <Suspense fallback={<LoadingSpinner label="Loading…" page />}>
           <Outlet />
         </Suspense>

@@ -8,6 +8,7 @@ import {
   type RouteObject,
 } from 'react-router';
 import { paths, routePatterns } from '../../shared/paths.ts';
+import { LoadingSpinner } from '../components/query-state.tsx';
 import { RequireAuth } from '../features/accounts/require-auth.tsx';
 import { SessionEndedRedirect } from '../features/accounts/session-ended-redirect.tsx';
 import { readLastVehicle } from '../lib/current-vehicle.tsx';
@@ -27,7 +28,7 @@ export const routes: RouteObject[] = [
     path: paths.home,
     element: <AppShell />,
     errorElement: <RouteError />,
-    children: [
+    children: withHydrateFallbacks([
       {
         index: true,
         lazy: () => {
@@ -64,9 +65,28 @@ export const routes: RouteObject[] = [
       { path: paths.resetPassword, lazy: () => import('../features/accounts/reset-password-page.tsx') },
       { path: paths.verifyEmail, lazy: () => import('../features/accounts/verify-email-page.tsx') },
       { path: '*', lazy: () => import('../features/content/not-found-page.tsx') },
-    ],
+    ]),
   },
 ];
+
+/**
+ * A page the browser renders itself (a signed-in page, or any page when the server sent only the shell) starts
+ * before its lazy module has arrived. The router then renders the deepest route with a `HydrateFallback` in its
+ * place (and warns in the console when there is none): here every lazy page has one, so the layout (navbar, footer)
+ * shows at once, with the page's loading state where the page will be. A server-rendered page is never in this
+ * state: `prepareMatchedRoutes` loads its modules before hydrating.
+ */
+function withHydrateFallbacks(children: RouteObject[]): RouteObject[] {
+  return children.map((route) => ({
+    ...route,
+    ...(route.lazy ? { HydrateFallback: PageLoading } : {}),
+    ...(route.children ? { children: withHydrateFallbacks(route.children) } : {}),
+  })) as RouteObject[];
+}
+
+function PageLoading() {
+  return <LoadingSpinner label="Loading…" page />;
+}
 
 /**
  * The home page's Largest Contentful Paint is its hero banner. The page only names it once its chunk has arrived

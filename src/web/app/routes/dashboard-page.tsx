@@ -1,5 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { type ComponentType, lazy, type ReactNode, Suspense, useEffect, useRef } from 'react';
+import {
+  type ComponentType,
+  type KeyboardEvent,
+  lazy,
+  type ReactNode,
+  Suspense,
+  useEffect,
+  useRef,
+  useState,
+} from 'react';
+import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Container from 'react-bootstrap/Container';
 import Nav from 'react-bootstrap/Nav';
@@ -64,34 +74,11 @@ export function Component() {
   const isAdmin = check.data?.admin ?? user?.isAdmin ?? false;
   const menu = isAdmin ? adminMenu : customerMenu;
   const admin = (element: ReactNode) => <RequireAdmin>{element}</RequireAdmin>;
-  const { pathname } = useLocation();
-  const menuRef = useRef<HTMLDivElement>(null);
-
-  // On a phone the menu is one sideways-scrolling row: keep the current entry in view.
-  useEffect(() => {
-    const row = menuRef.current;
-    const active = row?.querySelector<HTMLElement>(`a[href="${pathname}"]`);
-    if (row && active && row.scrollWidth > row.clientWidth) row.scrollTo({ left: Math.max(0, active.offsetLeft - 16) });
-  }, [pathname]);
-
   return (
     <Container className="py-4">
       <Row className="g-4">
         <Col md={4} lg={3}>
-          <nav aria-labelledby="dashboard-menu-title" className="bg-white rounded shadow-sm p-2">
-            <h2 id="dashboard-menu-title" className="h6 text-uppercase text-body-secondary px-2 pt-1 mb-2">
-              Dashboard
-            </h2>
-            <Nav ref={menuRef} variant="pills" className="dashboard-menu flex-md-column gap-1">
-              {menu.map((item) => (
-                <Nav.Item key={item.to}>
-                  <Nav.Link as={NavLink} to={item.to}>
-                    {item.label}
-                  </Nav.Link>
-                </Nav.Item>
-              ))}
-            </Nav>
-          </nav>
+          <DashboardMenu menu={menu} />
         </Col>
         <Col md={8} lg={9}>
           <Suspense fallback={<LoadingSpinner label="Loading…" />}>
@@ -120,5 +107,57 @@ export function Component() {
         </Col>
       </Row>
     </Container>
+  );
+}
+
+/**
+ * The side menu beside the page from the md breakpoint up. On a phone it is a disclosure: one button that names the
+ * open entry and shows every entry as a list under it when pressed (a sideways strip showed two of them), closed
+ * again once an entry is chosen or on Escape.
+ */
+function DashboardMenu({ menu }: { menu: { to: string; label: string }[] }) {
+  const { pathname } = useLocation();
+  const [open, setOpen] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const current = menu.find((item) => pathname === item.to || pathname.startsWith(`${item.to}/`));
+
+  // The chosen entry's page is what the person wants to see next, not the list.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: closes on every change of page
+  useEffect(() => setOpen(false), [pathname]);
+
+  const closeOnEscape = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !open) return;
+    setOpen(false);
+    toggle.current?.focus();
+  };
+
+  return (
+    <nav aria-labelledby="dashboard-menu-title" className="bg-white rounded shadow-sm p-2" onKeyDown={closeOnEscape}>
+      <h2
+        id="dashboard-menu-title"
+        className="dashboard-menu-title h6 text-uppercase text-body-secondary px-2 pt-1 mb-2"
+      >
+        Dashboard
+      </h2>
+      <Button
+        ref={toggle}
+        variant="outline-secondary"
+        className="dashboard-menu-toggle w-100 text-start"
+        aria-expanded={open}
+        aria-controls="dashboard-menu"
+        onClick={() => setOpen((shown) => !shown)}
+      >
+        Dashboard menu {current ? <span className="dashboard-menu-current">{current.label}</span> : null}
+      </Button>
+      <Nav id="dashboard-menu" variant="pills" className={`dashboard-menu flex-column gap-1${open ? ' is-open' : ''}`}>
+        {menu.map((item) => (
+          <Nav.Item key={item.to}>
+            <Nav.Link as={NavLink} to={item.to}>
+              {item.label}
+            </Nav.Link>
+          </Nav.Item>
+        ))}
+      </Nav>
+    </nav>
   );
 }
