@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
-import { expect, expectAccessible, expectHydrated, test, uniqueEmail } from './support/fixtures.ts';
+import { expect, expectAccessible, expectHydrated, httpErrorMessage, test, uniqueEmail } from './support/fixtures.ts';
 
 /** Messages a person reads: the sentence alone, under the field it is about; a part that is not there is no page. */
 
@@ -49,7 +49,12 @@ async function expectNotFoundPage(page: Page) {
 test.describe('at 375 px', () => {
   test.use({ viewport: { width: 375, height: 740 } });
 
-  test('a password the server refuses shows under the password field, in its own words', async ({ page }) => {
+  test('a password the server refuses shows under the password field, in its own words', async ({
+    page,
+    allowConsoleMessage,
+  }) => {
+    // The server's refusal of the password.
+    allowConsoleMessage(httpErrorMessage(400, '/api/signup'));
     await page.goto('/register');
     await expectHydrated(page);
     await page.getByLabel('Name').fill('Sam Sprocket');
@@ -77,8 +82,14 @@ test.describe('at 375 px', () => {
     await expect(page.getByText('This Password Is Too Common')).toHaveCount(0);
   });
 
-  test('an unknown or malformed part id opens the not-found page, answered 404', async ({ page }) => {
+  test('an unknown or malformed part id opens the not-found page, answered 404', async ({
+    page,
+    allowConsoleMessage,
+  }) => {
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-part-id']) {
+      // The page's own address and the app's request for the part are both answered "no such thing".
+      allowConsoleMessage(httpErrorMessage(404, `/part/${id}`));
+      allowConsoleMessage(httpErrorMessage(id === 'not-a-part-id' ? 400 : 404, `/api/part/${id}`));
       const response = await page.goto(`/part/${id}`);
       expect(response?.status(), id).toBe(404);
       await expectNotFoundPage(page);
@@ -91,10 +102,12 @@ test.describe('at 375 px', () => {
 test('an unknown or malformed order id on the payment page says the order does not exist, without Try again', async ({
   page,
   request,
+  allowConsoleMessage,
 }) => {
   const customer = await signUpViaApi(request);
   await useToken(page, customer.token);
   for (const id of ['00000000-0000-4000-8000-000000000000', 'not-an-order-id']) {
+    allowConsoleMessage(httpErrorMessage(id === 'not-an-order-id' ? 400 : 404, `/api/myorder/${id}`));
     await page.goto(`/dashboard/payment/${id}`);
     await expectHydrated(page);
     await expect(page.getByText('This order does not exist.')).toBeVisible();
@@ -103,8 +116,13 @@ test('an unknown or malformed order id on the payment page says the order does n
   }
 });
 
-test('a part removed while the list was open opens the not-found page in the app', async ({ page, request }) => {
+test('a part removed while the list was open opens the not-found page in the app', async ({
+  page,
+  request,
+  allowConsoleMessage,
+}) => {
   const part = await addPart(request);
+  allowConsoleMessage(httpErrorMessage(404, `/api/part/${part._id}`));
   const link = await listShowing(page, part);
   const removed = await request.delete(`/api/part/${part._id}`, {
     headers: { authorization: `Bearer ${part.adminToken}` },
