@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { type E2eUser, signInAdminViaApi, signUpLink, useToken } from './support/accounts.ts';
 import { expect, expectAccessible, test } from './support/fixtures.ts';
+import { payViaApi } from './support/payments.ts';
 
 /*
  * Manage Orders: compact rows on a desktop, however long the customer's email, each with the day and time it was
@@ -48,22 +49,7 @@ async function ordersOf(request: APIRequestContext, admin: E2eUser, customer: E2
   };
   await place(1);
   const orderId = await place(2);
-  const intent = await (
-    await request.post('/api/create-payment-intent', { headers: bearer(customer.token), data: { orderId } })
-  ).json();
-  const confirmed = await request.post('/api/payments/test-gateway/confirm', {
-    headers: bearer(customer.token),
-    data: {
-      clientSecret: intent.clientSecret,
-      card: { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 1, cvc: '123' },
-    },
-  });
-  const { transactionId } = (await confirmed.json()) as { transactionId: string };
-  const paid = await request.patch(`/api/myorder/${orderId}`, {
-    headers: bearer(customer.token),
-    data: { transactionId },
-  });
-  if (!paid.ok()) throw new Error(`paying failed: ${paid.status()} ${await paid.text()}`);
+  await payViaApi(request, customer.token, orderId);
   return name;
 }
 

@@ -2,6 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { type E2eUser, signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
 import { expect, expectAccessible, test } from './support/fixtures.ts';
 import { mailTo, waitForMail } from './support/mailbox.ts';
+import { payViaApi } from './support/payments.ts';
 
 /**
  * Fulfilment: the admin opens a paid order, ships it with a carrier and tracking number, the customer sees
@@ -33,22 +34,7 @@ async function paidOrder(request: APIRequestContext, admin: E2eUser, customer: E
   });
   if (!order.ok()) throw new Error(`ordering failed: ${order.status()} ${await order.text()}`);
   const { _id: orderId } = (await order.json()) as { _id: string };
-  const intent = await (
-    await request.post('/api/create-payment-intent', { headers: bearer(customer.token), data: { orderId } })
-  ).json();
-  const confirmed = await request.post('/api/payments/test-gateway/confirm', {
-    headers: bearer(customer.token),
-    data: {
-      clientSecret: intent.clientSecret,
-      card: { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 1, cvc: '123' },
-    },
-  });
-  const { transactionId } = (await confirmed.json()) as { transactionId: string };
-  const paid = await request.patch(`/api/myorder/${orderId}`, {
-    headers: bearer(customer.token),
-    data: { transactionId },
-  });
-  if (!paid.ok()) throw new Error(`paying failed: ${paid.status()} ${await paid.text()}`);
+  await payViaApi(request, customer.token, orderId);
   return { partId, orderId, name };
 }
 

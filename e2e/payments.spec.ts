@@ -1,6 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
 import { expect, expectAccessible, httpErrorMessage, test } from './support/fixtures.ts';
+import { payViaApi } from './support/payments.ts';
 
 const nextYear = String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0');
 
@@ -32,23 +33,6 @@ async function orderOfOwnPart(request: APIRequestContext, token: string, price =
   if (!order.ok()) throw new Error(`ordering failed: ${order.status()} ${await order.text()}`);
   const { _id: orderId } = (await order.json()) as { _id: string };
   return { orderId, name };
-}
-
-/** Pays an order through the API as the page would: intent, test gateway, then the server-checked PATCH. */
-async function payViaApi(request: APIRequestContext, token: string, orderId: string) {
-  const headers = { authorization: `Bearer ${token}` };
-  const intent = await (await request.post('/api/create-payment-intent', { headers, data: { orderId } })).json();
-  const confirmed = await request.post('/api/payments/test-gateway/confirm', {
-    headers,
-    data: {
-      clientSecret: intent.clientSecret,
-      card: { number: '4242424242424242', expMonth: 12, expYear: 2000 + Number(nextYear), cvc: '123' },
-    },
-  });
-  const { transactionId } = (await confirmed.json()) as { transactionId: string };
-  const paid = await request.patch(`/api/myorder/${orderId}`, { headers, data: { transactionId } });
-  if (!paid.ok()) throw new Error(`paying failed: ${paid.status()} ${await paid.text()}`);
-  return transactionId;
 }
 
 test('a customer pays with 4242 4242 4242 4242 and My Order shows it paid', async ({ page, request }) => {

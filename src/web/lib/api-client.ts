@@ -100,6 +100,28 @@ interface ApiResponse<T> {
   headers: Headers;
 }
 
+/** A page of a list the server counts and pages (ADR 017). */
+export interface ListPage<T> {
+  items: T[];
+  /** Everything the filter matches (X-Total-Count), not just this page. */
+  total: number;
+  /** Where the pages beside this one start (keyset paging): a deep page costs what the first does. */
+  nextCursor: string | null;
+  prevCursor: string | null;
+}
+
+/** `apiRequest` for a list answered a page at a time: the items with the count and cursors its headers carry. */
+export async function apiPage<T>(path: string, options: ApiRequest<T[]>): Promise<ListPage<T>> {
+  const { data, headers } = await apiRequest(path, options);
+  const total = Number(headers.get('x-total-count'));
+  return {
+    items: data,
+    total: Number.isFinite(total) ? total : data.length,
+    nextCursor: headers.get('x-next-cursor'),
+    prevCursor: headers.get('x-prev-cursor'),
+  };
+}
+
 /** The one way the web app calls the API: JSON in and out, bearer token attached, errors as ApiError. */
 export async function apiRequest<T>(path: string, options: ApiRequest<T> = {}): Promise<ApiResponse<T>> {
   const url = new URL(`/api${path}`, transport.origin());

@@ -5,7 +5,7 @@ import type {
   VehicleModelsQuery,
   VehicleYearsQuery,
 } from '../../shared/schemas/fitment.ts';
-import { api, apiRequest, lazySchemas } from './api-client.ts';
+import { api, apiPage, lazySchemas } from './api-client.ts';
 import { queryRoots } from './query-keys.ts';
 
 /*
@@ -68,11 +68,7 @@ export function vehicleModelsQueryOptions(query: VehicleModelsQuery) {
 export function vehicleListQueryOptions(query: VehicleListQuery) {
   return queryOptions({
     queryKey: vehicleKeys.list(query),
-    queryFn: async ({ signal }) => {
-      const { data, headers } = await apiRequest('/vehicle', { query, schema: schemas.vehicles, signal });
-      const total = Number(headers.get('x-total-count'));
-      return { items: data, total: Number.isFinite(total) ? total : data.length };
-    },
+    queryFn: ({ signal }) => apiPage('/vehicle', { query, schema: schemas.vehicles, signal }),
     staleTime: STALE,
   });
 }

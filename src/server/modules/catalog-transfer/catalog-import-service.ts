@@ -59,28 +59,21 @@ export function toWireImport(record: ImportRecord, now = Date.now()): CatalogImp
     const elapsed = (now - record.createdAt.getTime()) / 1000;
     secondsLeft = Math.max(0, Math.round((elapsed / record.rowsDone) * (record.totalRows - record.rowsDone)));
   } else if (record.status !== 'running') secondsLeft = 0;
-  return {
-    id: record.id,
-    status: record.status,
-    dryRun: record.dryRun,
-    fileName: record.fileName,
-    createdBy: record.createdByEmail,
-    totalRows: record.totalRows,
-    rowsDone: record.rowsDone,
-    created: record.created,
-    updated: record.updated,
-    errorCount: record.errorCount,
-    errors: record.errors as ImportError[],
-    secondsLeft,
-    message: record.message,
-    createdAt: record.createdAt.toISOString(),
-    finishedAt: record.finishedAt?.toISOString() ?? null,
-  };
+  return { ...wireCommon(record), errors: record.errors as ImportError[], secondsLeft };
 }
 
 /** A past import as the history lists it. */
 export function toWireSummary(record: ImportSummaryRecord): CatalogImportSummary {
   return {
+    ...wireCommon(record),
+    // Every row read is added, updated (an unchanged part counts as updated) or refused.
+    refused: Math.max(0, record.rowsDone - record.created - record.updated),
+  };
+}
+
+/** What the page shows of every import, running or past. */
+function wireCommon(record: ImportSummaryRecord) {
+  return {
     id: record.id,
     status: record.status,
     dryRun: record.dryRun,
@@ -91,8 +84,6 @@ export function toWireSummary(record: ImportSummaryRecord): CatalogImportSummary
     created: record.created,
     updated: record.updated,
     errorCount: record.errorCount,
-    // Every row read is added, updated (an unchanged part counts as updated) or refused.
-    refused: Math.max(0, record.rowsDone - record.created - record.updated),
     message: record.message,
     createdAt: record.createdAt.toISOString(),
     finishedAt: record.finishedAt?.toISOString() ?? null,

@@ -24,7 +24,7 @@ import {
   type VerifyEmailResponse,
   verifyEmailResponseSchema,
 } from '../../../shared/schemas/accounts.ts';
-import { api, apiRequest } from '../../lib/api-client.ts';
+import { api, apiPage } from '../../lib/api-client.ts';
 import { queryRoots } from '../../lib/query-keys.ts';
 
 export const accountKeys = {
@@ -81,17 +81,7 @@ export function usersQuery(filter: UsersFilter) {
   return queryOptions({
     // Under `accountKeys.users`: a role change refreshes every page of the list.
     queryKey: [...accountKeys.users, query] as const,
-    queryFn: async ({ signal }) => {
-      const { data, headers } = await apiRequest('/user', { query, schema: z.array(userListItemSchema), signal });
-      const total = Number(headers.get('x-total-count'));
-      return {
-        items: data,
-        total: Number.isFinite(total) ? total : data.length,
-        // Where the pages beside this one start (keyset paging): a deep page costs what the first does.
-        nextCursor: headers.get('x-next-cursor'),
-        prevCursor: headers.get('x-prev-cursor'),
-      };
-    },
+    queryFn: ({ signal }) => apiPage('/user', { query, schema: z.array(userListItemSchema), signal }),
     placeholderData: keepPreviousData,
   });
 }

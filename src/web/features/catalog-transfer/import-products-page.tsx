@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -75,11 +75,65 @@ export function Component() {
 
 function UploadForm() {
   const start = useStartImport();
+  return (
+    <Card className="shadow-sm mb-4">
+      <Card.Body>
+        <CsvUploadForm
+          label="CSV file"
+          maxBytes={CATALOG_IMPORT_MAX_BYTES}
+          tooLarge={`The file is larger than ${MAX_MB} MB.`}
+          busy={start.isPending}
+          submitLabel={(dryRun) => (dryRun ? 'Check File' : 'Import')}
+          onUpload={(upload) => start.mutate(upload)}
+          help={
+            <>
+              UTF-8, at most {MAX_MB} MB, with a header row; columns separated by commas or by semicolons (found from
+              the header row; with semicolons a price may be written 24,50). Columns: {productCsvColumns.join(', ')}{' '}
+              (required: {requiredProductCsvColumns.join(', ')}). Rows update the part with the same part number (mpn),
+              or add one. OEM numbers are separated by <code>|</code>; fitment rows by <code>;</code>, each{' '}
+              <code>make|model|years|variant</code>, e.g. <code>Yamaha|YZ250F|2019-2023</code>. The products export
+              below is a file in this form.
+            </>
+          }
+        >
+          {start.isError ? (
+            <Alert variant="danger" className="py-2">
+              <p className="mb-0">{errorMessage(start.error)}</p>
+            </Alert>
+          ) : null}
+        </CsvUploadForm>
+      </Card.Body>
+    </Card>
+  );
+}
+
+/**
+ * A CSV file to check (dry run, the default) or import: the file's size is checked before it is sent, the rest is
+ * the server's. `children` (the upload's own refusal) stands above the submit button.
+ */
+function CsvUploadForm({
+  label,
+  maxBytes,
+  tooLarge,
+  help,
+  busy,
+  submitLabel,
+  onUpload,
+  children,
+}: {
+  label: string;
+  maxBytes: number;
+  tooLarge: string;
+  help: ReactNode;
+  busy: boolean;
+  submitLabel: (dryRun: boolean) => string;
+  onUpload: (upload: { file: File; dryRun: boolean }) => void;
+  children?: ReactNode;
+}) {
   const [file, setFile] = useState<File | null>(null);
   const [dryRun, setDryRun] = useState(true);
   const [problem, setProblem] = useState<string | null>(null);
-  const fileId = useId();
-  const helpId = useId();
+  const id = useId();
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -88,55 +142,42 @@ function UploadForm() {
       setProblem('Choose A CSV File');
       return;
     }
-    if (file.size > CATALOG_IMPORT_MAX_BYTES) {
-      setProblem(`The file is larger than ${MAX_MB} MB.`);
+    if (file.size > maxBytes) {
+      setProblem(tooLarge);
       return;
     }
-    start.mutate({ file, dryRun });
+    onUpload({ file, dryRun });
   }
 
   return (
-    <Card className="shadow-sm mb-4">
-      <Card.Body>
-        <Form noValidate onSubmit={submit}>
-          <Form.Group className="mb-3" controlId={fileId}>
-            <Form.Label>CSV file</Form.Label>
-            <Form.Control
-              type="file"
-              accept=".csv,text/csv"
-              aria-describedby={helpId}
-              isInvalid={problem !== null}
-              onChange={(event) => setFile((event.target as HTMLInputElement).files?.[0] ?? null)}
-            />
-            {problem ? <Form.Control.Feedback type="invalid">{problem}</Form.Control.Feedback> : null}
-            <Form.Text id={helpId} className="d-block">
-              UTF-8, at most {MAX_MB} MB, with a header row; columns separated by commas or by semicolons (found from
-              the header row; with semicolons a price may be written 24,50). Columns: {productCsvColumns.join(', ')}{' '}
-              (required: {requiredProductCsvColumns.join(', ')}). Rows update the part with the same part number (mpn),
-              or add one. OEM numbers are separated by <code>|</code>; fitment rows by <code>;</code>, each{' '}
-              <code>make|model|years|variant</code>, e.g. <code>Yamaha|YZ250F|2019-2023</code>. The products export
-              below is a file in this form.
-            </Form.Text>
-          </Form.Group>
-          <Form.Check
-            className="mb-3"
-            id={`${fileId}-dry-run`}
-            type="checkbox"
-            label="Dry run: check every row and report, change nothing"
-            checked={dryRun}
-            onChange={(event) => setDryRun(event.target.checked)}
-          />
-          {start.isError ? (
-            <Alert variant="danger" className="py-2">
-              <p className="mb-0">{errorMessage(start.error)}</p>
-            </Alert>
-          ) : null}
-          <SubmitButton busy={start.isPending} busyLabel="Uploading…" className="btn-brand">
-            {dryRun ? 'Check File' : 'Import'}
-          </SubmitButton>
-        </Form>
-      </Card.Body>
-    </Card>
+    <Form noValidate onSubmit={submit}>
+      <Form.Group className="mb-3" controlId={`${id}-file`}>
+        <Form.Label>{label}</Form.Label>
+        <Form.Control
+          type="file"
+          accept=".csv,text/csv"
+          aria-describedby={`${id}-help`}
+          isInvalid={problem !== null}
+          onChange={(event) => setFile((event.target as HTMLInputElement).files?.[0] ?? null)}
+        />
+        {problem ? <Form.Control.Feedback type="invalid">{problem}</Form.Control.Feedback> : null}
+        <Form.Text id={`${id}-help`} className="d-block">
+          {help}
+        </Form.Text>
+      </Form.Group>
+      <Form.Check
+        className="mb-3"
+        id={`${id}-dry-run`}
+        type="checkbox"
+        label="Dry run: check every row and report, change nothing"
+        checked={dryRun}
+        onChange={(event) => setDryRun(event.target.checked)}
+      />
+      {children}
+      <SubmitButton busy={busy} busyLabel="Uploading…" className="btn-brand">
+        {submitLabel(dryRun)}
+      </SubmitButton>
+    </Form>
   );
 }
 
@@ -265,26 +306,9 @@ function refusedRows(error: unknown): ImportError[] {
 /** Vehicles by CSV: makes, models, model years and variants; a check first, then all rows at once or none. */
 function VehicleImportCard() {
   const run = useImportVehicles();
-  const [file, setFile] = useState<File | null>(null);
-  const [dryRun, setDryRun] = useState(true);
-  const [problem, setProblem] = useState<string | null>(null);
   const id = useId();
   const result = run.data;
   const refused = run.isError ? refusedRows(run.error) : [];
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    setProblem(null);
-    if (!file) {
-      setProblem('Choose A CSV File');
-      return;
-    }
-    if (file.size > VEHICLE_IMPORT_MAX_BYTES) {
-      setProblem(`The file is larger than ${VEHICLE_MAX_KB} KB.`);
-      return;
-    }
-    run.mutate({ file, dryRun });
-  }
 
   return (
     <Card as="section" className="shadow-sm mb-4" aria-labelledby={`${id}-title`}>
@@ -292,37 +316,23 @@ function VehicleImportCard() {
         <h2 id={`${id}-title`} className="h5">
           Import Vehicles
         </h2>
-        <Form noValidate onSubmit={submit}>
-          <Form.Group className="mb-3" controlId={`${id}-file`}>
-            <Form.Label>Vehicles CSV file</Form.Label>
-            <Form.Control
-              type="file"
-              accept=".csv,text/csv"
-              aria-describedby={`${id}-help`}
-              isInvalid={problem !== null}
-              onChange={(event) => setFile((event.target as HTMLInputElement).files?.[0] ?? null)}
-            />
-            {problem ? <Form.Control.Feedback type="invalid">{problem}</Form.Control.Feedback> : null}
-            <Form.Text id={`${id}-help`} className="d-block">
+        <CsvUploadForm
+          label="Vehicles CSV file"
+          maxBytes={VEHICLE_IMPORT_MAX_BYTES}
+          tooLarge={`The file is larger than ${VEHICLE_MAX_KB} KB.`}
+          busy={run.isPending}
+          submitLabel={(dryRun) => (dryRun ? 'Check Vehicles' : 'Import Vehicles')}
+          onUpload={(upload) => run.mutate(upload)}
+          help={
+            <>
               UTF-8, at most {VEHICLE_MAX_KB} KB and {numberFormat.format(VEHICLE_IMPORT_MAX_ROWS)} rows, commas or
               semicolons. Columns: {vehicleCsvColumns.join(', ')} (required: {requiredVehicleCsvColumns.join(', ')}, and
               type for a new model: motorcycle, car, atv or scooter). Years are <code>2019</code> or{' '}
               <code>2019-2023</code>. Makes, models and years that exist are kept. An import writes every row or, when
               any row has an error, none.
-            </Form.Text>
-          </Form.Group>
-          <Form.Check
-            className="mb-3"
-            id={`${id}-dry-run`}
-            type="checkbox"
-            label="Dry run: check every row and report, change nothing"
-            checked={dryRun}
-            onChange={(event) => setDryRun(event.target.checked)}
-          />
-          <SubmitButton busy={run.isPending} busyLabel="Uploading…" className="btn-brand">
-            {dryRun ? 'Check Vehicles' : 'Import Vehicles'}
-          </SubmitButton>
-        </Form>
+            </>
+          }
+        />
         <div aria-live="polite">
           {run.isError ? (
             <Alert variant="danger" className="mt-3 mb-0 py-2">

@@ -1,7 +1,7 @@
 import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { OrderStatus } from '../../../shared/enums.ts';
 import type { Order, ShipOrderBody } from '../../../shared/schemas/orders.ts';
-import { api, apiOnce, apiRequest, lazySchemas } from '../../lib/api-client.ts';
+import { api, apiOnce, apiPage, lazySchemas } from '../../lib/api-client.ts';
 import { queryRoots } from '../../lib/query-keys.ts';
 
 /** The answers' schemas, loaded with the first answer to check (ADR 018). */
@@ -39,19 +39,12 @@ const MY_ORDERS_PAGE_SIZE = 100;
  */
 export const myOrdersQueryOptions = infiniteQueryOptions({
   queryKey: orderKeys.mine(),
-  queryFn: async ({ pageParam, signal }) => {
-    const { data, headers } = await apiRequest('/myorder', {
+  queryFn: ({ pageParam, signal }) =>
+    apiPage('/myorder', {
       query: { limit: MY_ORDERS_PAGE_SIZE, ...(pageParam ? { after: pageParam } : {}) },
       schema: schemas.orders,
       signal,
-    });
-    const total = Number(headers.get('x-total-count'));
-    return {
-      items: data,
-      total: Number.isFinite(total) ? total : data.length,
-      nextCursor: headers.get('x-next-cursor'),
-    };
-  },
+    }),
   initialPageParam: '',
   getNextPageParam: (last) => last.nextCursor || undefined,
 });
@@ -81,17 +74,7 @@ export function allOrdersQueryOptions(filter: AdminOrdersFilter) {
   };
   return queryOptions({
     queryKey: orderKeys.admin(filter),
-    queryFn: async ({ signal }) => {
-      const { data, headers } = await apiRequest('/allorder', { query, schema: schemas.orders, signal });
-      const total = Number(headers.get('x-total-count'));
-      return {
-        items: data,
-        total: Number.isFinite(total) ? total : data.length,
-        // Where the pages beside this one start (keyset paging): a deep page costs what the first does.
-        nextCursor: headers.get('x-next-cursor'),
-        prevCursor: headers.get('x-prev-cursor'),
-      };
-    },
+    queryFn: ({ signal }) => apiPage('/allorder', { query, schema: schemas.orders, signal }),
     placeholderData: keepPreviousData,
   });
 }
