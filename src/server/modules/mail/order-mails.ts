@@ -75,7 +75,7 @@ function lineRows(order: MailOrder): [string, string][] {
 export function orderPlacedMail(order: MailOrder, links: OrderLinks, holdHours: number): MailDocument {
   return {
     subject: `Your Redline Parts order #${orderNumber(order.id)}: please pay ${usd(order.totalCents)}`,
-    preview: `We hold ${order.quantity} PCS of ${order.partName} for you for ${holdHours} hours.`,
+    preview: `We hold ${order.quantity} PCS of ${order.partName} for you for ${holdHours} hours from your order.`,
     heading: 'Thank you for your order',
     blocks: [
       { kind: 'paragraph', text: greeting(order.buyerName) },
@@ -103,7 +103,7 @@ export function checkoutPlacedMail(
   const count = checkout.orders.length === 1 ? '1 order' : `${checkout.orders.length} orders`;
   return {
     subject: `Your Redline Parts checkout: please pay ${usd(total)}`,
-    preview: `We hold the parts of ${count} for you for ${holdHours} hours.`,
+    preview: `We hold the parts of ${count} for you for ${holdHours} hours from your order.`,
     heading: 'Thank you for your order',
     blocks: [
       { kind: 'paragraph', text: greeting(checkout.buyerName) },
