@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { type E2eUser, signInAdminViaApi, signUpLink, useToken } from './support/accounts.ts';
 import { expect, expectAccessible, test } from './support/fixtures.ts';
+import { addPartViaApi } from './support/parts.ts';
 import { payViaApi } from './support/payments.ts';
 
 /*
@@ -25,20 +26,7 @@ async function longEmailCustomer(request: APIRequestContext): Promise<E2eUser> {
 
 /** Two orders of a part of the test's own by that customer: one left unpaid, one paid (so it can be shipped). */
 async function ordersOf(request: APIRequestContext, admin: E2eUser, customer: E2eUser) {
-  const name = `Sprocket ${Math.random().toString(36).slice(2, 8)}`;
-  const part = await request.post('/api/part', {
-    headers: bearer(admin.token),
-    data: {
-      name,
-      desription: 'Rear sprocket for browser tests.',
-      img: '/images/parts/brake-disc.svg',
-      price: 35,
-      availablequantity: 40,
-      minimunorder: 1,
-    },
-  });
-  if (!part.ok()) throw new Error(`adding a part failed: ${part.status()} ${await part.text()}`);
-  const { _id: partId } = (await part.json()) as { _id: string };
+  const { _id: partId, name } = await addPartViaApi(request, admin.token);
   const place = async (quantity: number) => {
     const order = await request.post('/api/myorder', {
       headers: bearer(customer.token),

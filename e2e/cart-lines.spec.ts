@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
 import { expect, expectAccessible, expectHydrated, holdRequests, test } from './support/fixtures.ts';
+import { putInGarage } from './support/garage.ts';
 
 /**
  * The cart's lines: with a vehicle chosen, Add To Cart on a part that does not fit asks first, and the cart and
@@ -28,13 +29,7 @@ async function seedPart(request: APIRequestContext, name: string): Promise<SeedP
 async function customerWithYamaha(page: Page) {
   const customer = await signUpViaApi(page.request, 'Yara Yamaha');
   const headers = { authorization: `Bearer ${customer.token}` };
-  const vehicles = (await (await page.request.get('/api/vehicle?year=2019&limit=100')).json()) as {
-    id: string;
-    label: string;
-  }[];
-  const yamaha = vehicles.find((vehicle) => vehicle.label === YAMAHA);
-  if (!yamaha) throw new Error(`no ${YAMAHA} in the demo seed`);
-  expect((await page.request.post('/api/garage', { headers, data: { vehicleId: yamaha.id } })).status()).toBe(201);
+  await putInGarage(page.request, customer.token, YAMAHA);
   return { customer, headers };
 }
 

@@ -9,6 +9,7 @@ import {
   test,
   uniqueEmail,
 } from './support/fixtures.ts';
+import { putInGarage } from './support/garage.ts';
 
 /*
  * In the browser: the vehicle selector, the visitor's garage joining the account at sign-up, fit badges and
@@ -331,23 +332,14 @@ test('a signed-in part page keeps the part and the order typed while its fit is 
   // Until the part's answer for that vehicle arrives (held here), the page must stay as it is: it used to go back to
   // its skeleton, making the order form anew and emptying what the customer had typed.
   const customer = await signUpViaApi(page.request);
-  const auth = { authorization: `Bearer ${customer.token}` };
-  const vehicles = (await (await page.request.get('/api/vehicle?year=2019&limit=100')).json()) as {
-    id: string;
-    label: string;
-  }[];
-  const yamaha = vehicles.find((vehicle) => vehicle.label === YAMAHA);
-  if (!yamaha) throw new Error(`no ${YAMAHA} in the demo seed`);
-  expect((await page.request.post('/api/garage', { headers: auth, data: { vehicleId: yamaha.id } })).status()).toBe(
-    201,
-  );
+  const yamahaId = await putInGarage(page.request, customer.token, YAMAHA);
   const [silencer] = (await (await page.request.get('/api/part?q=Exhaust%20Silencer')).json()) as { _id: string }[];
   if (!silencer) throw new Error('no Exhaust Silencer in the demo seed');
   await useToken(page, customer.token);
 
   const fitAnswer = await holdRequests(
     page,
-    (url) => url.pathname === `/api/part/${silencer._id}` && url.searchParams.get('vehicle') === yamaha.id,
+    (url) => url.pathname === `/api/part/${silencer._id}` && url.searchParams.get('vehicle') === yamahaId,
   );
   // Every order form the page ever took away.
   await page.addInitScript(() => {

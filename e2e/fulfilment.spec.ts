@@ -2,6 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { type E2eUser, signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
 import { expect, expectAccessible, test } from './support/fixtures.ts';
 import { mailTo, waitForMail } from './support/mailbox.ts';
+import { addPartViaApi } from './support/parts.ts';
 import { payViaApi } from './support/payments.ts';
 
 /**
@@ -14,20 +15,7 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** A part of the test's own (so its stock is the test's to count) and a paid order of it, through the real API. */
 async function paidOrder(request: APIRequestContext, admin: E2eUser, customer: E2eUser, quantity = 2) {
-  const tag = Math.random().toString(36).slice(2, 8);
-  const part = await request.post('/api/part', {
-    headers: bearer(admin.token),
-    data: {
-      name: `Sprocket ${tag}`,
-      desription: 'Rear sprocket for browser tests.',
-      img: '/images/parts/brake-disc.svg',
-      price: 35,
-      availablequantity: 40,
-      minimunorder: 1,
-    },
-  });
-  if (!part.ok()) throw new Error(`adding a part failed: ${part.status()} ${await part.text()}`);
-  const { _id: partId, name } = (await part.json()) as { _id: string; name: string };
+  const { _id: partId, name } = await addPartViaApi(request, admin.token);
   const order = await request.post('/api/myorder', {
     headers: bearer(customer.token),
     data: { partId, quantity, address: '9 Apex Lane, Leeds', phone: '+44 113 496 0000' },

@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
 import { expect, expectAccessible, expectHydrated, httpErrorMessage, test, uniqueEmail } from './support/fixtures.ts';
+import { addPartViaApi } from './support/parts.ts';
 
 /** Messages a person reads: the sentence alone, under the field it is about; a part that is not there is no page. */
 
@@ -14,19 +15,12 @@ interface NewPart {
 
 async function addPart(request: APIRequestContext): Promise<NewPart & { adminToken: string }> {
   const admin = await signInAdminViaApi(request);
-  const res = await request.post('/api/part', {
-    headers: { authorization: `Bearer ${admin.token}` },
-    data: {
-      name: `Lever ${Math.random().toString(36).slice(2, 8)}`,
-      desription: 'Folding brake lever for browser tests.',
-      img: '/images/parts/brake-pads.svg',
-      price: 25,
-      availablequantity: 10,
-      minimunorder: 1,
-    },
+  const part = await addPartViaApi(request, admin.token, {
+    name: `Lever ${Math.random().toString(36).slice(2, 8)}`,
+    price: 25,
+    availablequantity: 10,
   });
-  if (!res.ok()) throw new Error(`adding a part failed: ${res.status()} ${await res.text()}`);
-  return { ...((await res.json()) as NewPart), adminToken: admin.token };
+  return { ...part, adminToken: admin.token };
 }
 
 /** The parts list searched for the part's own name, hydrated: its Purchase link then opens the part in the app. */

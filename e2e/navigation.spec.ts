@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
+import { ADMIN_DASHBOARD_ENTRIES } from './support/constants.ts';
 import { expect, expectAccessible, expectHydrated, test } from './support/fixtures.ts';
 
 /*
@@ -143,17 +144,7 @@ test.describe('the dashboard menu on a 375 px phone', () => {
 
     await toggle.click();
     await expect(toggle).toHaveAttribute('aria-expanded', 'true');
-    await expectAllShown(menu.getByRole('link'), [
-      'My Profile',
-      'Users',
-      'Manage Products',
-      'Manage Orders',
-      'Add A Product',
-      'Import Products',
-      'Jobs',
-      'Vehicles',
-      'My Garage',
-    ]);
+    await expectAllShown(menu.getByRole('link'), [...ADMIN_DASHBOARD_ENTRIES]);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await expectAccessible(page);

@@ -1,30 +1,19 @@
 import type { APIRequestContext } from '@playwright/test';
 import { signInAdminViaApi, signUpViaApi, useToken } from './support/accounts.ts';
 import { expect, expectAccessible, httpErrorMessage, test } from './support/fixtures.ts';
+import { addPartViaApi } from './support/parts.ts';
 import { payViaApi } from './support/payments.ts';
 
 const nextYear = String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0');
 
-async function adminHeaders(request: APIRequestContext) {
-  const admin = await signInAdminViaApi(request);
-  return { authorization: `Bearer ${admin.token}` };
-}
-
 /** A part of this test's own and one order for it, through the real API. */
 async function orderOfOwnPart(request: APIRequestContext, token: string, price = 24.5, quantity = 2) {
-  const part = await request.post('/api/part', {
-    headers: await adminHeaders(request),
-    data: {
-      name: `Exhaust ${Math.random().toString(36).slice(2, 8)}`,
-      desription: 'Slip-on exhaust for browser tests.',
-      img: '/images/parts/brake-disc.svg',
-      price,
-      availablequantity: 30,
-      minimunorder: 1,
-    },
+  const admin = await signInAdminViaApi(request);
+  const { _id: partId, name } = await addPartViaApi(request, admin.token, {
+    name: `Exhaust ${Math.random().toString(36).slice(2, 8)}`,
+    price,
+    availablequantity: 30,
   });
-  if (!part.ok()) throw new Error(`adding a part failed: ${part.status()} ${await part.text()}`);
-  const { _id: partId, name } = (await part.json()) as { _id: string; name: string };
   const order = await request.post('/api/myorder', {
     headers: { authorization: `Bearer ${token}` },
     // An order is paid only with a shipping address (without one, the payment page asks for it first).
@@ -81,19 +70,11 @@ test('a customer pays with 4242 4242 4242 4242 and My Order shows it paid', asyn
 
 /** One part of this test's own with `count` orders of 1 PCS for it (one admin sign-in for them all). */
 async function ordersOfOwnPart(request: APIRequestContext, token: string, count: number, price = 12) {
-  const part = await request.post('/api/part', {
-    headers: await adminHeaders(request),
-    data: {
-      name: `Lever ${Math.random().toString(36).slice(2, 8)}`,
-      desription: 'Brake lever for browser tests.',
-      img: '/images/parts/brake-disc.svg',
-      price,
-      availablequantity: 40,
-      minimunorder: 1,
-    },
+  const admin = await signInAdminViaApi(request);
+  const { _id: partId } = await addPartViaApi(request, admin.token, {
+    name: `Lever ${Math.random().toString(36).slice(2, 8)}`,
+    price,
   });
-  if (!part.ok()) throw new Error(`adding a part failed: ${part.status()} ${await part.text()}`);
-  const { _id: partId } = (await part.json()) as { _id: string };
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const order = await request.post('/api/myorder', {
