@@ -155,6 +155,12 @@ describe('log-safety helpers', () => {
     expect(scrubUrl('/api/part/123')).toBe('/api/part/123');
   });
 
+  it('scrubs the search of the admin lists of people (a name is personal data), not the catalogue search', () => {
+    expect(scrubUrl('/api/user?q=Rita%20Rider&limit=25')).toBe('/api/user?q=[redacted]&limit=25');
+    expect(scrubUrl('/api/allorder?limit=25&q=rita')).toBe('/api/allorder?limit=25&q=[redacted]');
+    expect(scrubUrl('/api/part?q=brake&limit=5')).toBe('/api/part?q=brake&limit=5');
+  });
+
   it("drops the query of auth routes (Google's one-time code and state) and credential parameters anywhere", () => {
     expect(scrubUrl('/api/auth/google/callback?code=4%2F0AeanS-secret&state=st4te-value&scope=email')).toBe(
       '/api/auth/google/callback?[redacted]',

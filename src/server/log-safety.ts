@@ -131,19 +131,26 @@ export function serializeError(value: unknown, depth = 0): unknown {
  * to the browser, and whoever reads them from a log line could finish that sign-in. Their whole query is dropped.
  */
 const CREDENTIAL_QUERY_PATHS = /^\/api\/auth\//i;
+/** Searches for people (the admin's users and orders lists): their `q` is a customer's name or email. */
+const PEOPLE_SEARCH_PATHS = /^\/api\/(?:user|allorder)$/i;
+const SEARCH_PARAMETER = /([?&]q=)[^&#]*/gi;
 /** Query parameters that are credentials wherever they appear (a reset or verification link's token, for one). */
 const CREDENTIAL_PARAMETERS = /([?&](?:code|state|token|access_token|id_token|password|secret|key)=)[^&#]*/gi;
 
 /**
- * A URL as logged: an email in its path or query (`/api/user/:email`, `?email=`) is personal data, and the query of
- * an auth route or a credential parameter anywhere is a secret.
+ * A URL as logged: an email in its path or query (`/api/user/:email`, `?email=`) and the search of a people list
+ * (a name) are personal data, and the query of an auth route or a credential parameter anywhere is a secret.
  */
 export function scrubUrl(url: string): string {
   const queryAt = url.indexOf('?');
   if (queryAt >= 0 && CREDENTIAL_QUERY_PATHS.test(url.slice(0, queryAt))) {
     return `${scrubUrl(url.slice(0, queryAt))}?[redacted]`;
   }
-  return url.replace(/[^/?&=]*(?:@|%40)[^/?&=#]*/gi, '[redacted]').replace(CREDENTIAL_PARAMETERS, '$1[redacted]');
+  const searched =
+    queryAt >= 0 && PEOPLE_SEARCH_PATHS.test(url.slice(0, queryAt))
+      ? url.replace(SEARCH_PARAMETER, '$1[redacted]')
+      : url;
+  return searched.replace(/[^/?&=]*(?:@|%40)[^/?&=#]*/gi, '[redacted]').replace(CREDENTIAL_PARAMETERS, '$1[redacted]');
 }
 
 interface LoggedRequest {
