@@ -13,6 +13,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { EmptyState, LoadError, LoadingSpinner } from '../../components/query-state.tsx';
 import { ApiError, errorMessage } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-context.tsx';
+import { useUrlPaging } from '../../lib/url-paging.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { usersQuery } from './accounts-api.ts';
 import { useMakeAdmin, useRemoveAdmin } from './use-account-mutations.ts';
@@ -44,7 +45,7 @@ const plural = (n: number) => `${n} ${n === 1 ? 'user' : 'users'}`;
 export function Component() {
   usePageTitle('Users');
   const { user: me } = useAuth();
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const { q, page, after, before } = readUsersUrl(params);
   const [search, setSearch] = useState(q);
   // Back/forward or a shared link changes the URL: the box follows.
@@ -66,33 +67,17 @@ export function Component() {
     paged.current = null;
   }, [current]);
 
-  /** A new search starts at page 1; Next and Previous carry the cursor the current page came with. */
-  const go = (changes: { q?: string; page?: number; cursor?: ['after' | 'before', string] }) => {
-    const next = new URLSearchParams(params);
-    if (changes.q !== undefined) {
-      if (changes.q) next.set('q', changes.q);
-      else next.delete('q');
-    }
-    const nextPage = changes.page ?? 1;
-    if (nextPage > 1) next.set('page', String(nextPage));
-    else next.delete('page');
-    next.delete('after');
-    next.delete('before');
-    if (changes.cursor && nextPage > 1) next.set(changes.cursor[0], changes.cursor[1]);
-    setParams(next);
-  };
+  const paging = useUrlPaging(page, current);
+  const go = (changes: { q?: string }) => paging.go(changes);
   const goNext = () => {
     // The page shown is the one before, still loading: its cursor is not this page's.
     if (!current) return;
     paged.current = 'next';
-    go({ page: page + 1, ...(current?.nextCursor ? { cursor: ['after', current.nextCursor] as const } : {}) });
+    paging.goNext();
   };
   const goPrevious = () => {
     paged.current = 'previous';
-    go({
-      page: page - 1,
-      ...(page > 2 && current?.prevCursor ? { cursor: ['before', current.prevCursor] as const } : {}),
-    });
+    paging.goPrevious();
   };
   const submitSearch = (event: FormEvent) => {
     event.preventDefault();

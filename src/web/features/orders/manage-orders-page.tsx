@@ -8,6 +8,7 @@ import { decodeCursor } from '../../../shared/cursor-codec.ts';
 import { type OrderStatus, orderStatuses } from '../../../shared/enums.ts';
 import { paths } from '../../../shared/paths.ts';
 import { EmptyState, QueryStatus } from '../../components/query-state.tsx';
+import { useUrlPaging } from '../../lib/url-paging.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { AdminOrderActions } from './admin-order-actions.tsx';
 import { OrderStatusText, TrackingText } from './order-status.tsx';
@@ -56,7 +57,7 @@ function readOrdersUrl(params: URLSearchParams) {
 
 export function Component() {
   usePageTitle('Manage Orders');
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const { status, q, page, after, before } = readOrdersUrl(params);
   const [search, setSearch] = useState(q);
   // Back/forward or a shared link changes the URL: the box follows.
@@ -73,32 +74,8 @@ export function Component() {
   const remove = useDeleteOrder();
   const total = orders.data?.total ?? 0;
   const filtered = status !== '' || q !== '';
-  /** A new filter starts at page 1; Next and Previous carry the cursor the current page came with. */
-  const go = (changes: {
-    status?: '' | OrderStatus;
-    q?: string;
-    page?: number;
-    cursor?: ['after' | 'before', string];
-  }) => {
-    const next = new URLSearchParams(params);
-    const set = (name: string, value: string | undefined) => (value ? next.set(name, value) : next.delete(name));
-    if (changes.status !== undefined) set('status', changes.status);
-    if (changes.q !== undefined) set('q', changes.q);
-    const nextPage = changes.page ?? 1;
-    set('page', nextPage > 1 ? String(nextPage) : undefined);
-    next.delete('after');
-    next.delete('before');
-    if (changes.cursor && nextPage > 1) next.set(changes.cursor[0], changes.cursor[1]);
-    setParams(next);
-  };
   const current = orders.isPlaceholderData ? undefined : orders.data;
-  const goNext = () =>
-    go({ page: page + 1, ...(current?.nextCursor ? { cursor: ['after', current.nextCursor] as const } : {}) });
-  const goPrevious = () =>
-    go({
-      page: page - 1,
-      ...(page > 2 && current?.prevCursor ? { cursor: ['before', current.prevCursor] as const } : {}),
-    });
+  const { go, goNext, goPrevious } = useUrlPaging(page, current);
   const submitSearch = (event: FormEvent) => {
     event.preventDefault();
     go({ q: search.trim() });
